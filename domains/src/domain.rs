@@ -66,6 +66,16 @@ pub trait NumDomain: Clone + PartialEq + fmt::Debug {
     /// Whether a concrete point is in γ(self).
     fn contains(&self, point: &[i128]) -> bool;
 
+    /// ⊥ over the same space as `self` (for [`crate::Packed`], the same packing).
+    fn bottom_like(&self) -> Self {
+        Self::bottom(self.dims())
+    }
+
+    /// ⊤ over the same space as `self` (for [`crate::Packed`], the same packing).
+    fn top_like(&self) -> Self {
+        Self::top(self.dims())
+    }
+
     /// Puts the element in its normal form (closure for octagons) so that
     /// later read-only queries need no temporary copy. Never call it on a
     /// widening accumulator: octagon widening needs the unclosed form.
@@ -140,7 +150,7 @@ pub trait NumDomain: Clone + PartialEq + fmt::Debug {
     fn assign_expr(&mut self, dim: usize, e: &NumExpr) {
         let a = self.linearize(e);
         if a.noise.is_empty() {
-            *self = Self::bottom(self.dims());
+            *self = self.bottom_like();
         } else {
             self.assign_affine(dim, &a.lin, a.noise);
         }
@@ -152,7 +162,7 @@ pub trait NumDomain: Clone + PartialEq + fmt::Debug {
         for c in affine_guard(&d, op) {
             match c {
                 None => {
-                    *self = Self::bottom(self.dims());
+                    *self = self.bottom_like();
                     return;
                 }
                 Some(c) => self.guard(&c),

@@ -202,6 +202,14 @@ impl NumDomain for Packed {
         self.n()
     }
 
+    fn bottom_like(&self) -> Packed {
+        Packed::bottom_with(self.packing.clone())
+    }
+
+    fn top_like(&self) -> Packed {
+        Packed::top_with(self.packing.clone())
+    }
+
     fn is_bottom(&self) -> bool {
         self.bottom || self.octs.iter().any(|o| o.is_bottom())
     }

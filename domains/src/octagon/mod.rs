@@ -843,22 +843,27 @@ impl NumDomain for Octagon {
         if self.state == State::Bottom || point.len() < self.n {
             return false;
         }
-        let val = |i: usize| -> i128 {
+        // V_j − V_i may not fit in i128; write each ±p as 2h + l with
+        // |h| ≤ 2¹²⁶ and l ∈ {−1, 0, 1}, and compare exactly.
+        let half = |i: usize, negate: bool| -> (i128, i128) {
             let p = point[i / 2];
-            if i & 1 == 0 {
-                p
+            let (h, l) = (p >> 1, p & 1);
+            if negate {
+                (-h, -l)
             } else {
-                -p
+                (h, l)
             }
         };
         for i in 0..2 * self.n {
+            let (hi, li) = half(i, i & 1 == 0);
             let s = row_start(i);
             for j in 0..row_len(i) {
                 let bound = self.m[s + j];
                 if bound < INF {
-                    // V_j − V_i ≤ bound, in i128 (point values may be large).
-                    let diff = val(j).checked_sub(val(i));
-                    if diff.is_none_or(|d| d > bound as i128) {
+                    let (hj, lj) = half(j, j & 1 == 1);
+                    let (h, l) = (hj + hi, lj + li);
+                    // 2h + l ≤ bound ⇔ h ≤ ⌊(bound − l) / 2⌋.
+                    if h > (bound as i128 - l).div_euclid(2) {
                         return false;
                     }
                 }
