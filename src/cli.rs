@@ -1,0 +1,187 @@
+//! The `duet-rs` command line.
+
+use crate::diag::{exit, Diagnostic};
+use crate::frontend::{self, FrontendOptions};
+use crate::ir;
+use crate::verdict::{combined_exit_code, Outcome, TaskResult};
+use crate::{engine, report};
+use clap::{Args, Parser, Subcommand};
+use std::path::{Path, PathBuf};
+
+/// duet-rs verifies assertions of concurrent C programs (POSIX threads) for any number of threads.
+#[derive(Parser, Debug)]
+#[command(name = "duet-rs", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Verify every assertion of C files (directories are searched for .c and .i files).
+    Check(CheckArgs),
+    /// Print the intermediate representation of a C file.
+    Ir(IrArgs),
+}
+
+/// How C files are read: preprocessor options and the program's thread structure.
+#[derive(Args, Debug, Clone)]
+pub struct InputArgs {
+    /// C compiler used as the preprocessor.
+    #[arg(long, default_value = "cc", value_name = "CC")]
+    cc: String,
+    /// Define a preprocessor macro (NAME or NAME=VALUE).
+    #[arg(short = 'D', value_name = "MACRO")]
+    defines: Vec<String>,
+    /// Add a directory to the include path.
+    #[arg(short = 'I', value_name = "DIR")]
+    includes: Vec<PathBuf>,
+    /// Preprocess for a 32-bit target (ILP32: 32-bit long and pointers).
+    #[arg(long)]
+    m32: bool,
+    /// There is no single `main`: `init()` runs first and every other function is a thread.
+    #[arg(long)]
+    no_whole_program: bool,
+    /// Every thread template has unboundedly many instances.
+    #[arg(long)]
+    parameterized: bool,
+}
+
+impl InputArgs {
+    /// The front-end options these flags select.
+    pub fn frontend_options(&self) -> FrontendOptions {
+        FrontendOptions {
+            cc: self.cc.clone(),
+            defines: self.defines.clone(),
+            includes: self.includes.clone(),
+            m32: self.m32,
+            whole_program: !self.no_whole_program,
+            parameterized: self.parameterized,
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+struct CheckArgs {
+    /// C files or directories.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    #[command(flatten)]
+    input: InputArgs,
+}
+
+#[derive(Args, Debug)]
+struct IrArgs {
+    /// The C file.
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+    /// Print each template's control-flow graph as Graphviz instead.
+    #[arg(long)]
+    dot: bool,
+    #[command(flatten)]
+    input: InputArgs,
+}
+
+/// Runs the command line and returns the exit code.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { exit::USAGE } else { exit::SAFE };
+            let _ = e.print();
+            return code;
+        }
+    };
+    match cli.command {
+        Command::Check(a) => check(&a),
+        Command::Ir(a) => ir_cmd(&a),
+    }
+}
+
+/// Expands directories into the .c and .i files they contain, sorted, recursively.
+pub fn expand_inputs(paths: &[PathBuf]) -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        let mut items: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        items.sort();
+        for p in items {
+            if p.is_dir() {
+                walk(&p, out);
+            } else if matches!(p.extension().and_then(|e| e.to_str()), Some("c" | "i")) {
+                out.push(p);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            walk(p, &mut out);
+        } else {
+            out.push(p.clone());
+        }
+    }
+    out
+}
+
+/// Loads a program with panics turned into internal errors, on a thread with a large stack
+/// so that deeply nested input cannot overflow it.
+pub fn load_program(path: &Path, opts: &FrontendOptions) -> Result<ir::Program, Diagnostic> {
+    let p = path.to_path_buf();
+    let o = opts.clone();
+    let handle = std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .name("frontend".into())
+        .spawn(move || std::panic::catch_unwind(|| frontend::load(&p, &o)));
+    let display = path.display().to_string();
+    match handle {
+        Ok(h) => match h.join() {
+            Ok(Ok(r)) => r,
+            _ => Err(Diagnostic::internal(display, "the front-end crashed; please report this input")),
+        },
+        Err(e) => Err(Diagnostic::internal(display, format!("cannot start the front-end thread: {e}"))),
+    }
+}
+
+fn check(a: &CheckArgs) -> i32 {
+    let opts = a.input.frontend_options();
+    let files = expand_inputs(&a.files);
+    if files.is_empty() {
+        eprintln!("error: no .c or .i files found in the given paths");
+        return exit::USAGE;
+    }
+    let mut results = Vec::new();
+    for f in files {
+        let start = std::time::Instant::now();
+        let outcome = match load_program(&f, &opts) {
+            Ok(p) => Outcome::Checked(engine::check_program(&p)),
+            Err(d) => Outcome::Error(d),
+        };
+        let r = TaskResult { file: f.display().to_string(), outcome, seconds: start.elapsed().as_secs_f64() };
+        print!("{}", report::text::task(&r));
+        results.push(r);
+    }
+    let code = combined_exit_code(&results);
+    print!("\n{}", report::text::summary(&results, code));
+    code
+}
+
+fn ir_cmd(a: &IrArgs) -> i32 {
+    let opts = a.input.frontend_options();
+    match load_program(&a.file, &opts) {
+        Ok(p) => {
+            if a.dot {
+                print!("{}", ir::dot::cfg(&p));
+            } else {
+                print!("{}", ir::display::program(&p));
+            }
+            exit::SAFE
+        }
+        Err(d) => {
+            eprintln!("{d}");
+            match d.kind {
+                crate::diag::ErrorKind::Internal => exit::INTERNAL,
+                _ => exit::INPUT_ERROR,
+            }
+        }
+    }
+}

@@ -1,0 +1,486 @@
+//! Resolving C declarations into [`CType`]s: typedefs, struct/union tags, enum constants,
+//! sizes under a data model, and constant expressions.
+
+use crate::ir::types::{CType, IntTy, Record, RecordId};
+use crate::ir::DataModel;
+use hashbrown::HashMap;
+use lang_c::ast::*;
+use lang_c::span::Node;
+
+/// A declared name with its resolved type.
+#[derive(Clone, Debug)]
+pub struct Declared {
+    /// The identifier, absent for abstract declarators.
+    pub name: Option<String>,
+    /// Its type.
+    pub ty: CType,
+    /// For function declarators: the parameters (name, type); `None` otherwise.
+    pub params: Option<Vec<(Option<String>, CType)>>,
+    /// Return type, for function declarators.
+    pub ret: Option<CType>,
+}
+
+/// The type environment of one translation unit.
+pub struct TypeEnv {
+    /// Data model for sizes.
+    pub dm: DataModel,
+    typedefs: HashMap<String, CType>,
+    /// Struct and union definitions, indexed by [`RecordId`].
+    pub records: Vec<Record>,
+    tags: HashMap<String, RecordId>,
+    enum_consts: HashMap<String, i128>,
+}
+
+/// Result of resolving specifiers: the type and the storage class seen.
+pub struct Specs {
+    /// The base type.
+    pub ty: CType,
+    /// `typedef` storage class.
+    pub is_typedef: bool,
+    /// `extern` storage class.
+    pub is_extern: bool,
+    /// `static` storage class.
+    pub is_static: bool,
+    /// `_Thread_local`.
+    pub is_thread_local: bool,
+}
+
+/// A type that is not supported, with the construct's name.
+pub type TypeError = String;
+
+fn int(bits: u8, signed: bool, name: &str) -> CType {
+    CType::Int(IntTy { bits, signed }, name.to_string())
+}
+
+impl TypeEnv {
+    /// An empty environment.
+    pub fn new(dm: DataModel) -> TypeEnv {
+        let mut env = TypeEnv { dm, typedefs: HashMap::new(), records: Vec::new(), tags: HashMap::new(), enum_consts: HashMap::new() };
+        // GCC's built-in typedef that lang-c also knows in its GNU flavour.
+        env.typedefs.insert("__builtin_va_list".into(), CType::Opaque("va_list".into()));
+        env
+    }
+
+    /// The value of an enumeration constant.
+    pub fn enum_const(&self, name: &str) -> Option<i128> {
+        self.enum_consts.get(name).copied()
+    }
+
+    /// The type a typedef name stands for.
+    pub fn typedef(&self, name: &str) -> Option<&CType> {
+        self.typedefs.get(name)
+    }
+
+    /// Records a typedef. Library types that the IR models specially are recognised by name.
+    pub fn add_typedef(&mut self, name: &str, ty: CType) {
+        let ty = match name {
+            "pthread_mutex_t" | "pthread_spinlock_t" | "spinlock_t" => CType::Mutex,
+            "pthread_cond_t" | "pthread_attr_t" | "pthread_mutexattr_t" | "pthread_condattr_t"
+            | "pthread_rwlock_t" | "pthread_barrier_t" | "sem_t" | "pthread_key_t" | "pthread_once_t" => {
+                CType::Opaque(name.to_string())
+            }
+            _ => ty,
+        };
+        self.typedefs.insert(name.to_string(), ty);
+    }
+
+    /// Resolves declaration specifiers.
+    pub fn specs(&mut self, specs: &[Node<DeclarationSpecifier>]) -> Result<Specs, TypeError> {
+        let mut out = Specs { ty: CType::Void, is_typedef: false, is_extern: false, is_static: false, is_thread_local: false };
+        let mut ts = Vec::new();
+        for s in specs {
+            match &s.node {
+                DeclarationSpecifier::StorageClass(sc) => match sc.node {
+                    StorageClassSpecifier::Typedef => out.is_typedef = true,
+                    StorageClassSpecifier::Extern => out.is_extern = true,
+                    StorageClassSpecifier::Static => out.is_static = true,
+                    StorageClassSpecifier::ThreadLocal => out.is_thread_local = true,
+                    _ => {}
+                },
+                DeclarationSpecifier::TypeSpecifier(t) => ts.push(&t.node),
+                _ => {}
+            }
+        }
+        out.ty = self.base(&ts)?;
+        Ok(out)
+    }
+
+    /// Resolves the specifiers of a type name or struct field.
+    pub fn spec_quals(&mut self, specs: &[Node<SpecifierQualifier>]) -> Result<CType, TypeError> {
+        let ts: Vec<&TypeSpecifier> = specs
+            .iter()
+            .filter_map(|s| match &s.node {
+                SpecifierQualifier::TypeSpecifier(t) => Some(&t.node),
+                _ => None,
+            })
+            .collect();
+        self.base(&ts)
+    }
+
+    fn base(&mut self, ts: &[&TypeSpecifier]) -> Result<CType, TypeError> {
+        let (mut longs, mut short, mut char_, mut int_, mut unsigned, mut signed) = (0, false, false, false, false, false);
+        let mut other: Option<CType> = None;
+        for t in ts {
+            match t {
+                TypeSpecifier::Void => other = Some(CType::Void),
+                TypeSpecifier::Char => char_ = true,
+                TypeSpecifier::Short => short = true,
+                TypeSpecifier::Int => int_ = true,
+                TypeSpecifier::Long => longs += 1,
+                TypeSpecifier::Float | TypeSpecifier::Double | TypeSpecifier::TS18661Float(_) => other = Some(CType::Float),
+                TypeSpecifier::Signed => signed = true,
+                TypeSpecifier::Unsigned => unsigned = true,
+                TypeSpecifier::Bool => other = Some(CType::Bool),
+                TypeSpecifier::Complex => return Err("complex numbers".into()),
+                TypeSpecifier::Atomic(tn) => other = Some(self.type_name(&tn.node)?),
+                TypeSpecifier::Struct(st) => other = Some(self.record(&st.node)?),
+                TypeSpecifier::Enum(et) => other = Some(self.enumeration(&et.node)?),
+                TypeSpecifier::TypedefName(id) => {
+                    other = Some(self.typedefs.get(&id.node.name).cloned().ok_or_else(|| format!("unknown type name `{}`", id.node.name))?)
+                }
+                TypeSpecifier::TypeOf(t) => match &t.node {
+                    TypeOf::Type(tn) => other = Some(self.type_name(&tn.node)?),
+                    TypeOf::Expression(_) => return Err("`typeof` of an expression".into()),
+                },
+            }
+        }
+        if let Some(o) = other {
+            if !matches!(o, CType::Float) || (!char_ && !short && !int_) {
+                return Ok(o);
+            }
+        }
+        let long_bits = match self.dm {
+            DataModel::LP64 => 64,
+            DataModel::ILP32 => 32,
+        };
+        let signed_ = !unsigned;
+        let name = |base: &str| if unsigned { format!("unsigned {base}") } else if signed && base == "char" { "signed char".into() } else { base.to_string() };
+        Ok(if char_ {
+            int(8, signed_, &name("char"))
+        } else if short {
+            int(16, signed_, &name("short"))
+        } else if longs >= 2 {
+            int(64, signed_, &name("long long"))
+        } else if longs == 1 {
+            int(long_bits, signed_, &name("long"))
+        } else {
+            int(32, signed_, &name("int"))
+        })
+    }
+
+    /// Resolves a type name (as in casts and `sizeof`).
+    pub fn type_name(&mut self, tn: &TypeName) -> Result<CType, TypeError> {
+        let base = self.spec_quals(&tn.specifiers)?;
+        match &tn.declarator {
+            Some(d) => Ok(self.declarator(base, &d.node)?.ty),
+            None => Ok(base),
+        }
+    }
+
+    /// Applies a declarator to a base type.
+    pub fn declarator(&mut self, base: CType, d: &Declarator) -> Result<Declared, TypeError> {
+        let mut ty = base;
+        let mut params = None;
+        let mut ret = None;
+        for der in &d.derived {
+            match &der.node {
+                DerivedDeclarator::Pointer(_) | DerivedDeclarator::Block(_) => ty = CType::Pointer(Box::new(ty)),
+                DerivedDeclarator::Array(a) => {
+                    let len = match &a.node.size {
+                        ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
+                            self.const_eval(&e.node).map(|n| n.max(0) as u64)
+                        }
+                        _ => None,
+                    };
+                    ty = CType::Array(Box::new(ty), len);
+                }
+                DerivedDeclarator::Function(f) => {
+                    let mut ps = Vec::new();
+                    for p in &f.node.parameters {
+                        let s = self.specs(&p.node.specifiers)?;
+                        let pd = match &p.node.declarator {
+                            Some(dd) => self.declarator(s.ty, &dd.node)?,
+                            None => Declared { name: None, ty: s.ty, params: None, ret: None },
+                        };
+                        // `f(void)` declares no parameters.
+                        if pd.name.is_none() && matches!(pd.ty, CType::Void) {
+                            continue;
+                        }
+                        ps.push((pd.name, decay(pd.ty)));
+                    }
+                    params = Some(ps);
+                    ret = Some(ty);
+                    ty = CType::Function;
+                }
+                DerivedDeclarator::KRFunction(names) => {
+                    params = Some(names.iter().map(|n| (Some(n.node.name.clone()), CType::int())).collect());
+                    ret = Some(ty);
+                    ty = CType::Function;
+                }
+            }
+        }
+        match &d.kind.node {
+            DeclaratorKind::Abstract => Ok(Declared { name: None, ty, params, ret }),
+            DeclaratorKind::Identifier(id) => Ok(Declared { name: Some(id.node.name.clone()), ty, params, ret }),
+            DeclaratorKind::Declarator(inner) => {
+                let mut r = self.declarator(ty, &inner.node)?;
+                if r.params.is_none() {
+                    r.params = params;
+                    r.ret = ret;
+                }
+                Ok(r)
+            }
+        }
+    }
+
+    fn record(&mut self, st: &StructType) -> Result<CType, TypeError> {
+        let is_union = matches!(st.kind.node, StructKind::Union);
+        let tag = st.identifier.as_ref().map(|i| i.node.name.clone());
+        let id = match &tag {
+            Some(t) if st.declarations.is_none() => {
+                if let Some(id) = self.tags.get(t) {
+                    return Ok(CType::Record(*id));
+                }
+                self.new_record(Some(t.clone()), is_union)
+            }
+            Some(t) => match self.tags.get(t) {
+                // A definition completes an earlier forward declaration.
+                Some(id) if self.records[id.0 as usize].fields.is_empty() => *id,
+                _ => self.new_record(Some(t.clone()), is_union),
+            },
+            None => self.new_record(None, is_union),
+        };
+        if let Some(decls) = &st.declarations {
+            let mut fields = Vec::new();
+            for d in decls {
+                let StructDeclaration::Field(f) = &d.node else { continue };
+                let base = self.spec_quals(&f.node.specifiers)?;
+                if f.node.declarators.is_empty() {
+                    // An anonymous struct or union member: its fields are reachable by name.
+                    if let CType::Record(inner) = &base {
+                        let inner_fields = self.records[inner.0 as usize].fields.clone();
+                        if inner_fields.iter().all(|(n, _)| !n.is_empty()) {
+                            fields.push((String::new(), base.clone()));
+                            continue;
+                        }
+                    }
+                }
+                for sd in &f.node.declarators {
+                    let decl = match &sd.node.declarator {
+                        Some(dd) => self.declarator(base.clone(), &dd.node)?,
+                        None => Declared { name: None, ty: base.clone(), params: None, ret: None },
+                    };
+                    fields.push((decl.name.unwrap_or_default(), decl.ty));
+                }
+            }
+            self.records[id.0 as usize].fields = fields;
+        }
+        Ok(CType::Record(id))
+    }
+
+    fn new_record(&mut self, tag: Option<String>, is_union: bool) -> RecordId {
+        let id = RecordId(self.records.len() as u32);
+        let name = tag.clone().unwrap_or_else(|| format!("<anonymous#{}>", id.0));
+        self.records.push(Record { name, is_union, fields: Vec::new() });
+        if let Some(t) = tag {
+            self.tags.insert(t, id);
+        }
+        id
+    }
+
+    fn enumeration(&mut self, et: &EnumType) -> Result<CType, TypeError> {
+        let mut next = 0i128;
+        for e in &et.enumerators {
+            let v = match &e.node.expression {
+                Some(x) => self.const_eval(&x.node).ok_or_else(|| "a non-constant enumerator value".to_string())?,
+                None => next,
+            };
+            self.enum_consts.insert(e.node.identifier.node.name.clone(), v);
+            next = v + 1;
+        }
+        let name = et.identifier.as_ref().map(|i| format!("enum {}", i.node.name)).unwrap_or_else(|| "enum".into());
+        Ok(int(32, true, &name))
+    }
+
+    /// Size in bytes of a type under the data model (0 for incomplete types).
+    pub fn size_of(&self, t: &CType) -> u64 {
+        self.layout(t).0
+    }
+
+    fn layout(&self, t: &CType) -> (u64, u64) {
+        let ptr = match self.dm {
+            DataModel::LP64 => 8,
+            DataModel::ILP32 => 4,
+        };
+        match t {
+            CType::Void | CType::Function => (1, 1),
+            CType::Bool => (1, 1),
+            CType::Int(i, _) => {
+                let s = (i.bits / 8) as u64;
+                // i386 aligns 64-bit integers to 4 bytes inside structs.
+                (s, if self.dm == DataModel::ILP32 { s.min(4) } else { s })
+            }
+            CType::Float => (8, if self.dm == DataModel::ILP32 { 4 } else { 8 }),
+            CType::Pointer(_) => (ptr, ptr),
+            CType::Array(e, n) => {
+                let (s, a) = self.layout(e);
+                (s.saturating_mul(n.unwrap_or(0)), a)
+            }
+            CType::Mutex => (if ptr == 8 { 40 } else { 24 }, ptr),
+            CType::Opaque(n) => match n.as_str() {
+                "pthread_cond_t" => (48, 8),
+                "pthread_attr_t" => (if ptr == 8 { 56 } else { 36 }, ptr),
+                _ => (ptr, ptr),
+            },
+            CType::Record(r) => {
+                let rec = &self.records[r.0 as usize];
+                let (mut size, mut align) = (0u64, 1u64);
+                for (_, ft) in &rec.fields {
+                    let (fs, fa) = self.layout(ft);
+                    let fa = fa.max(1);
+                    align = align.max(fa);
+                    if rec.is_union {
+                        size = size.max(fs);
+                    } else {
+                        size = size.div_ceil(fa) * fa + fs;
+                    }
+                }
+                (size.div_ceil(align) * align, align)
+            }
+        }
+    }
+
+    /// Evaluates an integer constant expression, if it is one.
+    pub fn const_eval(&self, e: &Expression) -> Option<i128> {
+        match e {
+            Expression::Constant(c) => match &c.node {
+                Constant::Integer(i) => parse_integer(i).map(|(v, _)| v),
+                Constant::Character(s) => parse_char(s),
+                Constant::Float(_) => None,
+            },
+            Expression::Identifier(id) => self.enum_consts.get(&id.node.name).copied(),
+            Expression::UnaryOperator(u) => {
+                let v = self.const_eval(&u.node.operand.node)?;
+                match u.node.operator.node {
+                    UnaryOperator::Minus => Some(-v),
+                    UnaryOperator::Plus => Some(v),
+                    UnaryOperator::Complement => Some(!v),
+                    UnaryOperator::Negate => Some((v == 0) as i128),
+                    _ => None,
+                }
+            }
+            Expression::Cast(c) => {
+                let v = self.const_eval(&c.node.expression.node)?;
+                Some(v)
+            }
+            Expression::BinaryOperator(b) => {
+                let l = self.const_eval(&b.node.lhs.node)?;
+                let r = self.const_eval(&b.node.rhs.node)?;
+                use BinaryOperator::*;
+                Some(match b.node.operator.node {
+                    Plus => l.checked_add(r)?,
+                    Minus => l.checked_sub(r)?,
+                    Multiply => l.checked_mul(r)?,
+                    Divide => l.checked_div(r)?,
+                    Modulo => l.checked_rem(r)?,
+                    ShiftLeft => l.checked_shl(u32::try_from(r).ok()?)?,
+                    ShiftRight => l.checked_shr(u32::try_from(r).ok()?)?,
+                    Less => (l < r) as i128,
+                    Greater => (l > r) as i128,
+                    LessOrEqual => (l <= r) as i128,
+                    GreaterOrEqual => (l >= r) as i128,
+                    Equals => (l == r) as i128,
+                    NotEquals => (l != r) as i128,
+                    BitwiseAnd => l & r,
+                    BitwiseOr => l | r,
+                    BitwiseXor => l ^ r,
+                    LogicalAnd => (l != 0 && r != 0) as i128,
+                    LogicalOr => (l != 0 || r != 0) as i128,
+                    _ => return None,
+                })
+            }
+            Expression::Conditional(c) => {
+                let k = self.const_eval(&c.node.condition.node)?;
+                if k != 0 {
+                    self.const_eval(&c.node.then_expression.node)
+                } else {
+                    self.const_eval(&c.node.else_expression.node)
+                }
+            }
+            Expression::SizeOfTy(_) | Expression::SizeOfVal(_) => None,
+            _ => None,
+        }
+    }
+}
+
+/// Array and function parameters decay to pointers.
+pub fn decay(t: CType) -> CType {
+    match t {
+        CType::Array(e, _) => CType::Pointer(e),
+        CType::Function => CType::Pointer(Box::new(CType::Function)),
+        t => t,
+    }
+}
+
+/// Parses an integer literal into its value and C type (C11 6.4.4.1).
+pub fn parse_integer(i: &Integer) -> Option<(i128, CType)> {
+    let radix = match i.base {
+        IntegerBase::Decimal => 10,
+        IntegerBase::Octal => 8,
+        IntegerBase::Hexadecimal => 16,
+        IntegerBase::Binary => 2,
+    };
+    let v = u128::from_str_radix(&i.number, radix).ok()?;
+    let v = i128::try_from(v).ok()?;
+    let decimal = radix == 10;
+    let u = i.suffix.unsigned;
+    let min_bits = match i.suffix.size {
+        IntegerSize::Int => 32,
+        IntegerSize::Long | IntegerSize::LongLong => 64,
+    };
+    // The first type of the list that holds the value.
+    let candidates: &[(u8, bool)] = &[(32, true), (32, false), (64, true), (64, false)];
+    for &(bits, signed) in candidates {
+        if bits < min_bits || (u && signed) || (decimal && !u && !signed) {
+            continue;
+        }
+        let t = IntTy { bits, signed };
+        if v <= t.max() {
+            let name = match (bits, signed) {
+                (32, true) => "int",
+                (32, false) => "unsigned int",
+                (64, true) => "long",
+                _ => "unsigned long",
+            };
+            return Some((v, CType::Int(t, name.into())));
+        }
+    }
+    Some((v, CType::Int(IntTy { bits: 64, signed: false }, "unsigned long".into())))
+}
+
+/// The value of a character constant such as `'a'` or `'\n'`.
+pub fn parse_char(s: &str) -> Option<i128> {
+    let inner = s.strip_prefix('\'')?.strip_suffix('\'')?;
+    let mut chars = inner.chars();
+    let c = chars.next()?;
+    if c != '\\' {
+        return Some(c as i128);
+    }
+    let rest: String = chars.collect();
+    Some(match rest.as_str() {
+        "n" => 10,
+        "t" => 9,
+        "r" => 13,
+        "0" => 0,
+        "\\" => 92,
+        "'" => 39,
+        "\"" => 34,
+        "a" => 7,
+        "b" => 8,
+        "f" => 12,
+        "v" => 11,
+        "?" => 63,
+        r if r.starts_with('x') => i128::from_str_radix(&r[1..], 16).ok()?,
+        r => i128::from_str_radix(r, 8).ok()?,
+    })
+}

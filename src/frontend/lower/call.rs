@@ -1,0 +1,511 @@
+//! Calls: inlining of defined functions, and the built-ins for threads, locks, atomicity,
+//! nondeterminism, assumptions and failure points.
+
+use super::expr::{has_control_flow, holds_condition, Val};
+use super::{Binding, Fatal, Frame, Lowerer};
+use crate::ir::*;
+use hashbrown::HashMap;
+use lang_c::ast::*;
+use lang_c::span::{Node, Span as LSpan};
+
+/// Names whose meaning is built in; a definition in the program is ignored for them.
+pub(super) fn is_builtin(name: &str) -> bool {
+    matches!(
+        name,
+        "__VERIFIER_assert"
+            | "assert"
+            | "reach_error"
+            | "__VERIFIER_error"
+            | "__assert_fail"
+            | "__assert_perror_fail"
+            | "__assert"
+            | "__VERIFIER_assume"
+            | "assume"
+            | "assume_abort_if_not"
+            | "abort"
+            | "exit"
+            | "_exit"
+            | "_Exit"
+            | "pthread_exit"
+            | "pthread_create"
+            | "pthread_join"
+            | "pthread_mutex_lock"
+            | "pthread_mutex_unlock"
+            | "pthread_mutex_trylock"
+            | "pthread_mutex_init"
+            | "pthread_mutex_destroy"
+            | "pthread_spin_lock"
+            | "pthread_spin_unlock"
+            | "pthread_spin_trylock"
+            | "pthread_spin_init"
+            | "pthread_spin_destroy"
+            | "spin_lock"
+            | "spin_unlock"
+            | "pthread_cond_wait"
+            | "pthread_cond_signal"
+            | "pthread_cond_broadcast"
+            | "pthread_cond_init"
+            | "pthread_cond_destroy"
+            | "pthread_self"
+            | "__VERIFIER_atomic_begin"
+            | "__VERIFIER_atomic_end"
+            | "malloc"
+            | "calloc"
+            | "alloca"
+            | "__builtin_alloca"
+            | "free"
+    ) || name.starts_with("__VERIFIER_nondet_")
+}
+
+/// Library functions known not to touch the program's memory, so that calling them has no
+/// effect beyond an unknown result.
+fn is_pure_library(name: &str) -> bool {
+    matches!(
+        name,
+        "printf" | "puts" | "putchar" | "fprintf" | "sprintf" | "snprintf" | "perror" | "fflush" | "sleep" | "usleep"
+            | "nanosleep" | "sched_yield" | "pthread_yield" | "srand" | "rand" | "random" | "time" | "clock"
+            | "pthread_attr_init" | "pthread_attr_destroy" | "pthread_mutexattr_init" | "pthread_mutexattr_destroy"
+            | "pthread_mutexattr_settype" | "pthread_attr_setdetachstate" | "pthread_detach" | "strlen" | "strcmp"
+            | "strncmp" | "abs" | "labs" | "atoi"
+    )
+}
+
+/// A failure call found by scanning: its span, its text (or the span of the argument that
+/// gives the text), and its kind.
+pub(super) type FailureCall = (LSpan, Result<String, LSpan>, AssertKind);
+
+/// Collects the failure calls in a statement, in source order.
+pub(super) fn collect_failure_calls(s: &Node<Statement>, out: &mut Vec<FailureCall>) {
+    use lang_c::visit::Visit;
+    struct V<'o>(&'o mut Vec<FailureCall>);
+    impl<'ast> Visit<'ast> for V<'_> {
+        fn visit_call_expression(&mut self, c: &'ast CallExpression, span: &'ast LSpan) {
+            if let Expression::Identifier(id) = &c.callee.node {
+                if let Some((text, kind)) = failure_kind(&id.node.name, c) {
+                    let text = match (text, c.arguments.first()) {
+                        (Some(t), _) => Ok(t),
+                        (None, Some(arg)) => Err(arg.span),
+                        (None, None) => Err(*span),
+                    };
+                    self.0.push((*span, text, kind));
+                }
+            }
+            lang_c::visit::visit_call_expression(self, c, span);
+        }
+    }
+    V(out).visit_statement(&s.node, &s.span);
+}
+
+/// Whether a call is a failure point: its fixed text (if not the argument's) and kind.
+fn failure_kind(name: &str, c: &CallExpression) -> Option<(Option<String>, AssertKind)> {
+    match name {
+        "__VERIFIER_assert" | "assert" => Some((None, AssertKind::Assert)),
+        "reach_error" | "__VERIFIER_error" => Some((Some(format!("{name}()")), AssertKind::Reach)),
+        "__assert_fail" | "__assert_perror_fail" | "__assert" => {
+            let text = c.arguments.first().and_then(|a| match &a.node {
+                Expression::StringLiteral(s) => Some(unquote(&s.node)),
+                _ => None,
+            });
+            Some((Some(text.unwrap_or_else(|| format!("{name}(...)"))), AssertKind::Reach))
+        }
+        _ => None,
+    }
+}
+
+fn unquote(parts: &[String]) -> String {
+    parts
+        .iter()
+        .map(|p| p.trim_start_matches('"').trim_end_matches('"').replace("\\\"", "\"").replace("\\\\", "\\"))
+        .collect()
+}
+
+impl<'a> Lowerer<'a> {
+    /// Lowers a call expression.
+    pub(super) fn call(&mut self, c: &'a CallExpression, span_l: LSpan, _want: bool) -> Result<Option<Val>, Fatal> {
+        let span = self.span(span_l);
+        let name = match &c.callee.node {
+            Expression::Identifier(id) if self.lookup(&id.node.name).is_none() => id.node.name.clone(),
+            _ => {
+                self.unsupported(span_l, "call through a function pointer");
+                for a in &c.arguments {
+                    self.effect(a)?;
+                }
+                return Ok(Some(Val { e: Expr::Nondet(Ty::INT), ty: CType::int() }));
+            }
+        };
+        let args = &c.arguments;
+        let zero = || Some(Val { e: Expr::int(0), ty: CType::int() });
+        let frame_name = self.frames.last().map(|f| f.name.clone()).unwrap_or_default();
+        match name.as_str() {
+            "__VERIFIER_assert" | "assert" => {
+                let Some(arg) = args.first() else {
+                    return Err(self.error(span_l, format!("`{name}` expects one argument")));
+                };
+                let text = self.text(arg.span);
+                let id = self.assertion(span_l, text, AssertKind::Assert, &frame_name);
+                if has_control_flow(&arg.node) {
+                    // The condition needs control flow of its own: fail where it is false.
+                    let (t, f) = self.cond(arg)?;
+                    self.cur = f;
+                    self.assert_here(id, Expr::int(0), span);
+                    self.cur = t;
+                } else {
+                    let v = self.value(arg)?;
+                    let ty = v.ty.scalar(self.dm());
+                    self.assert_here(id, holds_condition(v.e, ty), span);
+                }
+                Ok(None)
+            }
+            "reach_error" | "__VERIFIER_error" | "__assert_fail" | "__assert_perror_fail" | "__assert" => {
+                let (text, kind) = failure_kind(&name, c).expect("failure built-in");
+                let text = text.unwrap_or_else(|| self.text(span_l));
+                let id = self.assertion(span_l, text, kind, &frame_name);
+                self.assert_here(id, Expr::int(0), span);
+                Ok(None)
+            }
+            "__VERIFIER_assume" | "assume" => {
+                let Some(arg) = args.first() else { return Err(self.error(span_l, format!("`{name}` expects one argument"))) };
+                let (t, _blocked) = self.cond(arg)?;
+                self.cur = t;
+                Ok(None)
+            }
+            "assume_abort_if_not" => {
+                let Some(arg) = args.first() else { return Err(self.error(span_l, "`assume_abort_if_not` expects one argument")) };
+                let (t, f) = self.cond(arg)?;
+                self.cur = f;
+                self.halt(Halt::Abort, span);
+                self.cur = t;
+                Ok(None)
+            }
+            "abort" => {
+                self.halt(Halt::Abort, span);
+                Ok(None)
+            }
+            "exit" | "_exit" | "_Exit" => {
+                for a in args {
+                    self.effect(a)?;
+                }
+                self.halt(Halt::Exit, span);
+                Ok(None)
+            }
+            "pthread_exit" => {
+                for a in args {
+                    self.effect(a)?;
+                }
+                self.halt(Halt::ThreadExit, span);
+                Ok(None)
+            }
+            "pthread_create" => self.pthread_create(c, span_l).map(|_| zero()),
+            "pthread_join" => {
+                let Some(h) = args.first() else { return Err(self.error(span_l, "`pthread_join` expects two arguments")) };
+                let hv = self.rvalue(h)?;
+                self.emit(Action::Join(hv), span);
+                if let Some(ret) = args.get(1) {
+                    let rv = self.value(ret)?;
+                    if !matches!(rv.e, Expr::Const(0, _)) {
+                        // The thread's return value is stored through the second argument.
+                        let lv = Lval::Deref(Box::new(rv.e), CType::Pointer(Box::new(CType::Void)));
+                        self.emit(Action::Assign(lv, Expr::Nondet(Ty::Ptr)), span);
+                    }
+                }
+                Ok(zero())
+            }
+            "pthread_mutex_lock" | "pthread_spin_lock" | "spin_lock" => {
+                let m = self.mutex_arg(args, span_l, &name)?;
+                self.emit(Action::Acquire(m), span);
+                Ok(zero())
+            }
+            "pthread_mutex_unlock" | "pthread_spin_unlock" | "spin_unlock" => {
+                let m = self.mutex_arg(args, span_l, &name)?;
+                self.emit(Action::Release(m), span);
+                Ok(zero())
+            }
+            "pthread_mutex_trylock" | "pthread_spin_trylock" => {
+                let m = self.mutex_arg(args, span_l, &name)?;
+                let r = self.temp(CType::int());
+                let here = std::mem::take(&mut self.cur);
+                let got = self.new_loc(Action::Acquire(m.clone()), span);
+                let busy = self.new_loc(Action::LockBusy(m), span);
+                self.connect(&here, got);
+                self.connect(&here, busy);
+                self.cur = vec![got];
+                self.emit(Action::Assign(Lval::Var(r), Expr::int(0)), span);
+                let ok = std::mem::take(&mut self.cur);
+                self.cur = vec![busy];
+                // EBUSY
+                self.emit(Action::Assign(Lval::Var(r), Expr::int(16)), span);
+                self.cur.extend(ok);
+                Ok(Some(Val { e: Expr::Load(Lval::Var(r)), ty: CType::int() }))
+            }
+            "pthread_cond_wait" => {
+                // Waking up spuriously is allowed, so release-then-reacquire is exact.
+                let m = self.mutex_arg(&args[args.len().min(1)..], span_l, &name)?;
+                if let Some(cv) = args.first() {
+                    self.effect(cv)?;
+                }
+                self.emit(Action::Release(m.clone()), span);
+                self.emit(Action::Acquire(m), span);
+                Ok(zero())
+            }
+            "pthread_mutex_init" | "pthread_mutex_destroy" | "pthread_spin_init" | "pthread_spin_destroy" | "pthread_cond_signal"
+            | "pthread_cond_broadcast" | "pthread_cond_init" | "pthread_cond_destroy" | "free" => {
+                for a in args {
+                    self.effect_addr(a)?;
+                }
+                Ok(zero())
+            }
+            "pthread_self" => Ok(Some(Val { e: Expr::Nondet(Ty::Int(IntTy { bits: 64, signed: false })), ty: CType::Int(IntTy { bits: 64, signed: false }, "pthread_t".into()) })),
+            "__VERIFIER_atomic_begin" => {
+                self.emit(Action::AtomicBegin, span);
+                Ok(None)
+            }
+            "__VERIFIER_atomic_end" => {
+                self.emit(Action::AtomicEnd, span);
+                Ok(None)
+            }
+            "malloc" | "calloc" | "alloca" | "__builtin_alloca" => {
+                for a in args {
+                    self.effect(a)?;
+                }
+                let ty = CType::Pointer(Box::new(CType::Void));
+                let t = self.temp(ty.clone());
+                let site = AllocId(self.alloc_sites);
+                self.alloc_sites += 1;
+                self.emit(Action::Alloc(Lval::Var(t), site, CType::Void), span);
+                Ok(Some(Val { e: Expr::Load(Lval::Var(t)), ty }))
+            }
+            n if n.starts_with("__VERIFIER_nondet_") => {
+                let ty = self.nondet_type(n);
+                Ok(Some(Val { e: Expr::Nondet(ty.scalar(self.dm())), ty }))
+            }
+            _ if self.functions.contains_key(&name) => {
+                let mut vals = Vec::new();
+                for a in args {
+                    vals.push(self.value(a)?);
+                }
+                self.inline_call(&name, vals, span, Some(span_l))
+            }
+            _ => self.external_call(&name, args, span),
+        }
+    }
+
+    fn halt(&mut self, h: Halt, span: Span) {
+        if self.live() {
+            self.emit(Action::Halt(h), span);
+        }
+        self.cur.clear();
+    }
+
+    fn assert_here(&mut self, id: AssertId, cond: Expr, span: Span) {
+        if !self.live() {
+            return;
+        }
+        let always_fails = matches!(cond, Expr::Const(0, _));
+        let l = self.emit(Action::Assert(id, cond), span);
+        self.assertions[id.index()].locs.push(l);
+        if always_fails {
+            // A failing assertion stops the program; nothing follows it.
+            self.cur.clear();
+        }
+    }
+
+    /// Evaluates an argument that may be `&object` without marking the object address-taken
+    /// (mutex and thread-handle arguments).
+    fn effect_addr(&mut self, a: &'a Node<Expression>) -> Result<(), Fatal> {
+        match &a.node {
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
+                let _ = self.lvalue(&u.node.operand)?;
+                Ok(())
+            }
+            _ => self.effect(a),
+        }
+    }
+
+    /// The object a `pthread_mutex_t *` argument points to.
+    fn mutex_arg(&mut self, args: &'a [Node<Expression>], span: LSpan, name: &str) -> Result<Lval, Fatal> {
+        let Some(a) = args.first() else { return Err(self.error(span, format!("`{name}` expects a mutex argument"))) };
+        self.pointee_object(a, CType::Mutex)
+    }
+
+    fn pointee_object(&mut self, a: &'a Node<Expression>, ty: CType) -> Result<Lval, Fatal> {
+        let mut inner = a;
+        while let Expression::Cast(c) = &inner.node {
+            inner = &c.node.expression;
+        }
+        if let Expression::UnaryOperator(u) = &inner.node {
+            if u.node.operator.node == UnaryOperator::Address {
+                return Ok(self.lvalue(&u.node.operand)?.0);
+            }
+        }
+        let p = self.rvalue(a)?;
+        Ok(Lval::Deref(Box::new(p), ty))
+    }
+
+    fn pthread_create(&mut self, c: &'a CallExpression, span_l: LSpan) -> Result<(), Fatal> {
+        let span = self.span(span_l);
+        let args = &c.arguments;
+        if args.len() != 4 {
+            return Err(self.error(span_l, format!("`pthread_create` expects 4 arguments, found {}", args.len())));
+        }
+        let handle = match &args[0].node {
+            Expression::Constant(_) => None,
+            _ => Some(self.pointee_object(&args[0], CType::Int(IntTy { bits: 64, signed: false }, "pthread_t".into()))?),
+        };
+        self.effect_addr(&args[1])?;
+        let Some(routine) = start_routine(&args[2].node) else {
+            self.unsupported(args[2].span, "pthread_create with a start routine that is not a function name");
+            return Ok(());
+        };
+        let arg = self.rvalue(&args[3])?;
+        let arg = match arg {
+            Expr::Const(0, _) => None,
+            e => Some(e),
+        };
+        if !self.functions.contains_key(&routine) {
+            self.unsupported(args[2].span, format!("thread routine `{routine}` has no definition"));
+        }
+        let t = self.template_for_fork(&routine, true);
+        if self.live() {
+            let at = self.emit(Action::Fork { template: t, handle, arg }, span);
+            self.templates[t.index()].spawned_at.push(at);
+        }
+        Ok(())
+    }
+
+    fn nondet_type(&self, name: &str) -> CType {
+        if let Some(r) = self.prototypes.get(name).and_then(|p| p.ret.clone()) {
+            if !matches!(r, CType::Void) {
+                return r;
+            }
+        }
+        let i = |bits, signed, n: &str| CType::Int(IntTy { bits, signed }, n.into());
+        let long = if self.dm() == DataModel::ILP32 { 32 } else { 64 };
+        match name.trim_start_matches("__VERIFIER_nondet_") {
+            "bool" | "_Bool" => CType::Bool,
+            "char" => i(8, true, "char"),
+            "uchar" | "unsigned_char" => i(8, false, "unsigned char"),
+            "short" => i(16, true, "short"),
+            "ushort" | "unsigned_short" => i(16, false, "unsigned short"),
+            "uint" | "unsigned" | "unsigned_int" | "u32" => i(32, false, "unsigned int"),
+            "long" => i(long, true, "long"),
+            "ulong" | "unsigned_long" | "size_t" => i(long, false, "unsigned long"),
+            "longlong" => i(64, true, "long long"),
+            "ulonglong" => i(64, false, "unsigned long long"),
+            "pointer" => CType::Pointer(Box::new(CType::Void)),
+            "float" | "double" => CType::Float,
+            _ => CType::int(),
+        }
+    }
+
+    /// A call to a function without a definition.
+    fn external_call(&mut self, name: &str, args: &'a [Node<Expression>], span: Span) -> Result<Option<Val>, Fatal> {
+        let pure = is_pure_library(name);
+        let mut vals = Vec::new();
+        for a in args {
+            vals.push(self.value(a)?);
+        }
+        if !pure {
+            if self.external_seen.insert(name.to_string()) {
+                self.external_calls.push((name.to_string(), span));
+            }
+            // It may write through any pointer it is given.
+            for v in vals {
+                if let CType::Pointer(t) = &v.ty {
+                    if t.is_scalar() {
+                        let t = (**t).clone();
+                        let st = t.scalar(self.dm());
+                        self.emit(Action::Assign(Lval::Deref(Box::new(v.e), t), Expr::Nondet(st)), span);
+                    }
+                }
+            }
+        }
+        let ret = self.prototypes.get(name).and_then(|p| p.ret.clone()).unwrap_or_else(CType::int);
+        if matches!(ret, CType::Void) {
+            return Ok(None);
+        }
+        let e = match name {
+            // The C library's RAND_MAX.
+            "rand" | "random" => {
+                let t = self.temp(CType::int());
+                self.emit(Action::Assign(Lval::Var(t), Expr::Nondet(Ty::INT)), span);
+                let ge = Expr::Binary(BinOp::Ge, Box::new(Expr::Load(Lval::Var(t))), Box::new(Expr::int(0)), Ty::INT);
+                self.emit(Action::Assume(ge), span);
+                Expr::Load(Lval::Var(t))
+            }
+            _ => Expr::Nondet(ret.scalar(self.dm())),
+        };
+        Ok(Some(Val { e, ty: ret }))
+    }
+
+    /// Inlines a call of a defined function: parameters are bound, the body is lowered with
+    /// returns jumping to a join point.
+    pub(super) fn inline_call(&mut self, name: &str, args: Vec<Val>, span: Span, call_span: Option<LSpan>) -> Result<Option<Val>, Fatal> {
+        if self.frames.iter().any(|f| f.name == name) {
+            let construct = format!("recursive call to `{name}`");
+            match call_span {
+                Some(s) => self.unsupported(s, construct),
+                None => self.unsupported.push(Unsupported { span, construct }),
+            }
+            let ret = self.functions[name].ret.clone();
+            return Ok((!matches!(ret, CType::Void)).then(|| Val { e: Expr::Nondet(ret.scalar(self.dm())), ty: ret }));
+        }
+        let info = &self.functions[name];
+        let def = info.def;
+        let params = info.params.clone();
+        let ret_ty = info.ret.clone();
+        let end = self.map.span(def.statement.span.end.saturating_sub(1));
+        let mut scope = HashMap::new();
+        let mut binds = Vec::new();
+        let mut args = args.into_iter();
+        for (i, (pname, pty)) in params.iter().enumerate() {
+            let pname = pname.clone().unwrap_or_else(|| format!("$arg{i}"));
+            let v = self.new_var(&pname, pty.clone(), VarKind::Local(self.tpl), Some(span));
+            scope.insert(pname, Binding::Var(v));
+            let value = match args.next() {
+                Some(a) => self.convert(a, pty),
+                None => Expr::Nondet(pty.scalar(self.dm())),
+            };
+            binds.push((v, value));
+        }
+        for (v, value) in binds {
+            self.emit(Action::Assign(Lval::Var(v), value), span);
+        }
+        let ret_var = (!matches!(ret_ty, CType::Void) && ret_ty.is_scalar()).then(|| self.temp(ret_ty.clone()));
+        let ret_target = self.new_loc(Action::Skip, end);
+        let atomic = name.starts_with("__VERIFIER_atomic_");
+        if atomic {
+            self.emit(Action::AtomicBegin, span);
+        }
+        self.frames.push(Frame {
+            name: name.to_string(),
+            scopes: vec![scope],
+            labels: HashMap::new(),
+            ret_target: Some(ret_target),
+            ret_var,
+            ret_ty: ret_ty.clone(),
+            jumps: Vec::new(),
+            cases: Vec::new(),
+            is_main: false,
+        });
+        let r = self.stmt(&def.statement);
+        self.frames.pop();
+        r?;
+        self.place(ret_target);
+        if atomic {
+            self.emit(Action::AtomicEnd, end);
+        }
+        Ok(ret_var.map(|v| Val { e: Expr::Load(Lval::Var(v)), ty: ret_ty }))
+    }
+}
+
+/// The function a `pthread_create` start-routine argument names, through casts and `&`.
+fn start_routine(e: &Expression) -> Option<String> {
+    match e {
+        Expression::Identifier(id) => Some(id.node.name.clone()),
+        Expression::Cast(c) => start_routine(&c.node.expression.node),
+        Expression::UnaryOperator(u) if matches!(u.node.operator.node, UnaryOperator::Address | UnaryOperator::Indirection) => {
+            start_routine(&u.node.operand.node)
+        }
+        _ => None,
+    }
+}

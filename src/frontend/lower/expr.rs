@@ -1,0 +1,848 @@
+//! Lowering of C expressions: side effects become actions, values become pure [`Expr`]s.
+
+use super::{Fatal, Lowerer};
+use crate::ir::*;
+use lang_c::ast::*;
+use lang_c::span::Node;
+
+/// A lowered value with its C type.
+#[derive(Clone, Debug)]
+pub(in crate::frontend) struct Val {
+    pub e: Expr,
+    pub ty: CType,
+}
+
+const LONG_SIGNED: Ty = Ty::Int(IntTy { bits: 64, signed: true });
+
+/// C's integer promotion of an integer type.
+pub(in crate::frontend) fn promote(t: IntTy) -> IntTy {
+    if t.bits < 32 {
+        IntTy { bits: 32, signed: true }
+    } else {
+        t
+    }
+}
+
+/// C's usual arithmetic conversions on two integer types.
+pub(in crate::frontend) fn common(a: IntTy, b: IntTy) -> IntTy {
+    let (a, b) = (promote(a), promote(b));
+    if a.signed == b.signed {
+        return if a.bits >= b.bits { a } else { b };
+    }
+    let (s, u) = if a.signed { (a, b) } else { (b, a) };
+    if u.bits >= s.bits {
+        u
+    } else {
+        s
+    }
+}
+
+/// The integer type of a C type for arithmetic, if it has one.
+fn int_of(t: &CType) -> Option<IntTy> {
+    match t {
+        CType::Bool => Some(IntTy { bits: 8, signed: false }),
+        CType::Int(i, _) => Some(*i),
+        _ => None,
+    }
+}
+
+fn int_ctype(t: IntTy) -> CType {
+    let name = match (t.bits, t.signed) {
+        (8, true) => "signed char",
+        (8, false) => "unsigned char",
+        (16, true) => "short",
+        (16, false) => "unsigned short",
+        (32, true) => "int",
+        (32, false) => "unsigned int",
+        (64, true) => "long",
+        _ => "unsigned long",
+    };
+    CType::Int(t, name.into())
+}
+
+/// Whether an expression contains control flow or side effects that a single pure
+/// expression cannot represent.
+pub(in crate::frontend) fn has_control_flow(e: &Expression) -> bool {
+    match e {
+        Expression::Call(_) | Expression::Comma(_) | Expression::Conditional(_) | Expression::Statement(_) => true,
+        Expression::BinaryOperator(b) => {
+            use BinaryOperator::*;
+            matches!(
+                b.node.operator.node,
+                LogicalAnd | LogicalOr | Assign | AssignMultiply | AssignDivide | AssignModulo | AssignPlus | AssignMinus
+                    | AssignShiftLeft | AssignShiftRight | AssignBitwiseAnd | AssignBitwiseXor | AssignBitwiseOr
+            ) || has_control_flow(&b.node.lhs.node)
+                || has_control_flow(&b.node.rhs.node)
+        }
+        Expression::UnaryOperator(u) => {
+            use UnaryOperator::*;
+            matches!(u.node.operator.node, PostIncrement | PostDecrement | PreIncrement | PreDecrement)
+                || has_control_flow(&u.node.operand.node)
+        }
+        Expression::Cast(c) => has_control_flow(&c.node.expression.node),
+        Expression::Member(m) => has_control_flow(&m.node.expression.node),
+        _ => false,
+    }
+}
+
+impl<'a> Lowerer<'a> {
+    /// The value of an expression (arrays decay to pointers).
+    pub fn rvalue(&mut self, e: &'a Node<Expression>) -> Result<Expr, Fatal> {
+        Ok(self.value(e)?.e)
+    }
+
+    /// The value of an expression with its type; `void` expressions give an unknown value.
+    pub fn value(&mut self, e: &'a Node<Expression>) -> Result<Val, Fatal> {
+        match self.expr(e, true)? {
+            Some(v) => Ok(v),
+            None => Ok(Val { e: Expr::Nondet(Ty::INT), ty: CType::int() }),
+        }
+    }
+
+    /// Evaluates an expression for its side effects only.
+    pub fn effect(&mut self, e: &'a Node<Expression>) -> Result<(), Fatal> {
+        self.expr(e, false).map(|_| ())
+    }
+
+    /// Converts a value to a type, making C's implicit conversion explicit.
+    pub fn convert(&self, v: Val, to: &CType) -> Expr {
+        let dm = self.dm();
+        let target = to.scalar(dm);
+        let source = v.ty.scalar(dm);
+        if target == source || matches!(to, CType::Record(_) | CType::Void) {
+            return v.e;
+        }
+        if let Expr::Const(c, _) = v.e {
+            return Expr::Const(target.convert(c, dm), target);
+        }
+        match (source, target) {
+            // A pointer stays a pointer whatever it points to.
+            (Ty::Ptr, Ty::Ptr) => v.e,
+            (_, Ty::Float) | (Ty::Float, _) => Expr::Nondet(target),
+            _ => Expr::Cast(target, Box::new(v.e)),
+        }
+    }
+
+    fn load(&mut self, lv: Lval, ty: CType) -> Val {
+        match ty {
+            CType::Array(elem, _) => {
+                // An array used as a value decays to the address of its first element.
+                self.mark_addr_taken(&lv);
+                Val { e: Expr::AddrOf(lv), ty: CType::Pointer(elem) }
+            }
+            CType::Function => Val { e: Expr::Nondet(Ty::Ptr), ty: CType::Pointer(Box::new(CType::Function)) },
+            ty => Val { e: Expr::Load(lv), ty },
+        }
+    }
+
+    /// Lowers an expression; returns its value when `want` is set and it has one.
+    pub fn expr(&mut self, e: &'a Node<Expression>, want: bool) -> Result<Option<Val>, Fatal> {
+        let span = self.span(e.span);
+        Ok(Some(match &e.node {
+            Expression::Identifier(id) => {
+                let name = id.node.name.as_str();
+                if let Some(v) = self.lookup(name) {
+                    let ty = self.vars[v.index()].ty.clone();
+                    self.load(Lval::Var(v), ty)
+                } else if let Some(c) = self.types.enum_const(name) {
+                    Val { e: Expr::Const(c, Ty::INT), ty: CType::int() }
+                } else if self.functions.contains_key(name) || self.prototypes.contains_key(name) {
+                    Val { e: Expr::Nondet(Ty::Ptr), ty: CType::Pointer(Box::new(CType::Function)) }
+                } else if matches!(name, "__func__" | "__FUNCTION__" | "__PRETTY_FUNCTION__") {
+                    Val { e: Expr::Nondet(Ty::Ptr), ty: CType::Pointer(Box::new(CType::int())) }
+                } else {
+                    return Err(self.error(e.span, format!("use of undeclared identifier `{name}`")));
+                }
+            }
+            Expression::Constant(c) => match &c.node {
+                Constant::Integer(i) => match super::super::ctypes::parse_integer(i) {
+                    Some((v, ty)) => {
+                        let t = ty.scalar(self.dm());
+                        Val { e: Expr::Const(v, t), ty }
+                    }
+                    None => return Err(self.error(e.span, "integer constant is too large")),
+                },
+                Constant::Character(s) => match super::super::ctypes::parse_char(s) {
+                    Some(v) => Val { e: Expr::Const(v, Ty::INT), ty: CType::int() },
+                    None => return Err(self.error(e.span, format!("unsupported character constant {s}"))),
+                },
+                Constant::Float(_) => Val { e: Expr::Nondet(Ty::Float), ty: CType::Float },
+            },
+            Expression::StringLiteral(_) => {
+                Val { e: Expr::Nondet(Ty::Ptr), ty: CType::Pointer(Box::new(int_ctype(IntTy { bits: 8, signed: true }))) }
+            }
+            Expression::Member(_) => {
+                let (lv, ty) = self.lvalue(e)?;
+                self.load(lv, ty)
+            }
+            Expression::Call(c) => return self.call(&c.node, e.span, want),
+            Expression::SizeOfTy(t) => {
+                let ty = self.types.type_name(&t.node.0.node).map_err(|m| self.error(e.span, format!("unsupported type: {m}")))?;
+                self.size_const(&ty)
+            }
+            Expression::SizeOfVal(x) => {
+                let ty = self.static_type(&x.node.0.node);
+                self.size_const(&ty)
+            }
+            Expression::AlignOf(t) => {
+                let ty = self.types.type_name(&t.node.0.node).map_err(|m| self.error(e.span, format!("unsupported type: {m}")))?;
+                let size = self.types.size_of(&ty).clamp(1, 8);
+                Val { e: Expr::Const(size as i128, Ty::Int(IntTy { bits: 64, signed: false })), ty: int_ctype(IntTy { bits: 64, signed: false }) }
+            }
+            Expression::UnaryOperator(u) => return self.unary(&u.node, e, want),
+            Expression::Cast(c) => {
+                let ty = self.types.type_name(&c.node.type_name.node).map_err(|m| self.error(e.span, format!("unsupported type: {m}")))?;
+                if matches!(ty, CType::Void) {
+                    self.effect(&c.node.expression)?;
+                    return Ok(None);
+                }
+                let v = self.value(&c.node.expression)?;
+                let conv = self.convert(v, &ty);
+                Val { e: conv, ty }
+            }
+            Expression::BinaryOperator(b) => return self.binary(&b.node, e, want),
+            Expression::Conditional(c) => {
+                if !want {
+                    let (t, f) = self.cond(&c.node.condition)?;
+                    self.cur = t;
+                    self.effect(&c.node.then_expression)?;
+                    let after = std::mem::take(&mut self.cur);
+                    self.cur = f;
+                    self.effect(&c.node.else_expression)?;
+                    self.cur.extend(after);
+                    return Ok(None);
+                }
+                let (t, f) = self.cond(&c.node.condition)?;
+                self.cur = t;
+                let a = self.value(&c.node.then_expression)?;
+                let a_cur = std::mem::take(&mut self.cur);
+                self.cur = f;
+                let b = self.value(&c.node.else_expression)?;
+                let ty = match (int_of(&a.ty), int_of(&b.ty)) {
+                    (Some(x), Some(y)) => int_ctype(common(x, y)),
+                    _ => a.ty.clone(),
+                };
+                let tmp = self.temp(ty.clone());
+                let bconv = self.convert(b, &ty);
+                self.emit(Action::Assign(Lval::Var(tmp), bconv), span);
+                let b_cur = std::mem::take(&mut self.cur);
+                self.cur = a_cur;
+                let aconv = self.convert(a, &ty);
+                self.emit(Action::Assign(Lval::Var(tmp), aconv), span);
+                self.cur.extend(b_cur);
+                Val { e: Expr::Load(Lval::Var(tmp)), ty }
+            }
+            Expression::Comma(items) => {
+                let n = items.len();
+                for (i, it) in items.iter().enumerate() {
+                    if i + 1 < n {
+                        self.effect(it)?;
+                    } else {
+                        return self.expr(it, want);
+                    }
+                }
+                return Ok(None);
+            }
+            Expression::Statement(s) => return self.statement_expr(s, want),
+            Expression::GenericSelection(_) => return self.unsupported_value(e, "_Generic selection"),
+            Expression::CompoundLiteral(_) => return self.unsupported_value(e, "compound literal"),
+            Expression::OffsetOf(_) => return self.unsupported_value(e, "offsetof"),
+            Expression::VaArg(_) => return self.unsupported_value(e, "va_arg"),
+        }))
+    }
+
+    fn unsupported_value(&mut self, e: &Node<Expression>, what: &str) -> Result<Option<Val>, Fatal> {
+        self.unsupported(e.span, what);
+        Ok(Some(Val { e: Expr::Nondet(Ty::INT), ty: CType::int() }))
+    }
+
+    fn size_const(&self, ty: &CType) -> Val {
+        let t = IntTy { bits: if self.dm() == DataModel::ILP32 { 32 } else { 64 }, signed: false };
+        Val { e: Expr::Const(self.types.size_of(ty) as i128, Ty::Int(t)), ty: int_ctype(t) }
+    }
+
+    /// A GNU statement expression `({ ...; e; })`: its value is that of the last statement.
+    fn statement_expr(&mut self, s: &'a Node<Statement>, want: bool) -> Result<Option<Val>, Fatal> {
+        let Statement::Compound(items) = &s.node else {
+            self.stmt(s)?;
+            return Ok(None);
+        };
+        self.push_scope();
+        let n = items.len();
+        let mut result = None;
+        for (i, item) in items.iter().enumerate() {
+            match &item.node {
+                BlockItem::Statement(st) if i + 1 == n && want => {
+                    if let Statement::Expression(Some(x)) = &st.node {
+                        result = self.expr(x, true)?;
+                    } else {
+                        self.stmt(st)?;
+                    }
+                }
+                BlockItem::Statement(st) => self.stmt(st)?,
+                BlockItem::Declaration(d) => self.local_declaration(d)?,
+                BlockItem::StaticAssert(_) => {}
+            }
+        }
+        self.pop_scope();
+        Ok(result)
+    }
+
+    fn unary(&mut self, u: &'a UnaryOperatorExpression, whole: &'a Node<Expression>, want: bool) -> Result<Option<Val>, Fatal> {
+        use UnaryOperator::*;
+        let span = self.span(whole.span);
+        Ok(Some(match u.operator.node {
+            PostIncrement | PostDecrement | PreIncrement | PreDecrement => {
+                let delta = if matches!(u.operator.node, PostIncrement | PreIncrement) { BinOp::Add } else { BinOp::Sub };
+                let post = matches!(u.operator.node, PostIncrement | PostDecrement);
+                return self.inc_dec(&u.operand, delta, post, want, span);
+            }
+            Address => {
+                if let Expression::Identifier(id) = &u.operand.node {
+                    if self.lookup(&id.node.name).is_none() && (self.functions.contains_key(&id.node.name) || self.prototypes.contains_key(&id.node.name)) {
+                        return Ok(Some(Val { e: Expr::Nondet(Ty::Ptr), ty: CType::Pointer(Box::new(CType::Function)) }));
+                    }
+                }
+                let (lv, ty) = self.lvalue(&u.operand)?;
+                self.mark_addr_taken(&lv);
+                Val { e: Expr::AddrOf(lv), ty: CType::Pointer(Box::new(ty)) }
+            }
+            Indirection => {
+                let p = self.value(&u.operand)?;
+                match p.ty.pointee().cloned() {
+                    Some(CType::Function) => p,
+                    Some(t) => self.load(Lval::Deref(Box::new(p.e), t.clone()), t),
+                    None => return Err(self.error(whole.span, "dereference of a value that is not a pointer")),
+                }
+            }
+            Plus | Minus | Complement => {
+                let v = self.value(&u.operand)?;
+                let Some(it) = int_of(&v.ty) else {
+                    return Ok(Some(Val { e: Expr::Nondet(v.ty.scalar(self.dm())), ty: v.ty }));
+                };
+                let pt = promote(it);
+                let ty = int_ctype(pt);
+                let arg = self.convert(v, &ty);
+                match u.operator.node {
+                    Plus => Val { e: arg, ty },
+                    Minus => Val { e: fold_unary(UnOp::Neg, arg, Ty::Int(pt)), ty },
+                    _ => Val { e: fold_unary(UnOp::BitNot, arg, Ty::Int(pt)), ty },
+                }
+            }
+            Negate => {
+                let v = self.value(&u.operand)?;
+                Val { e: fold_unary(UnOp::Not, v.e, Ty::INT), ty: CType::int() }
+            }
+        }))
+    }
+
+    /// `x++`, `++x`, `x--`, `--x`.
+    fn inc_dec(&mut self, operand: &'a Node<Expression>, op: BinOp, post: bool, want: bool, span: Span) -> Result<Option<Val>, Fatal> {
+        let (lv, ty) = self.lvalue(operand)?;
+        let lv = self.stabilize(lv, span);
+        let one = Val { e: Expr::int(1), ty: CType::int() };
+        let old = Val { e: Expr::Load(lv.clone()), ty: ty.clone() };
+        if !want {
+            let new = self.arith(op, old, one);
+            let conv = self.convert(new, &ty);
+            self.emit(Action::Assign(lv, conv), span);
+            return Ok(None);
+        }
+        let tmp = self.temp(ty.clone());
+        if post {
+            self.emit(Action::Assign(Lval::Var(tmp), old.e), span);
+            let new = self.arith(op, Val { e: Expr::Load(Lval::Var(tmp)), ty: ty.clone() }, one);
+            let conv = self.convert(new, &ty);
+            self.emit(Action::Assign(lv, conv), span);
+        } else {
+            let new = self.arith(op, old, one);
+            let conv = self.convert(new, &ty);
+            self.emit(Action::Assign(Lval::Var(tmp), conv), span);
+            self.emit(Action::Assign(lv, Expr::Load(Lval::Var(tmp))), span);
+        }
+        Ok(Some(Val { e: Expr::Load(Lval::Var(tmp)), ty }))
+    }
+
+    /// Evaluates the address parts of an lvalue once, so that reading and then writing it
+    /// does not read a pointer or an index twice.
+    pub fn stabilize(&mut self, lv: Lval, span: Span) -> Lval {
+        match lv {
+            Lval::Var(_) => lv,
+            Lval::Deref(p, t) => {
+                let p = self.snapshot(*p, span);
+                Lval::Deref(Box::new(p), t)
+            }
+            Lval::Index(b, i) => {
+                let b = self.stabilize(*b, span);
+                let i = self.snapshot(*i, span);
+                Lval::Index(Box::new(b), Box::new(i))
+            }
+            Lval::Field(b, r, i) => Lval::Field(Box::new(self.stabilize(*b, span)), r, i),
+        }
+    }
+
+    fn snapshot(&mut self, e: Expr, span: Span) -> Expr {
+        match &e {
+            Expr::Const(..) => e,
+            Expr::Load(Lval::Var(v)) if matches!(self.vars[v.index()].kind, VarKind::Temp(_)) => e,
+            Expr::AddrOf(Lval::Var(_)) => e,
+            _ => {
+                let ty = self.expr_ctype(&e);
+                let t = self.temp(ty);
+                self.emit(Action::Assign(Lval::Var(t), e), span);
+                Expr::Load(Lval::Var(t))
+            }
+        }
+    }
+
+    fn binary(&mut self, b: &'a BinaryOperatorExpression, whole: &'a Node<Expression>, want: bool) -> Result<Option<Val>, Fatal> {
+        use BinaryOperator::*;
+        let span = self.span(whole.span);
+        let op = b.operator.node.clone();
+        match op {
+            Assign => {
+                let (lv, ty) = self.lvalue(&b.lhs)?;
+                if matches!(ty, CType::Record(_)) {
+                    let (src, _) = self.lvalue(&b.rhs)?;
+                    self.copy_aggregate(lv.clone(), src, &ty, span);
+                    return Ok(want.then_some(Val { e: Expr::Nondet(Ty::Ptr), ty }));
+                }
+                if matches!(ty, CType::Mutex | CType::Opaque(_)) {
+                    self.effect(&b.rhs)?;
+                    return Ok(None);
+                }
+                let rhs = self.value(&b.rhs)?;
+                let mut val = self.convert(rhs, &ty);
+                if want && !is_stable(&val) {
+                    let t = self.temp(ty.clone());
+                    self.emit(Action::Assign(Lval::Var(t), val), span);
+                    val = Expr::Load(Lval::Var(t));
+                }
+                self.emit(Action::Assign(lv, val.clone()), span);
+                Ok(Some(Val { e: val, ty }))
+            }
+            AssignMultiply | AssignDivide | AssignModulo | AssignPlus | AssignMinus | AssignShiftLeft | AssignShiftRight
+            | AssignBitwiseAnd | AssignBitwiseXor | AssignBitwiseOr => {
+                let bop = match op {
+                    AssignMultiply => BinOp::Mul,
+                    AssignDivide => BinOp::Div,
+                    AssignModulo => BinOp::Rem,
+                    AssignPlus => BinOp::Add,
+                    AssignMinus => BinOp::Sub,
+                    AssignShiftLeft => BinOp::Shl,
+                    AssignShiftRight => BinOp::Shr,
+                    AssignBitwiseAnd => BinOp::BitAnd,
+                    AssignBitwiseXor => BinOp::BitXor,
+                    _ => BinOp::BitOr,
+                };
+                let (lv, ty) = self.lvalue(&b.lhs)?;
+                let lv = self.stabilize(lv, span);
+                let rhs = self.value(&b.rhs)?;
+                let new = self.arith(bop, Val { e: Expr::Load(lv.clone()), ty: ty.clone() }, rhs);
+                let mut val = self.convert(new, &ty);
+                if want {
+                    let t = self.temp(ty.clone());
+                    self.emit(Action::Assign(Lval::Var(t), val), span);
+                    val = Expr::Load(Lval::Var(t));
+                }
+                self.emit(Action::Assign(lv, val.clone()), span);
+                Ok(Some(Val { e: val, ty }))
+            }
+            LogicalAnd | LogicalOr => {
+                let (t, f) = self.cond(whole)?;
+                if !want {
+                    self.cur = t;
+                    self.cur.extend(f);
+                    return Ok(None);
+                }
+                let tmp = self.temp(CType::int());
+                self.cur = t;
+                self.emit(Action::Assign(Lval::Var(tmp), Expr::int(1)), span);
+                let after = std::mem::take(&mut self.cur);
+                self.cur = f;
+                self.emit(Action::Assign(Lval::Var(tmp), Expr::int(0)), span);
+                self.cur.extend(after);
+                Ok(Some(Val { e: Expr::Load(Lval::Var(tmp)), ty: CType::int() }))
+            }
+            Index => {
+                let (lv, ty) = self.lvalue(whole)?;
+                Ok(Some(self.load(lv, ty)))
+            }
+            _ => {
+                let bop = match op {
+                    Multiply => BinOp::Mul,
+                    Divide => BinOp::Div,
+                    Modulo => BinOp::Rem,
+                    Plus => BinOp::Add,
+                    Minus => BinOp::Sub,
+                    ShiftLeft => BinOp::Shl,
+                    ShiftRight => BinOp::Shr,
+                    Less => BinOp::Lt,
+                    Greater => BinOp::Gt,
+                    LessOrEqual => BinOp::Le,
+                    GreaterOrEqual => BinOp::Ge,
+                    Equals => BinOp::Eq,
+                    NotEquals => BinOp::Ne,
+                    BitwiseAnd => BinOp::BitAnd,
+                    BitwiseXor => BinOp::BitXor,
+                    _ => BinOp::BitOr,
+                };
+                let l = self.value(&b.lhs)?;
+                let r = self.value(&b.rhs)?;
+                Ok(Some(self.arith(bop, l, r)))
+            }
+        }
+    }
+
+    /// A binary operation after C's conversions.
+    pub fn arith(&mut self, op: BinOp, l: Val, r: Val) -> Val {
+        let lp = matches!(l.ty, CType::Pointer(_) | CType::Array(..));
+        let rp = matches!(r.ty, CType::Pointer(_) | CType::Array(..));
+        if op.is_comparison() {
+            if lp || rp {
+                return Val { e: fold_binary(op, l.e, r.e, Ty::INT), ty: CType::int() };
+            }
+            let (Some(a), Some(b)) = (int_of(&l.ty), int_of(&r.ty)) else {
+                return Val { e: Expr::Nondet(Ty::INT), ty: CType::int() };
+            };
+            let c = int_ctype(common(a, b));
+            let (le, re) = (self.convert(l, &c), self.convert(r, &c));
+            return Val { e: fold_cmp(op, le, re), ty: CType::int() };
+        }
+        if lp || rp {
+            // Pointer arithmetic counts in elements of the pointee type.
+            return match (op, lp, rp) {
+                (BinOp::Sub, true, true) => Val { e: Expr::Binary(op, Box::new(l.e), Box::new(r.e), LONG_SIGNED), ty: int_ctype(IntTy { bits: 64, signed: true }) },
+                (BinOp::Add | BinOp::Sub, true, false) => Val { e: Expr::Binary(op, Box::new(l.e), Box::new(r.e), Ty::Ptr), ty: l.ty },
+                (BinOp::Add, false, true) => Val { e: Expr::Binary(op, Box::new(r.e), Box::new(l.e), Ty::Ptr), ty: r.ty },
+                _ => Val { e: Expr::Nondet(Ty::Ptr), ty: l.ty },
+            };
+        }
+        let (Some(a), Some(b)) = (int_of(&l.ty), int_of(&r.ty)) else {
+            let ty = if matches!(l.ty, CType::Float) || matches!(r.ty, CType::Float) { CType::Float } else { CType::int() };
+            return Val { e: Expr::Nondet(ty.scalar(self.dm())), ty };
+        };
+        // Shifts take the promoted type of the left operand; the rest convert both sides.
+        let t = if matches!(op, BinOp::Shl | BinOp::Shr) { promote(a) } else { common(a, b) };
+        let ct = int_ctype(t);
+        let le = self.convert(l, &ct);
+        let rt = if matches!(op, BinOp::Shl | BinOp::Shr) { int_ctype(promote(b)) } else { ct.clone() };
+        let re = self.convert(r, &rt);
+        Val { e: fold_binary(op, le, re, Ty::Int(t)), ty: ct }
+    }
+
+    /// The C type of a lowered lvalue.
+    fn lval_ctype(&self, lv: &Lval) -> CType {
+        match lv {
+            Lval::Var(v) => self.vars[v.index()].ty.clone(),
+            Lval::Deref(_, t) => t.clone(),
+            Lval::Index(b, _) => match self.lval_ctype(b) {
+                CType::Array(e, _) | CType::Pointer(e) => *e,
+                t => t,
+            },
+            Lval::Field(_, r, i) => self.types.records[r.0 as usize].fields[*i as usize].1.clone(),
+        }
+    }
+
+    /// A C type for a lowered expression's value, for temporaries that hold it.
+    fn expr_ctype(&self, e: &Expr) -> CType {
+        match e {
+            Expr::Load(lv) => self.lval_ctype(lv),
+            Expr::AddrOf(lv) => CType::Pointer(Box::new(self.lval_ctype(lv))),
+            Expr::Const(_, t) | Expr::Unary(_, _, t) | Expr::Binary(_, _, _, t) | Expr::Cast(t, _) | Expr::Nondet(t) => match t {
+                Ty::Ptr => CType::Pointer(Box::new(CType::Void)),
+                Ty::Int(i) => int_ctype(*i),
+                Ty::Bool => CType::Bool,
+                Ty::Float => CType::Float,
+            },
+        }
+    }
+
+    /// The lvalue an expression designates, with its type.
+    pub fn lvalue(&mut self, e: &'a Node<Expression>) -> Result<(Lval, CType), Fatal> {
+        match &e.node {
+            Expression::Identifier(id) => match self.lookup(&id.node.name) {
+                Some(v) => Ok((Lval::Var(v), self.vars[v.index()].ty.clone())),
+                None => Err(self.error(e.span, format!("use of undeclared identifier `{}` where an object was expected", id.node.name))),
+            },
+            Expression::Member(m) => {
+                let (base, bty) = match m.node.operator.node {
+                    MemberOperator::Direct => self.lvalue(&m.node.expression)?,
+                    MemberOperator::Indirect => {
+                        let p = self.value(&m.node.expression)?;
+                        let Some(t) = p.ty.pointee().cloned() else {
+                            return Err(self.error(e.span, "`->` applied to a value that is not a pointer"));
+                        };
+                        (Lval::Deref(Box::new(p.e), t.clone()), t)
+                    }
+                };
+                let CType::Record(r) = bty else {
+                    return Err(self.error(e.span, format!("member `{}` of a value that is not a struct or union", m.node.identifier.node.name)));
+                };
+                self.field(base, r, &m.node.identifier.node.name).ok_or_else(|| {
+                    self.error(m.node.identifier.span, format!("no member named `{}` in `{}`", m.node.identifier.node.name, self.types.records[r.0 as usize].name))
+                })
+            }
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+                // `a[i]` on an array object stays an element access; on a pointer it is `*(p+i)`.
+                let base_is_array = matches!(self.static_type(&b.node.lhs.node), CType::Array(..));
+                let (arr, idx) = if !base_is_array && matches!(self.static_type(&b.node.rhs.node), CType::Array(..) | CType::Pointer(_)) {
+                    (&b.node.rhs, &b.node.lhs)
+                } else {
+                    (&b.node.lhs, &b.node.rhs)
+                };
+                if matches!(self.static_type(&arr.node), CType::Array(..)) {
+                    if let Ok((lv, CType::Array(elem, _))) = self.lvalue(arr) {
+                        let i = self.value(idx)?;
+                        let ie = self.convert(i, &int_ctype(IntTy { bits: 64, signed: true }));
+                        return Ok((Lval::Index(Box::new(lv), Box::new(ie)), *elem));
+                    }
+                }
+                let p = self.value(arr)?;
+                let i = self.value(idx)?;
+                let Some(elem) = p.ty.pointee().cloned() else {
+                    return Err(self.error(e.span, "subscript of a value that is neither an array nor a pointer"));
+                };
+                let sum = self.arith(BinOp::Add, p, i);
+                Ok((Lval::Deref(Box::new(sum.e), elem.clone()), elem))
+            }
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
+                let p = self.value(&u.node.operand)?;
+                match p.ty.pointee().cloned() {
+                    Some(t) => Ok((Lval::Deref(Box::new(p.e), t.clone()), t)),
+                    None => Err(self.error(e.span, "dereference of a value that is not a pointer")),
+                }
+            }
+            Expression::Cast(c) => {
+                // `(T)x = ...` is not C, but `*(T*)p` reaches here through Indirection; a cast
+                // lvalue keeps the object and takes the cast's type.
+                let ty = self.types.type_name(&c.node.type_name.node).map_err(|m| self.error(e.span, format!("unsupported type: {m}")))?;
+                let (lv, _) = self.lvalue(&c.node.expression)?;
+                Ok((lv, ty))
+            }
+            Expression::Statement(_) | Expression::Comma(_) | Expression::Conditional(_) | Expression::Call(_) => {
+                // An rvalue of struct type used where an object is needed (`s = f();`): its
+                // content is unknown to us.
+                let v = self.value(e)?;
+                let t = self.temp(v.ty.clone());
+                Ok((Lval::Var(t), v.ty))
+            }
+            _ => Err(self.error(e.span, "expression is not assignable (expected an lvalue)")),
+        }
+    }
+
+    /// A field of a record lvalue, looking through anonymous members.
+    fn field(&self, base: Lval, r: RecordId, name: &str) -> Option<(Lval, CType)> {
+        let fields = &self.types.records[r.0 as usize].fields;
+        if let Some(i) = fields.iter().position(|(n, _)| n == name) {
+            return Some((Lval::Field(Box::new(base), r, i as u32), fields[i].1.clone()));
+        }
+        for (i, (n, t)) in fields.iter().enumerate() {
+            if let (true, CType::Record(inner)) = (n.is_empty(), t) {
+                let b = Lval::Field(Box::new(base.clone()), r, i as u32);
+                if let Some(found) = self.field(b, *inner, name) {
+                    return Some(found);
+                }
+            }
+        }
+        None
+    }
+
+    /// The C type of an expression without evaluating it (for `sizeof` and subscripts).
+    pub fn static_type(&mut self, e: &Expression) -> CType {
+        match e {
+            Expression::Identifier(id) => match self.lookup(&id.node.name) {
+                Some(v) => self.vars[v.index()].ty.clone(),
+                None if self.functions.contains_key(&id.node.name) => CType::Function,
+                None => CType::int(),
+            },
+            Expression::Constant(c) => match &c.node {
+                Constant::Integer(i) => super::super::ctypes::parse_integer(i).map(|(_, t)| t).unwrap_or_else(CType::int),
+                Constant::Float(_) => CType::Float,
+                Constant::Character(_) => CType::int(),
+            },
+            Expression::StringLiteral(s) => {
+                let len: usize = s.node.iter().map(|p| p.len().saturating_sub(2)).sum();
+                CType::Array(Box::new(int_ctype(IntTy { bits: 8, signed: true })), Some(len as u64 + 1))
+            }
+            Expression::Member(m) => {
+                let bt = match m.node.operator.node {
+                    MemberOperator::Direct => self.static_type(&m.node.expression.node),
+                    MemberOperator::Indirect => self.static_type(&m.node.expression.node).pointee().cloned().unwrap_or(CType::Void),
+                };
+                match bt {
+                    CType::Record(r) => self
+                        .field(Lval::Var(VarId(0)), r, &m.node.identifier.node.name)
+                        .map(|(_, t)| t)
+                        .unwrap_or_else(CType::int),
+                    _ => CType::int(),
+                }
+            }
+            Expression::BinaryOperator(b) => {
+                use BinaryOperator::*;
+                let l = self.static_type(&b.node.lhs.node);
+                match b.node.operator.node {
+                    Index => l.pointee().cloned().unwrap_or_else(|| self.static_type(&b.node.rhs.node).pointee().cloned().unwrap_or_else(CType::int)),
+                    Less | Greater | LessOrEqual | GreaterOrEqual | Equals | NotEquals | LogicalAnd | LogicalOr => CType::int(),
+                    Assign | AssignPlus | AssignMinus | AssignMultiply | AssignDivide | AssignModulo | AssignShiftLeft
+                    | AssignShiftRight | AssignBitwiseAnd | AssignBitwiseOr | AssignBitwiseXor => l,
+                    _ => {
+                        let r = self.static_type(&b.node.rhs.node);
+                        match (int_of(&l), int_of(&r)) {
+                            (Some(x), Some(y)) => int_ctype(common(x, y)),
+                            _ if matches!(l, CType::Pointer(_) | CType::Array(..)) => l,
+                            _ => r,
+                        }
+                    }
+                }
+            }
+            Expression::UnaryOperator(u) => {
+                let t = self.static_type(&u.node.operand.node);
+                match u.node.operator.node {
+                    UnaryOperator::Address => CType::Pointer(Box::new(t)),
+                    UnaryOperator::Indirection => t.pointee().cloned().unwrap_or(CType::Void),
+                    UnaryOperator::Negate => CType::int(),
+                    UnaryOperator::Plus | UnaryOperator::Minus | UnaryOperator::Complement => match int_of(&t) {
+                        Some(i) => int_ctype(promote(i)),
+                        None => t,
+                    },
+                    _ => t,
+                }
+            }
+            Expression::Cast(c) => self.types.type_name(&c.node.type_name.node).unwrap_or_else(|_| CType::int()),
+            Expression::Call(c) => match &c.node.callee.node {
+                Expression::Identifier(id) => {
+                    self.functions.get(&id.node.name).map(|f| f.ret.clone()).or_else(|| self.prototypes.get(&id.node.name).and_then(|p| p.ret.clone())).unwrap_or_else(CType::int)
+                }
+                _ => CType::int(),
+            },
+            Expression::Conditional(c) => self.static_type(&c.node.then_expression.node),
+            Expression::Comma(items) => items.last().map(|i| self.static_type(&i.node)).unwrap_or(CType::Void),
+            Expression::SizeOfTy(_) | Expression::SizeOfVal(_) | Expression::AlignOf(_) => int_ctype(IntTy { bits: 64, signed: false }),
+            _ => CType::int(),
+        }
+    }
+
+    /// Lowers a condition into two frontiers: where it holds and where it does not.
+    pub fn cond(&mut self, e: &'a Node<Expression>) -> Result<(Vec<LocId>, Vec<LocId>), Fatal> {
+        if let Some(v) = self.types.const_eval(&e.node) {
+            let here = std::mem::take(&mut self.cur);
+            return Ok(if v != 0 { (here, Vec::new()) } else { (Vec::new(), here) });
+        }
+        match &e.node {
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::LogicalAnd => {
+                let (t1, f1) = self.cond(&b.node.lhs)?;
+                self.cur = t1;
+                let (t2, mut f2) = self.cond(&b.node.rhs)?;
+                f2.extend(f1);
+                return Ok((t2, f2));
+            }
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::LogicalOr => {
+                let (t1, f1) = self.cond(&b.node.lhs)?;
+                self.cur = f1;
+                let (mut t2, f2) = self.cond(&b.node.rhs)?;
+                t2.extend(t1);
+                return Ok((t2, f2));
+            }
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Negate => {
+                let (t, f) = self.cond(&u.node.operand)?;
+                return Ok((f, t));
+            }
+            Expression::Comma(items) if !items.is_empty() => {
+                for it in &items[..items.len() - 1] {
+                    self.effect(it)?;
+                }
+                return self.cond(&items[items.len() - 1]);
+            }
+            Expression::Conditional(c) => {
+                let (tc, fc) = self.cond(&c.node.condition)?;
+                self.cur = tc;
+                let (mut t1, mut f1) = self.cond(&c.node.then_expression)?;
+                self.cur = fc;
+                let (t2, f2) = self.cond(&c.node.else_expression)?;
+                t1.extend(t2);
+                f1.extend(f2);
+                return Ok((t1, f1));
+            }
+            _ => {}
+        }
+        let v = self.value(e)?;
+        let (pos, neg) = branch_conditions(v.e, v.ty.scalar(self.dm()));
+        if !self.live() {
+            return Ok((Vec::new(), Vec::new()));
+        }
+        let span = self.span(e.span);
+        let here = std::mem::take(&mut self.cur);
+        let a = self.new_loc(Action::Assume(pos), span);
+        let b = self.new_loc(Action::Assume(neg), span);
+        self.connect(&here, a);
+        self.connect(&here, b);
+        Ok((vec![a], vec![b]))
+    }
+}
+
+/// The conditions of the two branches on a value: a comparison and its negation, or
+/// `v != 0` and `v == 0`.
+pub(in crate::frontend) fn branch_conditions(e: Expr, ty: Ty) -> (Expr, Expr) {
+    match e {
+        Expr::Binary(op, a, b, t) if op.is_comparison() => {
+            let neg = op.negate_comparison().expect("comparison");
+            (Expr::Binary(op, a.clone(), b.clone(), t), Expr::Binary(neg, a, b, t))
+        }
+        Expr::Unary(UnOp::Not, x, _) => {
+            let xt = match x.as_ref() {
+                Expr::Const(_, t) | Expr::Cast(t, _) | Expr::Binary(_, _, _, t) | Expr::Unary(_, _, t) | Expr::Nondet(t) => *t,
+                _ => ty,
+            };
+            (
+                Expr::Binary(BinOp::Eq, x.clone(), Box::new(Expr::Const(0, xt)), Ty::INT),
+                Expr::Binary(BinOp::Ne, x, Box::new(Expr::Const(0, xt)), Ty::INT),
+            )
+        }
+        e => (
+            Expr::Binary(BinOp::Ne, Box::new(e.clone()), Box::new(Expr::Const(0, ty)), Ty::INT),
+            Expr::Binary(BinOp::Eq, Box::new(e), Box::new(Expr::Const(0, ty)), Ty::INT),
+        ),
+    }
+}
+
+/// The condition under which an assertion of value `e` holds.
+pub(in crate::frontend) fn holds_condition(e: Expr, ty: Ty) -> Expr {
+    branch_conditions(e, ty).0
+}
+
+fn is_stable(e: &Expr) -> bool {
+    matches!(e, Expr::Const(..)) || matches!(e, Expr::Load(Lval::Var(_)))
+}
+
+fn fold_unary(op: UnOp, e: Expr, ty: Ty) -> Expr {
+    if let Expr::Const(c, _) = e {
+        let v = match op {
+            UnOp::Neg => -c,
+            UnOp::BitNot => !c,
+            UnOp::Not => (c == 0) as i128,
+        };
+        return Expr::Const(ty.convert(v, DataModel::LP64), ty);
+    }
+    Expr::Unary(op, Box::new(e), ty)
+}
+
+fn fold_binary(op: BinOp, a: Expr, b: Expr, ty: Ty) -> Expr {
+    if let (Expr::Const(x, _), Expr::Const(y, _), Ty::Int(_)) = (&a, &b, ty) {
+        let v = match op {
+            BinOp::Add => x.checked_add(*y),
+            BinOp::Sub => x.checked_sub(*y),
+            BinOp::Mul => x.checked_mul(*y),
+            _ => None,
+        };
+        if let Some(v) = v {
+            return Expr::Const(ty.convert(v, DataModel::LP64), ty);
+        }
+    }
+    Expr::Binary(op, Box::new(a), Box::new(b), ty)
+}
+
+fn fold_cmp(op: BinOp, a: Expr, b: Expr) -> Expr {
+    Expr::Binary(op, Box::new(a), Box::new(b), Ty::INT)
+}
+

@@ -1,0 +1,674 @@
+//! Lowering of a parsed translation unit into the IR: functions are inlined per call site,
+//! each `pthread_create` site becomes a thread template, statements become control flow.
+
+mod call;
+mod expr;
+mod stmt;
+
+use super::ctypes::{Declared, TypeEnv};
+use super::source_map::SourceMap;
+use super::FrontendOptions;
+use crate::diag::Diagnostic;
+use crate::ir::*;
+use hashbrown::{HashMap, HashSet};
+use lang_c::ast::*;
+use lang_c::span::{Node, Span as LSpan};
+use std::collections::VecDeque;
+
+/// Templates larger than this stop the lowering: inlining has exploded.
+const MAX_LOCATIONS: usize = 2_000_000;
+
+/// A function definition of the program.
+pub(super) struct FuncInfo<'a> {
+    pub def: &'a FunctionDefinition,
+    pub params: Vec<(Option<String>, CType)>,
+    pub ret: CType,
+    pub offset: usize,
+}
+
+/// A name in scope.
+#[derive(Clone, Copy, Debug)]
+enum Binding {
+    Var(VarId),
+}
+
+/// The frame of one (inlined) function body being lowered.
+struct Frame {
+    name: String,
+    scopes: Vec<HashMap<String, Binding>>,
+    labels: HashMap<String, LocId>,
+    /// Where `return` jumps to; `None` in a template's start routine (the thread ends).
+    ret_target: Option<LocId>,
+    ret_var: Option<VarId>,
+    ret_ty: CType,
+    /// (break target, continue target) of the enclosing loops and switches.
+    jumps: Vec<(LocId, Option<LocId>)>,
+    /// Case placeholders of the enclosing switches, by the case statement's offset.
+    cases: Vec<HashMap<usize, LocId>>,
+    /// Inside an atomic section by lexical nesting (for `__VERIFIER_atomic_*` bodies).
+    is_main: bool,
+}
+
+/// A thread template still to be lowered.
+struct PendingTemplate {
+    id: TemplateId,
+    function: String,
+    /// Start routines of the creators, root first: recreating one of them means recursion
+    /// in thread creation, which reuses the existing template as unbounded.
+    chain: Vec<(String, TemplateId)>,
+    /// The creator passes the start routine's first parameter (`pthread_create`'s `arg`).
+    binds_arg: bool,
+}
+
+/// The lowering state.
+pub(super) struct Lowerer<'a> {
+    src: &'a str,
+    map: &'a SourceMap,
+    opts: &'a FrontendOptions,
+    display: String,
+    pub types: TypeEnv,
+    pub vars: Vec<Variable>,
+    pub locs: Vec<Location>,
+    pub templates: Vec<Template>,
+    pub assertions: Vec<Assertion>,
+    assert_index: HashMap<usize, AssertId>,
+    pub unsupported: Vec<Unsupported>,
+    pub external_calls: Vec<(String, Span)>,
+    external_seen: HashSet<String>,
+    pub alloc_sites: u32,
+    globals: HashMap<String, VarId>,
+    pub functions: HashMap<String, FuncInfo<'a>>,
+    prototypes: HashMap<String, Declared>,
+    global_inits: Vec<(VarId, &'a Node<Initializer>)>,
+    name_counts: HashMap<String, u32>,
+    cur: Vec<LocId>,
+    tpl: TemplateId,
+    frames: Vec<Frame>,
+    pending: VecDeque<PendingTemplate>,
+    chain: Vec<(String, TemplateId)>,
+    temp_count: u32,
+    /// `static` locals by declaration offset: one object however often the function is inlined.
+    statics: HashMap<usize, VarId>,
+}
+
+/// An error that stops lowering the file.
+pub(super) type Fatal = Diagnostic;
+
+impl<'a> Lowerer<'a> {
+    pub fn new(src: &'a str, map: &'a SourceMap, opts: &'a FrontendOptions, display: &str) -> Self {
+        let dm = if opts.m32 { DataModel::ILP32 } else { DataModel::LP64 };
+        Lowerer {
+            src,
+            map,
+            opts,
+            display: display.to_string(),
+            types: TypeEnv::new(dm),
+            vars: Vec::new(),
+            locs: Vec::new(),
+            templates: Vec::new(),
+            assertions: Vec::new(),
+            assert_index: HashMap::new(),
+            unsupported: Vec::new(),
+            external_calls: Vec::new(),
+            external_seen: HashSet::new(),
+            alloc_sites: 0,
+            globals: HashMap::new(),
+            functions: HashMap::new(),
+            prototypes: HashMap::new(),
+            global_inits: Vec::new(),
+            name_counts: HashMap::new(),
+            cur: Vec::new(),
+            tpl: TemplateId(0),
+            frames: Vec::new(),
+            pending: VecDeque::new(),
+            chain: Vec::new(),
+            temp_count: 0,
+            statics: HashMap::new(),
+        }
+    }
+
+    /// The data model in use.
+    pub fn dm(&self) -> DataModel {
+        self.types.dm
+    }
+
+    /// Source position of a lang-c span.
+    pub fn span(&self, s: LSpan) -> Span {
+        self.map.span(s.start)
+    }
+
+    /// An input error at a lang-c span.
+    pub fn error(&self, s: LSpan, msg: impl Into<String>) -> Fatal {
+        let sp = self.span(s);
+        let file = self.map.files.get(sp.file as usize).cloned().unwrap_or_else(|| self.display.clone());
+        Diagnostic::input(file, sp.line, sp.col, msg)
+    }
+
+    /// Records an unsupported construct; verdicts will be `unknown` naming it.
+    pub fn unsupported(&mut self, s: LSpan, what: impl Into<String>) {
+        let span = self.span(s);
+        let construct = what.into();
+        if !self.unsupported.iter().any(|u| u.span == span && u.construct == construct) {
+            self.unsupported.push(Unsupported { span, construct });
+        }
+    }
+
+    /// The source text of a node, with whitespace runs collapsed.
+    pub fn text(&self, s: LSpan) -> String {
+        let raw = self.src.get(s.start..s.end).unwrap_or("");
+        raw.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    // ---------------------------------------------------------------- declarations (pass 1)
+
+    /// Collects types, globals and function definitions of the translation unit.
+    pub fn declare_unit(&mut self, unit: &'a TranslationUnit) -> Result<(), Fatal> {
+        for ext in &unit.0 {
+            match &ext.node {
+                ExternalDeclaration::Declaration(d) => self.global_declaration(d)?,
+                ExternalDeclaration::FunctionDefinition(f) => self.function_definition(f)?,
+                ExternalDeclaration::StaticAssert(_) => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn global_declaration(&mut self, d: &'a Node<Declaration>) -> Result<(), Fatal> {
+        let specs = self.types.specs(&d.node.specifiers).map_err(|e| self.error(d.span, format!("unsupported type: {e}")))?;
+        for id in &d.node.declarators {
+            let decl = self
+                .types
+                .declarator(specs.ty.clone(), &id.node.declarator.node)
+                .map_err(|e| self.error(id.span, format!("unsupported type: {e}")))?;
+            let Some(name) = decl.name.clone() else { continue };
+            if specs.is_typedef {
+                self.types.add_typedef(&name, decl.ty);
+                continue;
+            }
+            if matches!(decl.ty, CType::Function) {
+                self.prototypes.insert(name, decl);
+                continue;
+            }
+            let var = match self.globals.get(&name) {
+                Some(v) => {
+                    // A tentative definition or `extern` redeclaration: keep the most complete
+                    // type (an array length may only appear in the definition).
+                    let v = *v;
+                    if matches!(self.vars[v.index()].ty, CType::Array(_, None)) {
+                        self.vars[v.index()].ty = decl.ty.clone();
+                    }
+                    v
+                }
+                None => {
+                    let kind = if specs.is_thread_local { VarKind::ThreadLocal } else { VarKind::Global };
+                    let span = self.span(id.span);
+                    let v = self.new_var(&name, decl.ty.clone(), kind, Some(span));
+                    self.globals.insert(name.clone(), v);
+                    v
+                }
+            };
+            if let Some(init) = &id.node.initializer {
+                self.global_inits.push((var, init));
+            }
+        }
+        Ok(())
+    }
+
+    fn function_definition(&mut self, f: &'a Node<FunctionDefinition>) -> Result<(), Fatal> {
+        let specs = self.types.specs(&f.node.specifiers).map_err(|e| self.error(f.span, format!("unsupported type: {e}")))?;
+        let decl = self
+            .types
+            .declarator(specs.ty, &f.node.declarator.node)
+            .map_err(|e| self.error(f.span, format!("unsupported type: {e}")))?;
+        let Some(name) = decl.name.clone() else { return Ok(()) };
+        let mut params = decl.params.clone().unwrap_or_default();
+        // K&R definitions give parameter types in separate declarations.
+        for kr in &f.node.declarations {
+            if let Ok(s) = self.types.specs(&kr.node.specifiers) {
+                for id in &kr.node.declarators {
+                    if let Ok(pd) = self.types.declarator(s.ty.clone(), &id.node.declarator.node) {
+                        if let Some(p) = params.iter_mut().find(|(n, _)| n.as_deref() == pd.name.as_deref()) {
+                            p.1 = super::ctypes::decay(pd.ty);
+                        }
+                    }
+                }
+            }
+        }
+        let ret = decl.ret.clone().unwrap_or(CType::int());
+        self.prototypes.insert(name.clone(), decl);
+        self.functions.insert(name, FuncInfo { def: &f.node, params, ret, offset: f.span.start });
+        Ok(())
+    }
+
+    /// Whether a defined function comes from a system header or is reserved for the
+    /// implementation (`__` prefix): such functions are never taken as thread entries.
+    pub fn is_library_function(&self, name: &str) -> bool {
+        name.starts_with("__")
+            || self.functions.get(name).map(|f| self.map.in_system_header(f.offset)).unwrap_or(true)
+    }
+
+    // ------------------------------------------------------------------ variables
+
+    pub fn new_var(&mut self, name: &str, ty: CType, kind: VarKind, span: Option<Span>) -> VarId {
+        let n = self.name_counts.entry(name.to_string()).or_insert(0);
+        *n += 1;
+        let display = if *n == 1 { name.to_string() } else { format!("{name}#{n}") };
+        let id = VarId(self.vars.len() as u32);
+        self.vars.push(Variable { name: display, source_name: name.to_string(), ty, kind, addr_taken: false, span });
+        id
+    }
+
+    /// A fresh temporary of the current template.
+    pub fn temp(&mut self, ty: CType) -> VarId {
+        self.temp_count += 1;
+        let id = VarId(self.vars.len() as u32);
+        let name = format!("$t{}", self.temp_count);
+        self.vars.push(Variable { name: name.clone(), source_name: name, ty, kind: VarKind::Temp(self.tpl), addr_taken: false, span: None });
+        id
+    }
+
+    fn lookup(&self, name: &str) -> Option<VarId> {
+        if let Some(f) = self.frames.last() {
+            for scope in f.scopes.iter().rev() {
+                if let Some(Binding::Var(v)) = scope.get(name) {
+                    return Some(*v);
+                }
+            }
+        }
+        self.globals.get(name).copied()
+    }
+
+    fn bind(&mut self, name: &str, v: VarId) {
+        if let Some(f) = self.frames.last_mut() {
+            if let Some(s) = f.scopes.last_mut() {
+                s.insert(name.to_string(), Binding::Var(v));
+            }
+        }
+    }
+
+    /// Marks the root variable of an lvalue as address-taken.
+    pub fn mark_addr_taken(&mut self, lv: &Lval) {
+        if let Some(v) = lv.root_var() {
+            self.vars[v.index()].addr_taken = true;
+        }
+    }
+
+    // ------------------------------------------------------------------ control flow
+
+    /// A new location that is not yet connected to anything.
+    pub fn new_loc(&mut self, action: Action, span: Span) -> LocId {
+        let id = LocId(self.locs.len() as u32);
+        self.locs.push(Location { template: self.tpl, span, action, succs: Vec::new(), atomic: false });
+        self.templates[self.tpl.index()].locs.push(id);
+        id
+    }
+
+    /// Connects every location of `preds` to `to`.
+    pub fn connect(&mut self, preds: &[LocId], to: LocId) {
+        for p in preds {
+            let succs = &mut self.locs[p.index()].succs;
+            if !succs.contains(&to) {
+                succs.push(to);
+            }
+        }
+    }
+
+    /// Emits an action after the current frontier and makes it the frontier.
+    pub fn emit(&mut self, action: Action, span: Span) -> LocId {
+        let id = self.new_loc(action, span);
+        let preds = std::mem::take(&mut self.cur);
+        self.connect(&preds, id);
+        self.cur = vec![id];
+        id
+    }
+
+    /// Continues at a placeholder created earlier (a label, loop exit or return point).
+    pub fn place(&mut self, target: LocId) {
+        let preds = std::mem::take(&mut self.cur);
+        self.connect(&preds, target);
+        self.cur = vec![target];
+    }
+
+    /// Jumps to a target: the frontier ends here.
+    pub fn jump(&mut self, target: LocId) {
+        let preds = std::mem::take(&mut self.cur);
+        self.connect(&preds, target);
+    }
+
+    /// Whether the current point is reachable at all in the CFG built so far.
+    pub fn live(&self) -> bool {
+        !self.cur.is_empty()
+    }
+
+    fn check_size(&self, s: LSpan) -> Result<(), Fatal> {
+        if self.locs.len() > MAX_LOCATIONS {
+            return Err(self.error(s, format!("the program has more than {MAX_LOCATIONS} locations after inlining every call; it is too large to analyse")));
+        }
+        Ok(())
+    }
+
+    // ------------------------------------------------------------------ assertions
+
+    /// The assertion of the failure call at `s`, created on first sight.
+    pub fn assertion(&mut self, s: LSpan, text: String, kind: AssertKind, function: &str) -> AssertId {
+        if let Some(a) = self.assert_index.get(&s.start) {
+            return *a;
+        }
+        let id = AssertId(self.assertions.len() as u32);
+        let span = self.span(s);
+        self.assertions.push(Assertion { span, text, kind, function: function.to_string(), locs: Vec::new() });
+        self.assert_index.insert(s.start, id);
+        id
+    }
+
+    /// Registers the failure points of functions that are never called, so that every
+    /// failure point of the source gets a verdict.
+    pub fn register_uncalled_assertions(&mut self) {
+        let mut names: Vec<&String> = self.functions.keys().collect();
+        names.sort_by_key(|n| self.functions[*n].offset);
+        let names: Vec<String> = names.into_iter().cloned().collect();
+        for name in names {
+            if call::is_builtin(&name) || self.is_library_function(&name) {
+                continue;
+            }
+            let body = &self.functions[&name].def.statement;
+            let mut found = Vec::new();
+            call::collect_failure_calls(body, &mut found);
+            for (span, text, kind) in found {
+                let text = text.unwrap_or_else(|s| self.text(s));
+                self.assertion(span, text, kind, &name);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ templates
+
+    fn new_template(&mut self, name: String, function: &str, mult: Multiplicity) -> TemplateId {
+        let id = TemplateId(self.templates.len() as u32);
+        self.templates.push(Template {
+            name,
+            function: function.to_string(),
+            entry: LocId(u32::MAX),
+            locs: Vec::new(),
+            multiplicity: mult,
+            spawned_at: Vec::new(),
+            params: Vec::new(),
+        });
+        id
+    }
+
+    /// The template a `pthread_create` of `function` at the current point creates.
+    pub fn template_for_fork(&mut self, function: &str, binds_arg: bool) -> TemplateId {
+        if let Some((_, t)) = self.chain.iter().find(|(f, _)| f == function) {
+            // A thread that (transitively) creates another instance of its own routine:
+            // unboundedly many instances of one template.
+            let t = *t;
+            self.templates[t.index()].multiplicity = Multiplicity::Unbounded;
+            return t;
+        }
+        let count = self.templates.iter().filter(|t| t.function == function).count();
+        let name = if count == 0 { function.to_string() } else { format!("{function}@{}", count + 1) };
+        let id = self.new_template(name, function, Multiplicity::One);
+        let mut chain = self.chain.clone();
+        chain.push((function.to_string(), id));
+        self.pending.push_back(PendingTemplate { id, function: function.to_string(), chain, binds_arg });
+        id
+    }
+
+    /// Lowers the whole program: the root template, then every template it creates.
+    pub fn lower_program(&mut self) -> Result<(), Fatal> {
+        let root = self.new_template("main".into(), "main", Multiplicity::One);
+        self.tpl = root;
+        self.chain = vec![("main".into(), root)];
+        let entry = self.new_loc(Action::Skip, Span::default());
+        self.templates[root.index()].entry = entry;
+        self.cur = vec![entry];
+        self.lower_global_inits()?;
+        let root_fn = if self.opts.whole_program { "main" } else { "init" };
+        self.locs[entry.index()].span = self.fn_span(root_fn);
+        if self.opts.whole_program {
+            if !self.functions.contains_key("main") {
+                return Err(Diagnostic::file(&self.display, "no `main` function").with_note(
+                    "for a library or driver without `main`, pass --no-whole-program: `init()` then runs first and every other function is a thread",
+                ));
+            }
+            self.lower_entry_body("main", true, false)?;
+        } else {
+            self.lower_driver()?;
+        }
+        while let Some(p) = self.pending.pop_front() {
+            self.tpl = p.id;
+            self.chain = p.chain;
+            let entry = self.new_loc(Action::Skip, self.fn_span(&p.function));
+            self.templates[p.id.index()].entry = entry;
+            self.cur = vec![entry];
+            self.lower_entry_body(&p.function, false, p.binds_arg)?;
+        }
+        Ok(())
+    }
+
+    fn fn_span(&self, name: &str) -> Span {
+        self.functions.get(name).map(|f| self.map.span(f.offset)).unwrap_or_default()
+    }
+
+    /// `--no-whole-program`: the root runs `init()` if present, then starts every other
+    /// function as a thread.
+    fn lower_driver(&mut self) -> Result<(), Fatal> {
+        if self.functions.contains_key("init") {
+            let span = self.fn_span("init");
+            self.inline_call("init", Vec::new(), span, None)?;
+        }
+        let mut entries: Vec<(usize, String)> = self
+            .functions
+            .iter()
+            .filter(|(n, _)| n.as_str() != "init" && !call::is_builtin(n) && !n.starts_with("__VERIFIER_atomic"))
+            .filter(|(n, _)| !self.is_library_function(n))
+            .map(|(n, f)| (f.offset, n.clone()))
+            .collect();
+        entries.sort();
+        for (_, name) in entries {
+            let span = self.fn_span(&name);
+            let t = self.template_for_fork(&name, false);
+            let at = self.emit(Action::Fork { template: t, handle: None, arg: None }, span);
+            self.templates[t.index()].spawned_at.push(at);
+        }
+        let span = self.locs[self.cur.first().map(|l| l.index()).unwrap_or(0)].span;
+        self.emit(Action::Halt(Halt::ThreadExit), span);
+        self.cur.clear();
+        Ok(())
+    }
+
+    /// Lowers a start routine (or `main`) as the body of the current template.
+    fn lower_entry_body(&mut self, name: &str, is_main: bool, binds_arg: bool) -> Result<(), Fatal> {
+        let Some(info) = self.functions.get(name) else {
+            // A thread whose routine has no body: it may do anything to its arguments, which
+            // we cannot model.
+            let span = self.fn_span(name);
+            self.unsupported.push(Unsupported { span, construct: format!("thread routine `{name}` has no definition") });
+            self.emit(Action::Halt(Halt::ThreadExit), span);
+            self.cur.clear();
+            return Ok(());
+        };
+        let def = info.def;
+        let params = info.params.clone();
+        let ret_ty = info.ret.clone();
+        let span = self.map.span(info.offset);
+        let mut frame = Frame {
+            name: name.to_string(),
+            scopes: vec![HashMap::new()],
+            labels: HashMap::new(),
+            ret_target: None,
+            ret_var: None,
+            ret_ty,
+            jumps: Vec::new(),
+            cases: Vec::new(),
+            is_main,
+        };
+        let mut pvars = Vec::new();
+        for (i, (pname, pty)) in params.iter().enumerate() {
+            let pname = pname.clone().unwrap_or_else(|| format!("$arg{i}"));
+            let v = self.new_var(&pname, pty.clone(), VarKind::Local(self.tpl), Some(span));
+            frame.scopes[0].insert(pname, Binding::Var(v));
+            pvars.push(v);
+        }
+        self.templates[self.tpl.index()].params = pvars.clone();
+        // The creator binds the first parameter of a start routine; any other parameter (a
+        // driver function's, or main's argc/argv) may hold any value.
+        let bound = usize::from(binds_arg);
+        for v in pvars.iter().skip(bound) {
+            let t = self.vars[v.index()].ty.scalar(self.dm());
+            self.emit(Action::Assign(Lval::Var(*v), Expr::Nondet(t)), span);
+        }
+        self.frames.push(frame);
+        let atomic = name.starts_with("__VERIFIER_atomic_");
+        if atomic {
+            self.emit(Action::AtomicBegin, span);
+        }
+        self.stmt(&def.statement)?;
+        let frame = self.frames.pop().expect("frame pushed above");
+        debug_assert_eq!(frame.name, name);
+        if self.live() {
+            let end = self.map.span(def.statement.span.end.saturating_sub(1));
+            self.finish_thread(end);
+        }
+        Ok(())
+    }
+
+    /// The end of a start routine (or of `main`): the thread or the program stops.
+    fn finish_thread(&mut self, span: Span) {
+        let is_main = self.frames.last().map(|f| f.is_main).unwrap_or(self.tpl == TemplateId(0) && self.opts.whole_program);
+        if self.tpl_is_atomic_routine() {
+            self.emit(Action::AtomicEnd, span);
+        }
+        let halt = if is_main { Halt::Exit } else { Halt::ThreadExit };
+        self.emit(Action::Halt(halt), span);
+        self.cur.clear();
+    }
+
+    fn tpl_is_atomic_routine(&self) -> bool {
+        self.templates[self.tpl.index()].function.starts_with("__VERIFIER_atomic_") && self.frames.len() <= 1
+    }
+
+    fn lower_global_inits(&mut self) -> Result<(), Fatal> {
+        let inits = std::mem::take(&mut self.global_inits);
+        for (v, init) in &inits {
+            let span = self.span(init.span);
+            let ty = self.vars[v.index()].ty.clone();
+            self.initialize(Lval::Var(*v), &ty, init, span)?;
+        }
+        self.global_inits = inits;
+        Ok(())
+    }
+
+    /// Stores an initializer into an object, field by field.
+    pub fn initialize(&mut self, lv: Lval, ty: &CType, init: &'a Node<Initializer>, span: Span) -> Result<(), Fatal> {
+        match (&init.node, ty) {
+            // Mutex initializers (`PTHREAD_MUTEX_INITIALIZER`) give the state every mutex
+            // starts in.
+            (_, CType::Mutex) | (_, CType::Opaque(_)) => Ok(()),
+            (Initializer::Expression(e), _) if ty.is_scalar() => {
+                let v = self.value(e)?;
+                let v = self.convert(v, ty);
+                self.emit(Action::Assign(lv, v), span);
+                Ok(())
+            }
+            (Initializer::Expression(e), CType::Array(..)) if matches!(e.node, Expression::StringLiteral(_)) => Ok(()),
+            (Initializer::Expression(e), CType::Record(_)) => {
+                let src = self.lvalue(e)?;
+                self.copy_aggregate(lv, src.0, ty, span);
+                Ok(())
+            }
+            (Initializer::List(items), CType::Array(elem, _)) => {
+                let mut idx: i128 = 0;
+                for item in items {
+                    if let Some(d) = item.node.designation.first() {
+                        if let Designator::Index(e) = &d.node {
+                            idx = self.types.const_eval(&e.node).unwrap_or(idx);
+                        }
+                    }
+                    let target = Lval::Index(Box::new(lv.clone()), Box::new(Expr::Const(idx, Ty::Int(IntTy { bits: 64, signed: true }))));
+                    self.initialize(target, elem, &item.node.initializer, span)?;
+                    idx += 1;
+                }
+                Ok(())
+            }
+            (Initializer::List(items), CType::Record(r)) => {
+                let fields = self.types.records[r.0 as usize].fields.clone();
+                let mut pos = 0usize;
+                for item in items {
+                    if let Some(d) = item.node.designation.first() {
+                        if let Designator::Member(m) = &d.node {
+                            if let Some(p) = fields.iter().position(|(n, _)| n == &m.node.name) {
+                                pos = p;
+                            }
+                        }
+                    }
+                    if pos >= fields.len() {
+                        break;
+                    }
+                    let target = Lval::Field(Box::new(lv.clone()), *r, pos as u32);
+                    self.initialize(target, &fields[pos].1, &item.node.initializer, span)?;
+                    pos += 1;
+                }
+                Ok(())
+            }
+            (Initializer::List(items), t) if t.is_scalar() => match items.first() {
+                Some(first) => self.initialize(lv, ty, &first.node.initializer, span),
+                None => Ok(()),
+            },
+            _ => {
+                self.unsupported(init.span, "this initializer");
+                Ok(())
+            }
+        }
+    }
+
+    /// Copies an aggregate object field by field (arrays element-wise when their length is
+    /// known and small).
+    pub fn copy_aggregate(&mut self, dst: Lval, src: Lval, ty: &CType, span: Span) {
+        match ty {
+            CType::Record(r) => {
+                let fields = self.types.records[r.0 as usize].fields.clone();
+                for (i, (_, fty)) in fields.iter().enumerate() {
+                    let d = Lval::Field(Box::new(dst.clone()), *r, i as u32);
+                    let s = Lval::Field(Box::new(src.clone()), *r, i as u32);
+                    self.copy_aggregate(d, s, fty, span);
+                }
+            }
+            CType::Array(elem, Some(n)) if *n <= 4096 => {
+                for i in 0..*n as i128 {
+                    let ix = Expr::Const(i, Ty::Int(IntTy { bits: 64, signed: true }));
+                    let d = Lval::Index(Box::new(dst.clone()), Box::new(ix.clone()));
+                    let s = Lval::Index(Box::new(src.clone()), Box::new(ix));
+                    self.copy_aggregate(d, s, elem, span);
+                }
+            }
+            CType::Mutex | CType::Opaque(_) | CType::Function | CType::Void => {}
+            t if t.is_scalar() => {
+                self.emit(Action::Assign(dst, Expr::Load(src)), span);
+            }
+            _ => {
+                self.unsupported.push(Unsupported { span, construct: "copying an array of unknown or very large length".into() });
+            }
+        }
+    }
+
+    /// Assembles the program.
+    pub fn finish(self, files: Vec<String>, mode: Mode) -> Program {
+        let dm = self.dm();
+        Program {
+            files,
+            vars: self.vars,
+            records: self.types.records,
+            locs: self.locs,
+            templates: self.templates,
+            assertions: self.assertions,
+            unsupported: self.unsupported,
+            external_calls: self.external_calls,
+            mode,
+            data_model: dm,
+            alloc_sites: self.alloc_sites,
+            memory: MemoryModel::default(),
+        }
+    }
+}

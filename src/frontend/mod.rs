@@ -1,0 +1,128 @@
+//! The front-end: C source to the concurrent IR.
+//!
+//! `cc -E` preprocesses (run directly, never through a shell), `lang-c` parses in its GNU C11
+//! flavour, [`lower`] inlines and lowers to control flow, and [`passes`] establish the IR's
+//! invariants.
+
+pub mod ctypes;
+mod lower;
+pub mod passes;
+pub mod preprocess;
+pub mod source_map;
+
+use crate::diag::Diagnostic;
+use crate::ir::{Mode, Program};
+use lang_c::driver::{parse_preprocessed, Config};
+use std::path::{Path, PathBuf};
+
+/// How to preprocess and lower a file.
+#[derive(Clone, Debug)]
+pub struct FrontendOptions {
+    /// The C compiler used as preprocessor (`cc` by default).
+    pub cc: String,
+    /// `-D` definitions (`NAME` or `NAME=VALUE`).
+    pub defines: Vec<String>,
+    /// `-I` directories.
+    pub includes: Vec<PathBuf>,
+    /// Preprocess for a 32-bit target (ILP32 data model).
+    pub m32: bool,
+    /// `main` starts the program (otherwise `init` runs first and every function is a thread).
+    pub whole_program: bool,
+    /// Every thread template has unboundedly many instances.
+    pub parameterized: bool,
+}
+
+impl Default for FrontendOptions {
+    fn default() -> Self {
+        FrontendOptions { cc: "cc".into(), defines: Vec::new(), includes: Vec::new(), m32: false, whole_program: true, parameterized: false }
+    }
+}
+
+/// Reads, preprocesses, parses and lowers one C file.
+pub fn load(path: &Path, opts: &FrontendOptions) -> Result<Program, Diagnostic> {
+    let display = path.display().to_string();
+    check_readable(path, &display)?;
+    let text = preprocess::preprocess(path, &display, opts)?;
+    lower_text(&text, &path.to_string_lossy(), &display, opts)
+}
+
+/// Parses and lowers already preprocessed text (markers naming `input_path` map to `display`).
+pub fn lower_text(text: &str, input_path: &str, display: &str, opts: &FrontendOptions) -> Result<Program, Diagnostic> {
+    let map = source_map::SourceMap::new(text, input_path, display);
+    let parsed = parse_preprocessed(&Config::with_gcc(), text.to_string()).map_err(|e| {
+        let span = map.span(e.offset);
+        let file = map.files.get(span.file as usize).cloned().unwrap_or_else(|| display.to_string());
+        let mut expected: Vec<&str> = e.expected.iter().copied().collect();
+        expected.sort_unstable();
+        let found = text.get(e.offset..).and_then(|r| r.split_whitespace().next()).unwrap_or("end of file");
+        let found: String = found.chars().take(24).collect();
+        Diagnostic::input(file, span.line, span.col, format!("syntax error at `{found}`: expected {}", list_expected(&expected)))
+    })?;
+    let mut l = lower::Lowerer::new(&parsed.source, &map, opts, display);
+    l.declare_unit(&parsed.unit)?;
+    l.register_uncalled_assertions();
+    l.lower_program()?;
+    let mode = Mode { whole_program: opts.whole_program, parameterized: opts.parameterized };
+    let mut prog = l.finish(map.files.clone(), mode);
+    passes::finish(&mut prog);
+    Ok(prog)
+}
+
+/// Describes the parser's expected-token set in words: punctuation first, then classes
+/// (an identifier, a type name, a constant, an operator) instead of dozens of tokens.
+fn list_expected(tokens: &[&str]) -> String {
+    let mut items: Vec<String> = Vec::new();
+    let mut push = |s: String| {
+        if !items.contains(&s) {
+            items.push(s);
+        }
+    };
+    for p in [";", ")", "]", "}", ",", "(", "{", ":", "="] {
+        if tokens.contains(&p) {
+            push(format!("`{p}`"));
+        }
+    }
+    let mut operator = false;
+    for t in tokens {
+        match *t {
+            "" => {}
+            t if t.starts_with("[_a-zA-Z") || t == "<identifier>" => push("an identifier".into()),
+            "<typedef_name>" => push("a type name".into()),
+            t if t.starts_with("[0-9") || t.starts_with("<constant") || matches!(t, "\"" | "'" | "u8" | "u" | "U" | "L") => push("a constant".into()),
+            t if t.chars().all(|c| "+-*/%<>=!&|^~?.".contains(c)) => operator = true,
+            t if t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => push(format!("`{t}`")),
+            _ => {}
+        }
+    }
+    if operator {
+        push("an operator".into());
+    }
+    match items.len() {
+        0 => "something else".into(),
+        1 => items.remove(0),
+        n if n > 8 => format!("{}, or one of {} other tokens", items[..6].join(", "), n - 6),
+        _ => {
+            let last = items.pop().unwrap();
+            format!("{} or {last}", items.join(", "))
+        }
+    }
+}
+
+/// Rejects missing, unreadable, empty and binary files before the compiler sees them.
+fn check_readable(path: &Path, display: &str) -> Result<(), Diagnostic> {
+    let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => Diagnostic::file(display, "no such file"),
+        _ => Diagnostic::file(display, format!("cannot read the file: {e}")),
+    })?;
+    if meta.is_dir() {
+        return Err(Diagnostic::file(display, "is a directory, expected a C source file"));
+    }
+    let bytes = std::fs::read(path).map_err(|e| Diagnostic::file(display, format!("cannot read the file: {e}")))?;
+    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+        return Err(Diagnostic::file(display, "the file is empty: expected C declarations and a program to verify"));
+    }
+    if let Some(pos) = bytes.iter().take(8192).position(|&b| b == 0) {
+        return Err(Diagnostic::file(display, format!("binary content (a NUL byte at offset {pos}): expected a C source file")));
+    }
+    Ok(())
+}

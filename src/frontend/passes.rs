@@ -1,0 +1,436 @@
+//! Passes over the lowered IR that establish its invariants: dead code removed, atomic
+//! sections marked, one shared access per action, template multiplicities, and the alias model.
+
+use crate::ir::*;
+use hashbrown::HashSet;
+
+/// Runs every pass in order.
+pub fn finish(prog: &mut Program) {
+    prune_unreachable(prog);
+    bypass_skips(prog);
+    mark_atomic(prog);
+    split_shared_accesses(prog);
+    order_reverse_postorder(prog);
+    compute_multiplicity(prog);
+    prog.memory = MemoryModel::build(prog);
+}
+
+/// Removes the `skip` placeholders that lowering leaves at joins, labels and loop exits when
+/// they have a single successor: fewer locations for every engine, same behaviours.
+fn bypass_skips(prog: &mut Program) {
+    let entries: HashSet<LocId> = prog.templates.iter().map(|t| t.entry).collect();
+    let n = prog.locs.len();
+    // Where each location forwards to, following chains of bypassable skips.
+    let forward = |prog: &Program, mut l: LocId| -> LocId {
+        let mut steps = 0;
+        while steps < n {
+            let loc = prog.loc(l);
+            if !matches!(loc.action, Action::Skip) || loc.succs.len() != 1 || entries.contains(&l) || loc.succs[0] == l {
+                return l;
+            }
+            l = loc.succs[0];
+            steps += 1;
+        }
+        l
+    };
+    let targets: Vec<Vec<LocId>> = prog
+        .locs
+        .iter()
+        .map(|loc| {
+            let mut out: Vec<LocId> = Vec::new();
+            for s in &loc.succs {
+                let f = forward(prog, *s);
+                if !out.contains(&f) {
+                    out.push(f);
+                }
+            }
+            out
+        })
+        .collect();
+    for (loc, succs) in prog.locs.iter_mut().zip(targets) {
+        loc.succs = succs;
+    }
+    prune_unreachable(prog);
+}
+
+/// Numbers each template's locations in reverse postorder from its entry, the order in which
+/// a reader follows the code.
+fn order_reverse_postorder(prog: &mut Program) {
+    let mut order = Vec::with_capacity(prog.locs.len());
+    for t in &mut prog.templates {
+        let mut seen = HashSet::new();
+        let mut post = Vec::new();
+        let mut stack = vec![(t.entry, 0usize)];
+        seen.insert(t.entry);
+        while let Some((l, i)) = stack.pop() {
+            let succs = &prog.locs[l.index()].succs;
+            if i < succs.len() {
+                stack.push((l, i + 1));
+                let s = succs[succs.len() - 1 - i];
+                if seen.insert(s) {
+                    stack.push((s, 0));
+                }
+            } else {
+                post.push(l);
+            }
+        }
+        post.reverse();
+        t.locs = post.clone();
+        order.extend(post);
+    }
+    renumber(prog, &order);
+}
+
+/// Removes locations no thread can reach and templates no reachable fork creates, and
+/// numbers the rest template by template.
+fn prune_unreachable(prog: &mut Program) {
+    let mut live_tpl = vec![false; prog.templates.len()];
+    let mut reach = vec![false; prog.locs.len()];
+    let mut work = vec![TemplateId(0)];
+    live_tpl[0] = true;
+    while let Some(t) = work.pop() {
+        let mut stack = vec![prog.templates[t.index()].entry];
+        while let Some(l) = stack.pop() {
+            if std::mem::replace(&mut reach[l.index()], true) {
+                continue;
+            }
+            let loc = &prog.locs[l.index()];
+            if let Action::Fork { template, .. } = &loc.action {
+                if !std::mem::replace(&mut live_tpl[template.index()], true) {
+                    work.push(*template);
+                }
+            }
+            stack.extend(loc.succs.iter().copied());
+        }
+    }
+    // New template numbering.
+    let tmap: Vec<Option<TemplateId>> = {
+        let mut next = 0u32;
+        live_tpl
+            .iter()
+            .map(|&l| {
+                l.then(|| {
+                    next += 1;
+                    TemplateId(next - 1)
+                })
+            })
+            .collect()
+    };
+    let order: Vec<LocId> = prog
+        .templates
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| live_tpl[*i])
+        .flat_map(|(_, t)| t.locs.iter().copied().filter(|l| reach[l.index()]).collect::<Vec<_>>())
+        .collect();
+    let mut templates = Vec::new();
+    for (i, t) in std::mem::take(&mut prog.templates).into_iter().enumerate() {
+        if live_tpl[i] {
+            templates.push(t);
+        }
+    }
+    prog.templates = templates;
+    for loc in &mut prog.locs {
+        loc.template = tmap[loc.template.index()].unwrap_or(TemplateId(0));
+        if let Action::Fork { template, .. } = &mut loc.action {
+            *template = tmap[template.index()].unwrap_or(*template);
+        }
+    }
+    for v in &mut prog.vars {
+        match &mut v.kind {
+            VarKind::Local(t) | VarKind::Temp(t) => *t = tmap[t.index()].unwrap_or(TemplateId(0)),
+            _ => {}
+        }
+    }
+    renumber(prog, &order);
+}
+
+/// Renumbers locations to `order` (which lists every location to keep), dropping the rest.
+fn renumber(prog: &mut Program, order: &[LocId]) {
+    let mut map = vec![None; prog.locs.len()];
+    for (i, l) in order.iter().enumerate() {
+        map[l.index()] = Some(LocId(i as u32));
+    }
+    let m = |l: &LocId| map[l.index()];
+    let mut locs = Vec::with_capacity(order.len());
+    for l in order {
+        let mut loc = prog.locs[l.index()].clone();
+        loc.succs = loc.succs.iter().filter_map(m).collect();
+        locs.push(loc);
+    }
+    prog.locs = locs;
+    for t in &mut prog.templates {
+        t.entry = m(&t.entry).expect("template entries are reachable");
+        t.locs = t.locs.iter().filter_map(m).collect();
+        t.spawned_at = t.spawned_at.iter().filter_map(m).collect();
+    }
+    for a in &mut prog.assertions {
+        a.locs = a.locs.iter().filter_map(m).collect();
+    }
+}
+
+/// Marks the locations where a thread stands inside an atomic section on every path (a
+/// must-analysis: a location is atomic only if every path to it has begun a section).
+fn mark_atomic(prog: &mut Program) {
+    const TOP: u32 = u32::MAX;
+    let mut depth_in = vec![TOP; prog.locs.len()];
+    for t in &prog.templates {
+        depth_in[t.entry.index()] = 0;
+        let mut work = vec![t.entry];
+        while let Some(l) = work.pop() {
+            let d = depth_in[l.index()];
+            let out = match prog.locs[l.index()].action {
+                Action::AtomicBegin => (d + 1).min(64),
+                Action::AtomicEnd => d.saturating_sub(1),
+                _ => d,
+            };
+            for s in &prog.locs[l.index()].succs {
+                if out < depth_in[s.index()] {
+                    depth_in[s.index()] = out;
+                    work.push(*s);
+                }
+            }
+        }
+    }
+    for (i, loc) in prog.locs.iter_mut().enumerate() {
+        loc.atomic = depth_in[i] != TOP && depth_in[i] >= 1;
+    }
+}
+
+/// Splits actions that touch several shared abstract locations, so that executing each
+/// action atomically is faithful to C (every shared read or write is its own step). Loads are
+/// moved into temporaries placed before the action; inside atomic sections nothing can
+/// interleave, so those actions stay whole.
+fn split_shared_accesses(prog: &mut Program) {
+    let mem = MemoryModel::build(prog);
+    let preds = prog.predecessors();
+    let n = prog.locs.len();
+    let mut inserted_before: Vec<Vec<LocId>> = vec![Vec::new(); n];
+    for i in 0..n {
+        let l = LocId(i as u32);
+        if prog.locs[i].atomic {
+            continue;
+        }
+        let action = prog.locs[i].action.clone();
+        let shared = |lv: &Lval| mem.is_shared(prog, lv);
+        let mut loads: Vec<Lval> = Vec::new();
+        let mut writes_shared = false;
+        match &action {
+            Action::Assign(lv, e) => {
+                lv.for_each_load_inside(&mut |x| loads.push(x.clone()));
+                e.for_each_load(&mut |x| loads.push(x.clone()));
+                writes_shared = shared(lv);
+            }
+            Action::Assume(e) | Action::Assert(_, e) | Action::Join(e) => e.for_each_load(&mut |x| loads.push(x.clone())),
+            Action::Acquire(lv) | Action::Release(lv) | Action::LockBusy(lv) => {
+                lv.for_each_load_inside(&mut |x| loads.push(x.clone()));
+                writes_shared = true;
+            }
+            Action::Alloc(lv, ..) => {
+                lv.for_each_load_inside(&mut |x| loads.push(x.clone()));
+                writes_shared = shared(lv);
+            }
+            Action::Fork { handle, arg, .. } => {
+                if let Some(h) = handle {
+                    h.for_each_load_inside(&mut |x| loads.push(x.clone()));
+                    writes_shared = shared(h);
+                }
+                if let Some(e) = arg {
+                    e.for_each_load(&mut |x| loads.push(x.clone()));
+                }
+            }
+            _ => {}
+        }
+        let shared_loads: Vec<Lval> = loads.into_iter().filter(|x| shared(x)).collect();
+        let accesses = shared_loads.len() + writes_shared as usize;
+        if accesses <= 1 {
+            continue;
+        }
+        // Keep one shared read in the action when it writes nothing shared.
+        let mut keep = if writes_shared { None } else { shared_loads.last().cloned() };
+        let template = prog.locs[i].template;
+        let span = prog.locs[i].span;
+        let mut hoisted: Vec<(VarId, Lval)> = Vec::new();
+        let mut new_action = action.clone();
+        let is_shared = |p: &Program, lv: &Lval| mem.is_shared(p, lv);
+        let mut rewrite = |e: &mut Expr, prog: &mut Program| hoist_expr(e, &is_shared, &mut keep, prog, template, &mut hoisted);
+        match &mut new_action {
+            Action::Assign(lv, e) => {
+                hoist_lval_inside(lv, &mut rewrite, prog);
+                rewrite(e, prog);
+            }
+            Action::Assume(e) | Action::Assert(_, e) | Action::Join(e) => rewrite(e, prog),
+            Action::Acquire(lv) | Action::Release(lv) | Action::LockBusy(lv) | Action::Alloc(lv, ..) => {
+                hoist_lval_inside(lv, &mut rewrite, prog)
+            }
+            Action::Fork { handle, arg, .. } => {
+                if let Some(h) = handle {
+                    hoist_lval_inside(h, &mut rewrite, prog);
+                }
+                if let Some(e) = arg {
+                    rewrite(e, prog);
+                }
+            }
+            _ => {}
+        }
+        if hoisted.is_empty() {
+            continue;
+        }
+        prog.locs[i].action = new_action;
+        // Chain the temporaries' loads before the action: predecessors now enter the chain.
+        let mut chain = Vec::new();
+        for (t, lv) in hoisted {
+            let id = LocId(prog.locs.len() as u32);
+            prog.locs.push(Location { template, span, action: Action::Assign(Lval::Var(t), Expr::Load(lv)), succs: Vec::new(), atomic: false });
+            chain.push(id);
+        }
+        for w in chain.windows(2) {
+            prog.locs[w[0].index()].succs.push(w[1]);
+        }
+        prog.locs[chain.last().unwrap().index()].succs.push(l);
+        for p in &preds[i] {
+            for s in &mut prog.locs[p.index()].succs {
+                if *s == l {
+                    *s = chain[0];
+                }
+            }
+        }
+        if prog.templates[template.index()].entry == l {
+            prog.templates[template.index()].entry = chain[0];
+        }
+        inserted_before[i] = chain;
+    }
+    // Keep each template's locations in reading order: the loads come right before their action.
+    let mut order = Vec::new();
+    for t in &mut prog.templates {
+        let mut locs = Vec::new();
+        for l in &t.locs {
+            if let Some(chain) = inserted_before.get(l.index()) {
+                locs.extend(chain.iter().copied());
+            }
+            locs.push(*l);
+        }
+        t.locs = locs.clone();
+        order.extend(locs);
+    }
+    renumber(prog, &order);
+}
+
+type Rewriter<'r> = dyn FnMut(&mut Expr, &mut Program) + 'r;
+
+fn hoist_lval_inside(lv: &mut Lval, rewrite: &mut Rewriter<'_>, prog: &mut Program) {
+    match lv {
+        Lval::Var(_) => {}
+        Lval::Deref(e, _) => rewrite(e, prog),
+        Lval::Index(b, i) => {
+            hoist_lval_inside(b, rewrite, prog);
+            rewrite(i, prog);
+        }
+        Lval::Field(b, _, _) => hoist_lval_inside(b, rewrite, prog),
+    }
+}
+
+/// Shared-ness of an lvalue under the program's alias model.
+type SharedFn<'s> = dyn Fn(&Program, &Lval) -> bool + 's;
+
+/// Replaces shared loads by temporaries, innermost first; one occurrence of `keep` stays.
+fn hoist_expr(
+    e: &mut Expr,
+    shared: &SharedFn<'_>,
+    keep: &mut Option<Lval>,
+    prog: &mut Program,
+    template: TemplateId,
+    hoisted: &mut Vec<(VarId, Lval)>,
+) {
+    match e {
+        Expr::Const(..) | Expr::Nondet(_) => {}
+        Expr::AddrOf(lv) => hoist_in_lval(lv, shared, keep, prog, template, hoisted),
+        Expr::Unary(_, x, _) | Expr::Cast(_, x) => hoist_expr(x, shared, keep, prog, template, hoisted),
+        Expr::Binary(_, a, b, _) => {
+            hoist_expr(a, shared, keep, prog, template, hoisted);
+            hoist_expr(b, shared, keep, prog, template, hoisted);
+        }
+        Expr::Load(lv) => {
+            let original = lv.clone();
+            hoist_in_lval(lv, shared, keep, prog, template, hoisted);
+            if keep.as_ref() == Some(&original) {
+                *keep = None;
+            } else if shared(prog, &original) {
+                let ty = prog.lval_type(lv);
+                let n = prog.vars.len();
+                prog.vars.push(Variable {
+                    name: format!("$r{n}"),
+                    source_name: format!("$r{n}"),
+                    ty,
+                    kind: VarKind::Temp(template),
+                    addr_taken: false,
+                    span: None,
+                });
+                let t = VarId(n as u32);
+                hoisted.push((t, lv.clone()));
+                *e = Expr::Load(Lval::Var(t));
+            }
+        }
+    }
+}
+
+fn hoist_in_lval(lv: &mut Lval, shared: &SharedFn<'_>, keep: &mut Option<Lval>, prog: &mut Program, template: TemplateId, hoisted: &mut Vec<(VarId, Lval)>) {
+    match lv {
+        Lval::Var(_) => {}
+        Lval::Deref(e, _) => hoist_expr(e, shared, keep, prog, template, hoisted),
+        Lval::Index(b, i) => {
+            hoist_in_lval(b, shared, keep, prog, template, hoisted);
+            hoist_expr(i, shared, keep, prog, template, hoisted);
+        }
+        Lval::Field(b, _, _) => hoist_in_lval(b, shared, keep, prog, template, hoisted),
+    }
+}
+
+/// Decides which templates have unboundedly many instances: parameterized mode; a fork on a
+/// control-flow cycle (a loop, or a function inlined into one); several fork sites; or a
+/// creator that is itself unbounded.
+fn compute_multiplicity(prog: &mut Program) {
+    let on_cycle = |prog: &Program, at: LocId| -> bool {
+        let mut seen = HashSet::new();
+        let mut stack: Vec<LocId> = prog.loc(at).succs.clone();
+        while let Some(l) = stack.pop() {
+            if l == at {
+                return true;
+            }
+            if seen.insert(l) {
+                stack.extend(prog.loc(l).succs.iter().copied());
+            }
+        }
+        false
+    };
+    let n = prog.templates.len();
+    for i in 1..n {
+        let t = &prog.templates[i];
+        let unbounded = prog.mode.parameterized
+            || t.multiplicity == Multiplicity::Unbounded
+            || t.spawned_at.len() > 1
+            || t.spawned_at.iter().any(|&s| on_cycle(prog, s));
+        if unbounded {
+            prog.templates[i].multiplicity = Multiplicity::Unbounded;
+        }
+    }
+    loop {
+        let mut changed = false;
+        for i in 1..n {
+            if prog.templates[i].multiplicity == Multiplicity::Unbounded {
+                continue;
+            }
+            let creator_unbounded = prog.templates[i]
+                .spawned_at
+                .iter()
+                .any(|s| prog.templates[prog.loc(*s).template.index()].multiplicity == Multiplicity::Unbounded);
+            if creator_unbounded {
+                prog.templates[i].multiplicity = Multiplicity::Unbounded;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+}

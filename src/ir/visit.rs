@@ -1,0 +1,50 @@
+//! Traversals of actions and expressions shared by the engines.
+
+use super::*;
+
+/// Calls `f` on every variable an expression mentions (read or address taken).
+pub fn expr_vars(e: &Expr, f: &mut dyn FnMut(VarId)) {
+    match e {
+        Expr::Const(..) | Expr::Nondet(_) => {}
+        Expr::Load(lv) | Expr::AddrOf(lv) => lval_vars(lv, f),
+        Expr::Unary(_, x, _) | Expr::Cast(_, x) => expr_vars(x, f),
+        Expr::Binary(_, a, b, _) => {
+            expr_vars(a, f);
+            expr_vars(b, f);
+        }
+    }
+}
+
+/// Calls `f` on every variable an lvalue mentions.
+pub fn lval_vars(lv: &Lval, f: &mut dyn FnMut(VarId)) {
+    match lv {
+        Lval::Var(v) => f(*v),
+        Lval::Deref(e, _) => expr_vars(e, f),
+        Lval::Index(b, i) => {
+            lval_vars(b, f);
+            expr_vars(i, f);
+        }
+        Lval::Field(b, _, _) => lval_vars(b, f),
+    }
+}
+
+/// Calls `f` on every variable an action mentions.
+pub fn action_vars(a: &Action, f: &mut dyn FnMut(VarId)) {
+    match a {
+        Action::Assign(lv, e) => {
+            lval_vars(lv, f);
+            expr_vars(e, f);
+        }
+        Action::Assume(e) | Action::Assert(_, e) | Action::Join(e) => expr_vars(e, f),
+        Action::Alloc(lv, ..) | Action::Acquire(lv) | Action::Release(lv) | Action::LockBusy(lv) => lval_vars(lv, f),
+        Action::Fork { handle, arg, .. } => {
+            if let Some(h) = handle {
+                lval_vars(h, f);
+            }
+            if let Some(e) = arg {
+                expr_vars(e, f);
+            }
+        }
+        Action::Skip | Action::AtomicBegin | Action::AtomicEnd | Action::Halt(_) => {}
+    }
+}

@@ -1,0 +1,12 @@
+//! duet-rs: a verifier for concurrent C programs with any number of threads.
+//!
+//! Data flows one way: [`frontend`] (C to [`ir`]), the analyses, verdicts, reports.
+//! See `ARCHITECTURE.md` for the map.
+
+pub mod cli;
+pub mod diag;
+pub mod engine;
+pub mod frontend;
+pub mod ir;
+pub mod report;
+pub mod verdict;

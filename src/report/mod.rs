@@ -1,0 +1,3 @@
+//! Reports of verdicts for people and tools.
+
+pub mod text;

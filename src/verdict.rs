@@ -1,0 +1,104 @@
+//! Verdicts: what duet-rs concludes about each assertion, and about each task (file).
+
+use crate::diag::Diagnostic;
+use serde::Serialize;
+
+/// The conclusion about one assertion.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// It holds in every execution, for every number of threads the mode allows.
+    Safe,
+    /// Some execution violates it; a witness shows how.
+    Violated,
+    /// No violation within the bound; nothing is claimed beyond it.
+    BoundedSafe,
+    /// The analysis could not decide.
+    Unknown,
+}
+
+impl Status {
+    /// The word printed in reports.
+    pub fn word(&self) -> &'static str {
+        match self {
+            Status::Safe => "safe",
+            Status::Violated => "violated",
+            Status::BoundedSafe => "bounded-safe",
+            Status::Unknown => "unknown",
+        }
+    }
+}
+
+/// The verdict on one source assertion.
+#[derive(Clone, Debug, Serialize)]
+pub struct AssertionVerdict {
+    /// Stable id: `file:line:col` of the failure call.
+    pub id: String,
+    /// The asserted expression as written.
+    pub text: String,
+    /// The conclusion.
+    pub status: Status,
+    /// Why: which engine proved it and how, or what stopped it.
+    pub reason: String,
+    /// The invariant at the assertion when it could not be proved, or a witness trace.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+}
+
+/// How the run on one file ended.
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    /// The file was analysed.
+    Checked(Vec<AssertionVerdict>),
+    /// The file could not be read, preprocessed, parsed or lowered.
+    Error(Diagnostic),
+    /// The time limit ended the task.
+    Timeout(String),
+    /// The memory limit ended the task.
+    OutOfMemory(String),
+}
+
+/// The result of one task.
+#[derive(Clone, Debug)]
+pub struct TaskResult {
+    /// The input file as given.
+    pub file: String,
+    /// What happened.
+    pub outcome: Outcome,
+    /// Wall-clock seconds spent.
+    pub seconds: f64,
+}
+
+impl TaskResult {
+    /// The exit code this task alone would give.
+    pub fn exit_code(&self) -> i32 {
+        use crate::diag::{exit, ErrorKind};
+        match &self.outcome {
+            Outcome::Checked(vs) => {
+                if vs.iter().any(|v| v.status == Status::Violated) {
+                    exit::VIOLATED
+                } else if vs.iter().all(|v| v.status == Status::Safe) {
+                    exit::SAFE
+                } else {
+                    exit::INCONCLUSIVE
+                }
+            }
+            Outcome::Error(d) if d.kind == ErrorKind::Internal => exit::INTERNAL,
+            Outcome::Error(_) => exit::INPUT_ERROR,
+            Outcome::Timeout(_) | Outcome::OutOfMemory(_) => exit::INCONCLUSIVE,
+        }
+    }
+}
+
+/// The exit code of a whole run: a violation wins, then an internal error, then an input
+/// error, then anything inconclusive; 0 only when every assertion of every file is safe.
+pub fn combined_exit_code(results: &[TaskResult]) -> i32 {
+    use crate::diag::exit;
+    let codes: Vec<i32> = results.iter().map(|r| r.exit_code()).collect();
+    for c in [exit::VIOLATED, exit::INTERNAL, exit::INPUT_ERROR, exit::INCONCLUSIVE] {
+        if codes.contains(&c) {
+            return c;
+        }
+    }
+    exit::SAFE
+}

@@ -1,0 +1,2 @@
+int x;
+int f(void) { return x; }
