@@ -35,6 +35,8 @@
 //! precondition (mismatched dimensions, a dimension out of range) is a logic
 //! error caught by `debug_assert!` in debug builds, see [`NumDomain`].
 
+#![warn(missing_docs)]
+
 pub mod bound;
 pub mod domain;
 pub mod interval;

@@ -446,8 +446,8 @@ impl NumDomain for Packed {
         let map = removal_map(&removed, n);
         let new_n = n - removed.len();
         let mut free = vec![Interval::TOP; new_n];
-        for d in 0..n {
-            if let (Some(nd), None) = (map[d], self.packing.pack_of(d)) {
+        for (d, nd) in map.iter().enumerate() {
+            if let (Some(nd), None) = (*nd, self.packing.pack_of(d)) {
                 free[nd] = self.free[d];
             }
         }

@@ -140,7 +140,7 @@ pub fn format_constraints(cons: &[LinCons], names: &dyn Fn(usize) -> String) -> 
     }
     let mut groups: Vec<Group> = Vec::new();
     let mut raw: Vec<String> = Vec::new();
-    fn group<'g>(groups: &'g mut Vec<Group>, terms: Vec<(usize, i128)>) -> &'g mut Group {
+    fn group(groups: &mut Vec<Group>, terms: Vec<(usize, i128)>) -> &mut Group {
         let pos = groups.iter().position(|g| g.terms == terms);
         let i = match pos {
             Some(i) => i,

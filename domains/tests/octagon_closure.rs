@@ -12,7 +12,7 @@ const CASES: u32 = 128;
 
 /// The value of vertex `i` (`+x` for even, `−x` for odd) at a point.
 fn vertex_value(p: &[i128], i: usize) -> i128 {
-    if i % 2 == 0 {
+    if i & 1 == 0 {
         p[i / 2]
     } else {
         -p[i / 2]

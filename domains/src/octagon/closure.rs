@@ -99,9 +99,9 @@ fn finish(m: &mut [i64], n: usize, buf: &mut [i64]) -> bool {
     // Strengthening: m(i, j) ≤ m(i, ī)/2 + m(j̄, j)/2, exact on even entries.
     let (h, rest) = buf.split_at_mut(dim);
     let g = &mut rest[..dim];
-    for i in 0..dim {
+    for (i, hi) in h.iter_mut().enumerate() {
         let v = get(m, i, i ^ 1);
-        h[i] = if v > FIN { INF } else { v >> 1 };
+        *hi = if v > FIN { INF } else { v >> 1 };
     }
     for j in 0..dim {
         g[j] = h[j ^ 1];
@@ -216,11 +216,33 @@ fn close_var_body(m: &mut [i64], n: usize, x: usize) -> bool {
     finish(m, n, &mut buf)
 }
 
+/// `a[k] = max(a[k], b[k])`: the join of two closed matrices.
+#[inline(always)]
+fn max_into_body(a: &mut [i64], b: &[i64]) -> bool {
+    let b = &b[..a.len()];
+    for k in 0..a.len() {
+        a[k] = a[k].max(b[k]);
+    }
+    true
+}
+
+/// `a[k] = min(a[k], b[k])`: the meet of two matrices.
+#[inline(always)]
+fn min_into_body(a: &mut [i64], b: &[i64]) -> bool {
+    let b = &b[..a.len()];
+    for k in 0..a.len() {
+        a[k] = a[k].min(b[k]);
+    }
+    true
+}
+
 macro_rules! dispatch {
     ($(#[$doc:meta])* $name:ident, $avx:ident, $body:ident, ($($arg:ident : $ty:ty),*)) => {
+        /// # Safety
+        /// The CPU must support AVX2.
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx2")]
-        fn $avx($($arg: $ty),*) -> bool {
+        unsafe fn $avx($($arg: $ty),*) -> bool {
             $body($($arg),*)
         }
 
@@ -249,4 +271,12 @@ dispatch!(
 dispatch!(
     /// Tight closure after `x`'s row and column changed; `false` when empty.
     close_var, close_var_avx2, close_var_body, (m: &mut [i64], n: usize, x: usize)
+);
+dispatch!(
+    /// Pointwise maximum of two matrices of the same length (always `true`).
+    max_into, max_into_avx2, max_into_body, (a: &mut [i64], b: &[i64])
+);
+dispatch!(
+    /// Pointwise minimum of two matrices of the same length (always `true`).
+    min_into, min_into_avx2, min_into_body, (a: &mut [i64], b: &[i64])
 );

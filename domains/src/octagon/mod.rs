@@ -584,7 +584,7 @@ impl NumDomain for Octagon {
             return;
         }
         // The pointwise maximum of tightly closed matrices is tightly closed.
-        self.zip_entries(&b, |_, a, b| *a = (*a).max(b));
+        closure::max_into(&mut self.m, &b.m);
     }
 
     fn meet_with(&mut self, other: &Octagon) {
@@ -595,7 +595,7 @@ impl NumDomain for Octagon {
             self.set_bottom();
             return;
         }
-        self.zip_entries(other, |_, a, b| *a = (*a).min(b));
+        closure::min_into(&mut self.m, &other.m);
         self.state = State::Open;
     }
 
