@@ -3,7 +3,7 @@
 use std::fmt;
 
 /// The class of an error, which decides the exit code.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ErrorKind {
     /// The input could not be read, preprocessed, parsed or lowered.
@@ -15,7 +15,7 @@ pub enum ErrorKind {
 }
 
 /// A located error message.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Diagnostic {
     /// Error class.
     pub kind: ErrorKind,

@@ -1,10 +1,10 @@
 //! Verdicts: what duet-rs concludes about each assertion, and about each task (file).
 
 use crate::diag::Diagnostic;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The conclusion about one assertion.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Status {
     /// It holds in every execution, for every number of threads the mode allows.
@@ -30,7 +30,7 @@ impl Status {
 }
 
 /// The verdict on one source assertion.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct AssertionVerdict {
     /// Stable id: `file:line:col` of the failure call.
     pub id: String,
@@ -45,8 +45,18 @@ pub struct AssertionVerdict {
     pub detail: Option<String>,
 }
 
+/// An extra output of a task, such as its invariants or data-flow graph.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Section {
+    /// What it is (`invariants`, `dfg`, `stats`, ...).
+    pub title: String,
+    /// Its text.
+    pub body: String,
+}
+
 /// How the run on one file ended.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Outcome {
     /// The file was analysed.
     Checked(Vec<AssertionVerdict>),
@@ -59,7 +69,7 @@ pub enum Outcome {
 }
 
 /// The result of one task.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct TaskResult {
     /// The input file as given.
     pub file: String,
@@ -67,6 +77,8 @@ pub struct TaskResult {
     pub outcome: Outcome,
     /// Wall-clock seconds spent.
     pub seconds: f64,
+    /// Extra outputs asked for.
+    pub sections: Vec<Section>,
 }
 
 impl TaskResult {

@@ -33,6 +33,13 @@ pub fn task(r: &TaskResult) -> String {
             let _ = writeln!(out, "{}: out of memory ({why})", r.file);
         }
     }
+    for s in &r.sections {
+        let _ = writeln!(out, "--- {} of {} ---", s.title, r.file);
+        out.push_str(&s.body);
+        if !s.body.ends_with('\n') {
+            out.push('\n');
+        }
+    }
     out
 }
 

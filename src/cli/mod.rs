@@ -1,10 +1,10 @@
 //! The `duet-rs` command line.
 
+mod check;
+mod ir;
+
 use crate::diag::{exit, Diagnostic};
 use crate::frontend::{self, FrontendOptions};
-use crate::ir;
-use crate::verdict::{combined_exit_code, Outcome, TaskResult};
-use crate::{engine, report};
 use clap::{Args, Parser, Subcommand};
 use std::path::{Path, PathBuf};
 
@@ -19,9 +19,9 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Verify every assertion of C files (directories are searched for .c and .i files).
-    Check(CheckArgs),
+    Check(check::CheckArgs),
     /// Print the intermediate representation of a C file.
-    Ir(IrArgs),
+    Ir(ir::IrArgs),
 }
 
 /// How C files are read: preprocessor options and the program's thread structure.
@@ -61,27 +61,6 @@ impl InputArgs {
     }
 }
 
-#[derive(Args, Debug)]
-struct CheckArgs {
-    /// C files or directories.
-    #[arg(required = true, value_name = "FILE")]
-    files: Vec<PathBuf>,
-    #[command(flatten)]
-    input: InputArgs,
-}
-
-#[derive(Args, Debug)]
-struct IrArgs {
-    /// The C file.
-    #[arg(value_name = "FILE")]
-    file: PathBuf,
-    /// Print each template's control-flow graph as Graphviz instead.
-    #[arg(long)]
-    dot: bool,
-    #[command(flatten)]
-    input: InputArgs,
-}
-
 /// Runs the command line and returns the exit code.
 pub fn main() -> i32 {
     let cli = match Cli::try_parse() {
@@ -93,8 +72,8 @@ pub fn main() -> i32 {
         }
     };
     match cli.command {
-        Command::Check(a) => check(&a),
-        Command::Ir(a) => ir_cmd(&a),
+        Command::Check(a) => check::run(&a),
+        Command::Ir(a) => ir::run(&a),
     }
 }
 
@@ -125,7 +104,7 @@ pub fn expand_inputs(paths: &[PathBuf]) -> Vec<PathBuf> {
 
 /// Loads a program with panics turned into internal errors, on a thread with a large stack
 /// so that deeply nested input cannot overflow it.
-pub fn load_program(path: &Path, opts: &FrontendOptions) -> Result<ir::Program, Diagnostic> {
+pub fn load_program(path: &Path, opts: &FrontendOptions) -> Result<crate::ir::Program, Diagnostic> {
     let p = path.to_path_buf();
     let o = opts.clone();
     let handle = std::thread::Builder::new()
@@ -142,46 +121,3 @@ pub fn load_program(path: &Path, opts: &FrontendOptions) -> Result<ir::Program, 
     }
 }
 
-fn check(a: &CheckArgs) -> i32 {
-    let opts = a.input.frontend_options();
-    let files = expand_inputs(&a.files);
-    if files.is_empty() {
-        eprintln!("error: no .c or .i files found in the given paths");
-        return exit::USAGE;
-    }
-    let mut results = Vec::new();
-    for f in files {
-        let start = std::time::Instant::now();
-        let outcome = match load_program(&f, &opts) {
-            Ok(p) => Outcome::Checked(engine::check_program(&p)),
-            Err(d) => Outcome::Error(d),
-        };
-        let r = TaskResult { file: f.display().to_string(), outcome, seconds: start.elapsed().as_secs_f64() };
-        print!("{}", report::text::task(&r));
-        results.push(r);
-    }
-    let code = combined_exit_code(&results);
-    print!("\n{}", report::text::summary(&results, code));
-    code
-}
-
-fn ir_cmd(a: &IrArgs) -> i32 {
-    let opts = a.input.frontend_options();
-    match load_program(&a.file, &opts) {
-        Ok(p) => {
-            if a.dot {
-                print!("{}", ir::dot::cfg(&p));
-            } else {
-                print!("{}", ir::display::program(&p));
-            }
-            exit::SAFE
-        }
-        Err(d) => {
-            eprintln!("{d}");
-            match d.kind {
-                crate::diag::ErrorKind::Internal => exit::INTERNAL,
-                _ => exit::INPUT_ERROR,
-            }
-        }
-    }
-}

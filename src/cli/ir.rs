@@ -1,0 +1,40 @@
+//! `duet-rs ir`: print a program's intermediate representation.
+
+use super::{load_program, InputArgs};
+use crate::diag::{exit, ErrorKind};
+use clap::Args;
+use std::path::PathBuf;
+
+/// Arguments of `duet-rs ir`.
+#[derive(Args, Debug)]
+pub struct IrArgs {
+    /// The C file.
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+    /// Print each template's control-flow graph as Graphviz instead.
+    #[arg(long)]
+    dot: bool,
+    #[command(flatten)]
+    input: InputArgs,
+}
+
+/// Runs `duet-rs ir`.
+pub fn run(a: &IrArgs) -> i32 {
+    match load_program(&a.file, &a.input.frontend_options()) {
+        Ok(p) => {
+            if a.dot {
+                print!("{}", crate::ir::dot::cfg(&p));
+            } else {
+                print!("{}", crate::ir::display::program(&p));
+            }
+            exit::SAFE
+        }
+        Err(d) => {
+            eprintln!("{d}");
+            match d.kind {
+                ErrorKind::Internal => exit::INTERNAL,
+                _ => exit::INPUT_ERROR,
+            }
+        }
+    }
+}
