@@ -148,6 +148,9 @@ pub trait NumDomain: Clone + PartialEq + fmt::Debug {
     /// `x_dim := e`: the linear part of `e` is handled exactly, non-linear
     /// subterms by their bounds under `self`.
     fn assign_expr(&mut self, dim: usize, e: &NumExpr) {
+        // Linearising queries bounds; normalising once avoids a temporary
+        // closed copy per query.
+        self.normalize();
         let a = self.linearize(e);
         if a.noise.is_empty() {
             *self = self.bottom_like();
@@ -158,6 +161,7 @@ pub trait NumDomain: Clone + PartialEq + fmt::Debug {
 
     /// Restricts to the points where `l ⋈ r` may hold.
     fn guard_expr(&mut self, l: &NumExpr, op: CmpOp, r: &NumExpr) {
+        self.normalize();
         let d = self.linearize(&NumExpr::Sub(Box::new(l.clone()), Box::new(r.clone())));
         for c in affine_guard(&d, op) {
             match c {

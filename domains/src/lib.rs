@@ -5,6 +5,38 @@
 //! expressions into [`LinExpr`], [`LinCons`] or [`NumExpr`] over dimensions
 //! `0..n` and drives any [`NumDomain`].
 //!
+//! # Example
+//!
+//! ```
+//! use domains::{CmpOp, Interval, LinCons, LinExpr, NumDomain, NumExpr, Octagon, Thresholds};
+//!
+//! // Two variables, x (dimension 0) and y (dimension 1).
+//! let names = |d: usize| ["x", "y"][d].to_string();
+//! let mut head = Octagon::top(2);
+//! head.assign_interval(0, Interval::point(0)); // x := 0
+//! head.assign_expr(1, &NumExpr::var(0)); // y := x
+//!
+//! // while (x < 100) { x = x + 1; y = y + 1; }, with widening at the head.
+//! let init = head.clone();
+//! let th = Thresholds::new([100]);
+//! loop {
+//!     let mut body = head.clone();
+//!     body.guard_expr(&NumExpr::var(0), CmpOp::Lt, &NumExpr::cst(100));
+//!     body.assign_expr(0, &(NumExpr::var(0) + NumExpr::cst(1)));
+//!     body.assign_linear(1, &LinExpr::var(1).with_constant(1));
+//!     let next = init.join(&body);
+//!     if next.leq(&head) {
+//!         break;
+//!     }
+//!     head.widen_with(&next, Some(&th));
+//! }
+//! assert_eq!(head.pretty(&names), "0 <= x <= 100 && 0 <= y <= 100 && x - y == 0");
+//!
+//! // Leaving the loop: x >= 100.
+//! head.guard(&LinCons::ge0(LinExpr::var(0).with_constant(-100)));
+//! assert_eq!(head.bounds_of(1), Interval::point(100));
+//! ```
+//!
 //! # Integers
 //!
 //! Every element stands for a set of points of ℤⁿ: values are mathematical

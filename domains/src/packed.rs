@@ -131,7 +131,8 @@ impl Packed {
                 self.octs[*p].guard(&LinCons::ge0(e.clone().with_constant(u)));
             }
         }
-        if !s.free.is_empty() && !refine_ge0(&s.free, hi_sum(None, false), &mut self.free) {
+        // With no free term this still checks a constraint without variables.
+        if (!s.free.is_empty() || s.packs.is_empty()) && !refine_ge0(&s.free, hi_sum(None, false), &mut self.free) {
             self.set_bottom();
         }
         self.sync_bottom();

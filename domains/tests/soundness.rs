@@ -12,7 +12,7 @@ use domains::{
 use proptest::prelude::*;
 use std::sync::Arc;
 
-const CASES: u32 = 96;
+const CASES: u32 = 128;
 
 fn intervals_top(n: usize, _seed: u64) -> Intervals {
     Intervals::top(n)
@@ -247,7 +247,7 @@ fn check_huge<D: NumDomain>(top: D, a: i128, b: i128, c: i128) {
 }
 
 fn setup(max_cons: usize) -> impl Strategy<Value = (usize, u64, Vec<LinCons>)> {
-    (1usize..=3).prop_flat_map(move |n| (Just(n), any::<u64>(), prop::collection::vec(arb_cons(n), 0..=max_cons)))
+    (1usize..=4).prop_flat_map(move |n| (Just(n), any::<u64>(), prop::collection::vec(arb_cons(n), 0..=max_cons)))
 }
 
 macro_rules! domain_tests {
@@ -341,4 +341,46 @@ fn division_by_zero_is_not_bottom() {
     d.assign_interval(1, Interval::range(0, 2));
     d.assign_expr(0, &(NumExpr::cst(6) / NumExpr::var(1)));
     assert_eq!(d.bounds_of(0), Interval::range(3, 6));
+}
+
+fn check_contradictions<D: NumDomain>(top: D) {
+    let n = top.dims();
+    let mut d = top.clone();
+    d.guard(&LinCons::unsat());
+    assert!(d.is_bottom(), "-1 >= 0 is not bottom: {d:?}");
+    let mut d = top.clone();
+    d.guard(&LinCons::ge0(LinExpr::var(n - 1).with_constant(-1)));
+    d.guard(&LinCons::ge0(LinExpr::term(n - 1, -1)));
+    assert!(d.is_bottom(), "x >= 1 && x <= 0 is not bottom: {d:?}");
+    let mut d = top.clone();
+    d.guard(&LinCons::eq0(LinExpr::var(0).with_constant(-2)));
+    d.guard(&LinCons::ne0(LinExpr::var(0).with_constant(-2)));
+    assert!(d.is_bottom(), "x == 2 && x != 2 is not bottom: {d:?}");
+    let mut d = top.clone();
+    d.guard_expr(&NumExpr::var(0), CmpOp::Lt, &NumExpr::var(0));
+    assert!(d.is_bottom(), "x < x is not bottom: {d:?}");
+    let mut d = top;
+    d.assign_interval(0, Interval::range(0, 9));
+    assert_eq!(d.bounds_of(0), Interval::range(0, 9));
+    assert!(!d.is_bottom() && !d.is_top());
+}
+
+#[test]
+fn contradictions_are_bottom() {
+    for n in 1..=3 {
+        check_contradictions(Intervals::top(n));
+        check_contradictions(Octagon::top(n));
+        for seed in 0..8 {
+            check_contradictions(packed_top(n, seed));
+        }
+    }
+    // x0 < x1 && x1 < x0 needs a relational domain.
+    let mut o = Octagon::top(2);
+    o.guard_expr(&NumExpr::var(0), CmpOp::Lt, &NumExpr::var(1));
+    o.guard_expr(&NumExpr::var(1), CmpOp::Lt, &NumExpr::var(0));
+    assert!(o.is_bottom());
+    let mut i = Intervals::top(2);
+    i.guard_expr(&NumExpr::var(0), CmpOp::Lt, &NumExpr::var(1));
+    i.guard_expr(&NumExpr::var(1), CmpOp::Lt, &NumExpr::var(0));
+    assert!(!i.is_bottom());
 }
