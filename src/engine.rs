@@ -57,7 +57,7 @@ pub struct CheckReport {
 }
 
 /// Verdicts for every assertion of the program.
-pub fn check_program(prog: &Program, _opts: &CheckOptions) -> CheckReport {
+pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
     let unsupported = prog.unsupported.first().map(|u| format!("unsupported construct: {} at {}", u.construct, prog.span_str(u.span)));
     let verdicts = prog
         .assertions
@@ -75,5 +75,40 @@ pub fn check_program(prog: &Program, _opts: &CheckOptions) -> CheckReport {
             AssertionVerdict { id, text: a.text.clone(), status, reason, detail: None }
         })
         .collect();
+    let mut verdicts: Vec<AssertionVerdict> = verdicts;
+    if let Some(b) = opts.bound {
+        bounded_pass(prog, opts, b, &mut verdicts);
+    }
     CheckReport { verdicts, sections: Vec::new() }
+}
+
+/// The bounded search on every assertion the earlier analyses left open.
+fn bounded_pass(prog: &Program, opts: &CheckOptions, b: Bound, verdicts: &mut [AssertionVerdict]) {
+    use crate::bounded::{self, BoundedOptions, BoundedOutcome};
+    let targets: Vec<crate::ir::AssertId> = (0..verdicts.len()).filter(|&i| verdicts[i].status != Status::Safe).map(|i| crate::ir::AssertId(i as u32)).collect();
+    if targets.is_empty() {
+        return;
+    }
+    let bo = BoundedOptions { unroll: b.unroll, threads: b.threads, no_prune: opts.no_prune, witness: opts.witness.clone(), dump_smt: opts.dump_smt.clone(), timeout: bounded::DEFAULT_TIMEOUT };
+    for (a, outcome) in bounded::check(prog, &bo, None, &targets) {
+        let v = &mut verdicts[a.index()];
+        match outcome {
+            BoundedOutcome::Violated { trace } => {
+                v.status = Status::Violated;
+                v.reason = "bounded search: a replayed interleaving reaches the failure".into();
+                v.detail = Some(trace);
+            }
+            BoundedOutcome::BoundedSafe { reason } => {
+                v.status = Status::BoundedSafe;
+                v.reason = format!("bounded search: {reason}");
+            }
+            BoundedOutcome::Safe { reason } => {
+                v.status = Status::Safe;
+                v.reason = format!("bounded search: {reason}");
+            }
+            BoundedOutcome::Unknown { reason } => {
+                v.reason = format!("{}; bounded search: {reason}", v.reason);
+            }
+        }
+    }
 }

@@ -1,0 +1,288 @@
+//! Axiomatic composition (Sinha & Wang §5): the sequential-consistency constraints over the
+//! skeleton, as SMT-LIB2 text for Z3.
+//!
+//! - Happens-before is an integer clock per atomic unit (every non-atomic event is its own
+//!   unit); events of one unit share its clock and are ordered by their rank in it, so a unit
+//!   is never interleaved.
+//! - The copy relation is an integer `ID` per read: `ID_r = id(w)` says that `r` copies `w`
+//!   (the initial value has id 0). No Boolean per read-write pair is needed.
+//! - For every read `r` and write `w` in its may-copy set:
+//!   `ID_r = id(w) ⇒ occ(w) ∧ val(r) = val(w) ∧ loc(r) = loc(w) ∧ HB(w, r) ∧
+//!   ⋀ (occ(w') ∧ loc(w') = loc(w) ⇒ HB(w', w) ∨ HB(r, w'))` over the other writes `w'` that
+//!   may come between, and `occ(r) ⇒ ⋁ ID_r = id(w)`.
+//! - A query per assertion picks a failing instance, which must come before every `abort`,
+//!   `exit` and other assertion failure that happens.
+
+use super::prune::{Pruned, Source};
+use super::skeleton::{EvKind, Skeleton};
+use super::summary::range_constraint;
+use super::term::T;
+use super::Hints;
+use crate::interp::layout::{Layout, LOCAL_BASE};
+use crate::ir::{AssertId, Program};
+use hashbrown::{HashMap, HashSet};
+use std::collections::BTreeMap;
+
+/// Most copy-constraint instances encoded.
+pub const MAX_INSTANCES: u64 = 20_000_000;
+
+/// Size of an encoding.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EncodingStats {
+    /// Read events.
+    pub reads: usize,
+    /// Write events.
+    pub writes: usize,
+    /// Read/write pairs in may-copy sets (`ID_r = id(w)` instances).
+    pub copy_pairs: u64,
+    /// "No write in between" instances.
+    pub between: u64,
+    /// Atomic units (clock variables).
+    pub units: u32,
+    /// Bytes of SMT-LIB2.
+    pub smt_bytes: usize,
+}
+
+/// The query for one assertion.
+pub struct Query {
+    /// The assertion.
+    pub assert: AssertId,
+    /// The Boolean that activates it.
+    pub activate: T,
+    /// Per failing instance: its event and its selector.
+    pub failures: Vec<(u32, T)>,
+}
+
+/// The encoded formula.
+pub struct Encoding {
+    /// SMT-LIB2 declarations and assertions (no `check-sat`).
+    pub text: String,
+    /// Clock per unit.
+    pub clocks: Vec<T>,
+    /// Queries, one per target assertion that has a failing instance.
+    pub queries: Vec<Query>,
+    /// Size figures.
+    pub stats: EncodingStats,
+}
+
+/// Encodes the skeleton and the queries for `targets`.
+pub fn encode(prog: &Program, layout: &Layout, sk: &mut Skeleton, pr: &Pruned, hints: Option<&Hints>, targets: &[AssertId]) -> Result<Encoding, String> {
+    let mut stats = EncodingStats { reads: pr.reads.len(), writes: pr.writes.len(), units: sk.units, ..Default::default() };
+    for (i, _) in pr.reads.iter().enumerate() {
+        stats.copy_pairs += pr.may_copy[i].len() as u64;
+        let k = pr.may_copy[i].len() as u64;
+        stats.between += if pr.pruned { k * k.saturating_sub(1) } else { k * (pr.writes.len() as u64) };
+    }
+    if stats.copy_pairs + stats.between > MAX_INSTANCES {
+        return Err(format!("the encoding would need about {} copy-constraint instances (limit {MAX_INSTANCES})", stats.copy_pairs + stats.between));
+    }
+    stats.between = 0;
+    let t = &mut sk.terms;
+    let clocks: Vec<T> = (0..sk.units).map(|_| t.fresh((None, None))).collect();
+    let mut cs: Vec<T> = std::mem::take(&mut sk.constraints);
+    let ev = sk.events.clone();
+    let before = |t: &mut super::term::Terms, a: u32, b: u32| -> T {
+        let (ea, eb) = (&ev[a as usize], &ev[b as usize]);
+        if ea.unit == eb.unit {
+            t.bool(ea.rank < eb.rank)
+        } else {
+            t.lt(clocks[ea.unit as usize], clocks[eb.unit as usize])
+        }
+    };
+    // Program order, forks and the order inside threads, between units.
+    let mut seen: HashSet<(u32, u32)> = HashSet::new();
+    for e in &ev {
+        for &p in &e.preds {
+            let pu = ev[p as usize].unit;
+            if pu != e.unit && seen.insert((pu, e.unit)) {
+                cs.push(t.lt(clocks[pu as usize], clocks[e.unit as usize]));
+            }
+        }
+    }
+    // Joins: completing one means a modelled thread with that handle has ended before.
+    for (j, e) in ev.iter().enumerate() {
+        let EvKind::Join { joined } = e.kind else { continue };
+        let cands: Vec<u32> = match t.as_const(e.val) {
+            Some(h) if h > 0 && (h as usize) < sk.instances.len() => vec![h as u32],
+            Some(_) => Vec::new(),
+            None => (1..sk.instances.len() as u32).collect(),
+        };
+        let mut alts = Vec::new();
+        for c in cands {
+            let hc = t.int(c as i128);
+            let same = t.eq(e.val, hc);
+            let mut ends = Vec::new();
+            for &end in &sk.instances[c as usize].ends {
+                let b = before(t, end, j as u32);
+                let o = ev[end as usize].occ;
+                ends.push(t.and(&[o, b]));
+            }
+            let any = t.or(&ends);
+            alts.push(t.and(&[same, any]));
+        }
+        let ok = t.or(&alts);
+        cs.push(t.implies(joined, ok));
+    }
+    // Ranges COARSEN proved for read values.
+    if let Some(h) = hints {
+        for &r in &pr.reads {
+            let e = &ev[r as usize];
+            if let Some(a) = e.absloc {
+                if let Some(range) = h.ranges.get(&(e.loc, a)) {
+                    if let Some(c) = range_constraint(t, e.val, *range) {
+                        cs.push(t.implies(e.occ, c));
+                    }
+                }
+            }
+        }
+    }
+    // Copy constraints.
+    let ids: Vec<T> = pr.reads.iter().map(|_| t.fresh((None, None))).collect();
+    let wid: HashMap<u32, i128> = pr.writes.iter().enumerate().map(|(i, &w)| (w, i as i128 + 1)).collect();
+    let zero = t.int(0);
+    let local = t.int(LOCAL_BASE);
+    for (ri, &r) in pr.reads.iter().enumerate() {
+        let re = ev[r as usize].clone();
+        let mutex = matches!(re.kind, EvKind::Read { mutex: true });
+        let mut some = Vec::new();
+        for &src in &pr.may_copy[ri] {
+            let idv = match src {
+                Source::Init => 0,
+                Source::Write(w) => wid[&w],
+            };
+            let idc = t.int(idv);
+            let is = t.eq(ids[ri], idc);
+            some.push(is);
+            let mut body = Vec::new();
+            match src {
+                Source::Init => {
+                    let init = if mutex {
+                        zero
+                    } else if let Some(a) = t.as_const(re.addr) {
+                        if layout.initially_zero(a) {
+                            zero
+                        } else {
+                            t.init(re.addr)
+                        }
+                    } else {
+                        let g = t.lt(re.addr, local);
+                        let i = t.init(re.addr);
+                        t.ite(g, zero, i)
+                    };
+                    body.push(t.eq(re.val, init));
+                }
+                Source::Write(w) => {
+                    let we = &ev[w as usize];
+                    body.push(we.occ);
+                    body.push(t.eq(re.val, we.val));
+                    body.push(t.eq(re.addr, we.addr));
+                    body.push(before(t, w, r));
+                }
+            }
+            // No write to the location between the source and the read.
+            let others: Vec<u32> = if pr.pruned {
+                pr.may_copy[ri].iter().filter_map(|s| if let Source::Write(x) = s { Some(*x) } else { None }).collect()
+            } else {
+                pr.writes.clone()
+            };
+            for x in others {
+                if Source::Write(x) == src {
+                    continue;
+                }
+                if let Source::Write(w) = src {
+                    if pr.write_before(x, w) {
+                        continue;
+                    }
+                }
+                let xe = &ev[x as usize];
+                let same = match src {
+                    Source::Write(w) => t.eq(xe.addr, ev[w as usize].addr),
+                    Source::Init => t.eq(xe.addr, re.addr),
+                };
+                if t.as_bool(same) == Some(false) || t.as_bool(xe.occ) == Some(false) {
+                    continue;
+                }
+                let after_r = before(t, r, x);
+                let ok = match src {
+                    Source::Write(w) => {
+                        let bw = before(t, x, w);
+                        t.or(&[bw, after_r])
+                    }
+                    Source::Init => after_r,
+                };
+                let cond = t.and(&[xe.occ, same]);
+                body.push(t.implies(cond, ok));
+                stats.between += 1;
+            }
+            let b = t.and(&body);
+            cs.push(t.implies(is, b));
+        }
+        let any = t.or(&some);
+        cs.push(t.implies(re.occ, any));
+    }
+    // Queries.
+    let mut fails: BTreeMap<AssertId, Vec<u32>> = BTreeMap::new();
+    let mut halts = Vec::new();
+    for (i, e) in ev.iter().enumerate() {
+        match e.kind {
+            EvKind::Fail(a) if t.as_bool(e.occ) != Some(false) => fails.entry(a).or_default().push(i as u32),
+            EvKind::Halt if t.as_bool(e.occ) != Some(false) => halts.push(i as u32),
+            _ => {}
+        }
+    }
+    let mut queries = Vec::new();
+    for &a in targets {
+        let Some(fs) = fails.get(&a) else { continue };
+        let act = t.fresh_bool();
+        let mut sels = Vec::new();
+        let mut failures = Vec::new();
+        for &f in fs {
+            let sel = t.fresh_bool();
+            sels.push(sel);
+            failures.push((f, sel));
+            let mut body = vec![ev[f as usize].occ];
+            let stoppers = halts.iter().copied().chain(fails.iter().filter(|(b, _)| **b != a).flat_map(|(_, v)| v.iter().copied()));
+            for h in stoppers.collect::<Vec<_>>() {
+                let b = before(t, f, h);
+                body.push(t.implies(ev[h as usize].occ, b));
+            }
+            let b = t.and(&body);
+            cs.push(t.implies(sel, b));
+        }
+        let any = t.or(&sels);
+        cs.push(t.implies(act, any));
+        queries.push(Query { assert: a, activate: act, failures });
+    }
+    let _ = prog;
+    // Ranges of the unknowns.
+    for n in 0..t.sym_count() {
+        let r = t.sym_range(n);
+        if r.0.is_some() || r.1.is_some() {
+            let s = t.intern_sym(n);
+            if let Some(c) = range_constraint(t, s, r) {
+                cs.push(c);
+            }
+        }
+    }
+    let mut text = String::new();
+    text.push_str("; duet-rs bounded encoding (Sinha & Wang, FSE 2010): clocks, copy IDs, SC axioms\n");
+    text.push_str("(set-logic ALL)\n(declare-fun init (Int) Int)\n");
+    for n in 0..t.sym_count() {
+        text.push_str(&format!("(declare-fun s{n} () Int)\n"));
+    }
+    for n in 0..t.bsym_count() {
+        text.push_str(&format!("(declare-fun b{n} () Bool)\n"));
+    }
+    let mut defined = Vec::new();
+    for &c in &cs {
+        if t.as_bool(c) == Some(true) {
+            continue;
+        }
+        t.define(&[c], &mut defined, &mut text);
+        text.push_str("(assert ");
+        text.push_str(&t.name(c));
+        text.push_str(")\n");
+    }
+    stats.smt_bytes = text.len();
+    Ok(Encoding { text, clocks, queries, stats })
+}

@@ -1,0 +1,265 @@
+//! Bounded mode: finds real violations within a bound, after Sinha & Wang's staged analysis
+//! (FSE 2010).
+//!
+//! 1. [`unroll`]: loops unrolled and unbounded thread templates replicated up to the bound.
+//! 2. [`summary`]: each thread instance summarised once by symbolic execution into an
+//!    interference skeleton ([`skeleton`]) over hash-consed [`term`]s.
+//! 3. [`encode`]: sequential-consistency composition for Z3 ([`solve`]): integer clocks for
+//!    happens-before, integer IDs for the copy relation.
+//! 4. [`prune`]: may-happen-in-parallel, kill and may-copy sets shrink the copy constraints.
+//! 5. [`witness`]: a model becomes a schedule, which the concrete interpreter
+//!    ([`crate::interp`]) replays; only a replayed failure is reported as a violation, printed
+//!    as an interleaving and written as an SV-COMP witness ([`graphml`]).
+
+pub mod encode;
+pub mod graphml;
+pub mod prune;
+pub mod skeleton;
+pub mod solve;
+pub mod summary;
+pub mod term;
+pub mod unroll;
+pub mod witness;
+
+use crate::interp::layout::Layout;
+use crate::interp::{Interp, Outcome};
+use crate::ir::{AbsLoc, AssertId, LocId, Program};
+use hashbrown::{HashMap, HashSet};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// Solver time per query when none is given.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// What to explore and what to write.
+#[derive(Clone, Debug)]
+pub struct BoundedOptions {
+    /// Iterations per loop.
+    pub unroll: u32,
+    /// Instances per unbounded thread template.
+    pub threads: u32,
+    /// Instantiate every copy constraint (no MHP/kill/may-copy pruning).
+    pub no_prune: bool,
+    /// Where to write the GraphML witness of the first violation.
+    pub witness: Option<PathBuf>,
+    /// Where to write the encoding as SMT-LIB2.
+    pub dump_smt: Option<PathBuf>,
+    /// Solver time limit per assertion.
+    pub timeout: Duration,
+}
+
+impl BoundedOptions {
+    /// `k` iterations and `k` instances, pruning on, nothing written.
+    pub fn new(k: u32) -> BoundedOptions {
+        BoundedOptions { unroll: k, threads: k, no_prune: false, witness: None, dump_smt: None, timeout: DEFAULT_TIMEOUT }
+    }
+}
+
+/// Facts from COARSEN that make the encoding smaller; both are sound because COARSEN
+/// over-approximates every execution.
+#[derive(Clone, Debug, Default)]
+pub struct Hints {
+    /// Data-flow edges `(writing location, abstract location, reading location)`, within and
+    /// across threads. A read at `l` of `a` that appears as the target of some edge may only
+    /// copy writes with an edge to it; the initial value counts as written at the root
+    /// template's entry. A read with no edge at all is unconstrained.
+    pub flows: HashSet<(LocId, AbsLoc, LocId)>,
+    /// Bounds on the value of `a` read at `l` (`None`: unbounded on that side).
+    pub ranges: HashMap<(LocId, AbsLoc), (Option<i128>, Option<i128>)>,
+}
+
+/// The bounded verdict on one assertion.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BoundedOutcome {
+    /// A replayed interleaving reaches the failure.
+    Violated {
+        /// The interleaving, readably.
+        trace: String,
+    },
+    /// No violation within the bound.
+    BoundedSafe {
+        /// What was explored.
+        reason: String,
+    },
+    /// No violation, and the exploration was exhaustive (no bound was reached).
+    Safe {
+        /// Why the exploration was complete.
+        reason: String,
+    },
+    /// Undecided, with the reason.
+    Unknown {
+        /// What stopped it.
+        reason: String,
+    },
+}
+
+/// Figures of one bounded run (the paper's Figure 3 columns and more).
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    /// Thread instances modelled.
+    pub instances: usize,
+    /// Skeleton events.
+    pub events: usize,
+    /// Size of the encoding.
+    pub encoding: encode::EncodingStats,
+    /// Seconds summarising.
+    pub summarise: f64,
+    /// Seconds pruning and encoding.
+    pub encode: f64,
+    /// Seconds in the solver (all queries).
+    pub solve: f64,
+}
+
+/// Verdicts and figures of a bounded run.
+pub struct Report {
+    /// One outcome per target, in the order given.
+    pub outcomes: Vec<(AssertId, BoundedOutcome)>,
+    /// Figures.
+    pub stats: Stats,
+}
+
+/// Bounded verdicts for `targets`.
+pub fn check(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets: &[AssertId]) -> Vec<(AssertId, BoundedOutcome)> {
+    run(prog, opts, hints, targets).outcomes
+}
+
+/// Bounded verdicts for `targets`, with figures.
+pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets: &[AssertId]) -> Report {
+    let all = |reason: String| Report { outcomes: targets.iter().map(|a| (*a, BoundedOutcome::Unknown { reason: reason.clone() })).collect(), stats: Stats::default() };
+    if let Some(u) = prog.unsupported.first() {
+        return all(format!("unsupported construct: {} at {}", u.construct, prog.span_str(u.span)));
+    }
+    let mut stats = Stats::default();
+    let layout = Layout::new(prog);
+    let t0 = Instant::now();
+    let mut sk = match summary::Summariser::new(prog, &layout, opts.unroll, opts.threads).run() {
+        Ok(s) => s,
+        Err(summary::Failure::Unsupported(why)) => return all(why),
+    };
+    stats.summarise = t0.elapsed().as_secs_f64();
+    stats.instances = sk.instances.len();
+    stats.events = sk.events.len();
+    let t1 = Instant::now();
+    let pr = prune::prune(prog, &mut sk, !opts.no_prune, hints);
+    let enc = match encode::encode(prog, &layout, &mut sk, &pr, hints, targets) {
+        Ok(e) => e,
+        Err(why) => {
+            let mut r = all(why);
+            r.stats = stats;
+            return r;
+        }
+    };
+    stats.encode = t1.elapsed().as_secs_f64();
+    stats.encoding = enc.stats.clone();
+    if let Some(path) = &opts.dump_smt {
+        let mut text = enc.text.clone();
+        for q in &enc.queries {
+            text.push_str(&format!("; assertion {}\n(check-sat-assuming ({}))\n", prog.assertion_id(q.assert), sk.terms.name(q.activate)));
+        }
+        if let Err(e) = std::fs::write(path, text) {
+            eprintln!("warning: could not write {}: {e}", path.display());
+        }
+    }
+    let exhaustive = sk.cut_loops.is_empty() && sk.havoc_loops.is_empty() && sk.unscheduled_forks == 0 && sk.incomplete.is_empty() && !prog.mode.parameterized;
+    let bound_text = format!("{} loop iterations, {} instances per unbounded thread template", opts.unroll, opts.threads);
+    let safe = |what: &str| -> BoundedOutcome {
+        if exhaustive {
+            BoundedOutcome::Safe { reason: format!("{what}; the bounded exploration was exhaustive (no loop reached its unrolling bound and no thread template its instance bound)") }
+        } else {
+            let mut cuts: Vec<String> = sk.cut_loops.iter().take(4).map(|l| prog.span_str(prog.loc(*l).span)).collect();
+            if sk.cut_loops.len() > 4 {
+                cuts.push("...".into());
+            }
+            let mut why = format!("{what} within the bound ({bound_text})");
+            if !cuts.is_empty() {
+                why.push_str(&format!("; loops cut at {}", cuts.join(", ")));
+            }
+            if sk.unscheduled_forks > 0 {
+                why.push_str("; further threads are never scheduled");
+            }
+            BoundedOutcome::BoundedSafe { reason: why }
+        }
+    };
+    let mut z3 = solve::Z3::new(&enc.text, opts.timeout);
+    let mut outcomes = Vec::new();
+    let mut witness_written = false;
+    let t2 = Instant::now();
+    for &a in targets {
+        let Some(q) = enc.queries.iter().find(|q| q.assert == a) else {
+            outcomes.push((a, safe("no failing instance of the assertion is reachable")));
+            continue;
+        };
+        let outcome = match z3.check(&sk.terms, q.activate) {
+            solve::Answer::Unsat => safe("no violation"),
+            solve::Answer::Unknown(why) => {
+                let why = if why.contains("timeout") || why.contains("canceled") { format!("solver timeout after {} s", opts.timeout.as_secs()) } else { format!("solver gave up ({why})") };
+                BoundedOutcome::Unknown { reason: why }
+            }
+            solve::Answer::Sat => {
+                let fail = q.failures.iter().find(|(_, sel)| match sk.terms.node(*sel) {
+                    term::Node::BSym(n) => z3.bsym(*n),
+                    _ => false,
+                });
+                match fail {
+                    None => BoundedOutcome::Unknown { reason: "internal error: the model selects no failing instance".into() },
+                    Some(&(f, _)) => {
+                        let ex = witness::extract(prog, &sk, &enc, &mut z3, f);
+                        let oracle = |addr: i128| z3.init(addr);
+                        let mut it = Interp::new(prog, &layout, &oracle);
+                        match it.run(&ex.steps) {
+                            Outcome::Failed { assert, .. } if assert == a => {
+                                let trace = witness::render(prog, &layout, &it.trace, (opts.unroll, opts.threads));
+                                if let (Some(path), false) = (&opts.witness, witness_written) {
+                                    witness_written = true;
+                                    write_witness(prog, &layout, &it.trace, path);
+                                }
+                                BoundedOutcome::Violated { trace }
+                            }
+                            Outcome::Failed { assert, .. } => BoundedOutcome::Unknown { reason: format!("the witness found replays to a different failure ({})", prog.assertion_id(assert)) },
+                            Outcome::Rejected { step, reason } => {
+                                let mut why = format!("a candidate violation did not replay (step {}: {reason})", step + 1);
+                                if let Some(ap) = sk.approximations.first() {
+                                    why.push_str(&format!("; the encoding over-approximates {ap}"));
+                                }
+                                BoundedOutcome::Unknown { reason: why }
+                            }
+                            Outcome::Finished => BoundedOutcome::Unknown { reason: "a candidate violation did not replay (the schedule ends before the failure)".into() },
+                        }
+                    }
+                }
+            }
+        };
+        outcomes.push((a, outcome));
+    }
+    stats.solve = t2.elapsed().as_secs_f64();
+    Report { outcomes, stats }
+}
+
+fn write_witness(prog: &Program, layout: &Layout, trace: &[crate::interp::Executed], path: &std::path::Path) {
+    let file = prog.files.first().cloned().unwrap_or_default();
+    let source = std::fs::read(&file).unwrap_or_default();
+    // The file's modification time keeps the witness the same from run to run.
+    let created = std::fs::metadata(&file).and_then(|m| m.modified()).ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map(|d| iso8601(d.as_secs())).unwrap_or_else(|| "1970-01-01T00:00:00Z".into());
+    let text = graphml::witness(prog, layout, trace, &file, &source, &created);
+    if let Err(e) = std::fs::write(path, text) {
+        eprintln!("warning: could not write {}: {e}", path.display());
+    }
+}
+
+/// `YYYY-MM-DDThh:mm:ssZ` of a Unix time.
+fn iso8601(secs: u64) -> String {
+    let days = (secs / 86400) as i64;
+    let rem = secs % 86400;
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = if m <= 2 { y + 1 } else { y };
+    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
+}

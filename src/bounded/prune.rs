@@ -1,0 +1,251 @@
+//! Interference pruning (Sinha & Wang §6): which writes each read may copy.
+//!
+//! - `≺*`, the transitive closure of the skeleton order, gives may-happen-in-parallel: two
+//!   events neither of which precedes the other.
+//! - A gen-kill pass over the skeleton gives the writes that reach a read along the order: a
+//!   write kills the earlier writes to the syntactically same location.
+//! - The may-copy set of a read is the reaching writes and the parallel ones, restricted to
+//!   writes whose location can equal the read's and which can occur, plus the initial value
+//!   when no write to the location is certain before the read.
+//!
+//! Only writes in the may-copy set can be the last write before the read, so the "no write in
+//! between" constraints only need those too (a write outside it is followed, before the read,
+//! by a killing write to the same location, which is in it).
+
+use super::skeleton::{EvKind, Skeleton};
+use super::term::T;
+use super::Hints;
+use crate::ir::Program;
+use hashbrown::{HashMap, HashSet};
+
+/// A write a read may copy.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Source {
+    /// The initial contents of the location.
+    Init,
+    /// A write event.
+    Write(u32),
+}
+
+/// The may-copy sets and the order facts the encoding needs.
+pub struct Pruned {
+    /// Read events, in event order.
+    pub reads: Vec<u32>,
+    /// Write events, in event order.
+    pub writes: Vec<u32>,
+    /// Per read (parallel to `reads`): what it may copy.
+    pub may_copy: Vec<Vec<Source>>,
+    /// Per write: the writes that certainly happen before it (indices into `writes`).
+    before_w: Vec<Bits>,
+    write_index: HashMap<u32, usize>,
+    /// Whether pruning was on.
+    pub pruned: bool,
+}
+
+#[derive(Clone, Default)]
+struct Bits(Vec<u64>);
+
+impl Bits {
+    fn new(n: usize) -> Bits {
+        Bits(vec![0; n.div_ceil(64)])
+    }
+    fn set(&mut self, i: usize) {
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+    fn get(&self, i: usize) -> bool {
+        self.0.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+    }
+    fn or(&mut self, o: &Bits) {
+        for (a, b) in self.0.iter_mut().zip(&o.0) {
+            *a |= *b;
+        }
+    }
+    fn and(&mut self, o: &Bits) {
+        for (a, b) in self.0.iter_mut().zip(&o.0) {
+            *a &= *b;
+        }
+    }
+    fn and_not(&mut self, o: &Bits) {
+        for (a, b) in self.0.iter_mut().zip(&o.0) {
+            *a &= !*b;
+        }
+    }
+    fn ones(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(i, &w)| (0..64).filter(move |b| w & (1 << b) != 0).map(move |b| i * 64 + b))
+    }
+}
+
+impl Pruned {
+    /// Whether write `a` certainly happens before write `b` (both event ids).
+    pub fn write_before(&self, a: u32, b: u32) -> bool {
+        if !self.pruned {
+            return false;
+        }
+        match (self.write_index.get(&a), self.write_index.get(&b)) {
+            (Some(&ia), Some(&ib)) => self.before_w[ib].get(ia),
+            _ => false,
+        }
+    }
+}
+
+/// The skeleton order's edges, including a join's edge from the joined thread's end when the
+/// handle is a constant naming a thread with a single way of ending.
+pub fn edges(sk: &Skeleton) -> Vec<Vec<u32>> {
+    let mut preds: Vec<Vec<u32>> = sk.events.iter().map(|e| e.preds.clone()).collect();
+    for (i, e) in sk.events.iter().enumerate() {
+        if let EvKind::Join { .. } = e.kind {
+            if let Some(h) = sk.terms.as_const(e.val) {
+                if let Some(inst) = sk.instances.get(h as usize).filter(|_| h > 0) {
+                    if inst.ends.len() == 1 {
+                        preds[i].push(inst.ends[0]);
+                    }
+                }
+            }
+        }
+    }
+    preds
+}
+
+/// Computes the may-copy sets; with `prune` false every write (and the initial value) is a
+/// candidate for every read, as in the eager encoding.
+pub fn prune(prog: &Program, sk: &mut Skeleton, prune: bool, hints: Option<&Hints>) -> Pruned {
+    let n = sk.events.len();
+    let reads: Vec<u32> = (0..n as u32).filter(|&e| sk.events[e as usize].is_read()).collect();
+    let writes: Vec<u32> = (0..n as u32).filter(|&e| sk.events[e as usize].is_write()).collect();
+    let write_index: HashMap<u32, usize> = writes.iter().enumerate().map(|(i, &w)| (w, i)).collect();
+    if !prune {
+        let mut all: Vec<Source> = vec![Source::Init];
+        all.extend(writes.iter().map(|&w| Source::Write(w)));
+        let may_copy = reads.iter().map(|_| all.clone()).collect();
+        return Pruned { reads, writes, may_copy, before_w: Vec::new(), write_index, pruned: false };
+    }
+    let preds = edges(sk);
+    let mut succs: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for (e, ps) in preds.iter().enumerate() {
+        for &p in ps {
+            succs[p as usize].push(e as u32);
+        }
+    }
+    // Kahn's order (join edges point backwards in event numbering).
+    let mut indeg: Vec<usize> = preds.iter().map(|p| p.len()).collect();
+    let mut topo: Vec<u32> = Vec::with_capacity(n);
+    let mut ready: Vec<u32> = (0..n as u32).filter(|&e| indeg[e as usize] == 0).rev().collect();
+    while let Some(e) = ready.pop() {
+        topo.push(e);
+        for &s in succs[e as usize].iter().rev() {
+            indeg[s as usize] -= 1;
+            if indeg[s as usize] == 0 {
+                ready.push(s);
+            }
+        }
+    }
+    if topo.len() != n {
+        // A cycle can only come from join edges of an inconsistent program; fall back to eager.
+        return self::prune(prog, sk, false, hints);
+    }
+    let w = writes.len();
+    // Writes that are ancestors of each event; reads that are ancestors of each event.
+    let read_index: HashMap<u32, usize> = reads.iter().enumerate().map(|(i, &r)| (r, i)).collect();
+    let mut anc_w: Vec<Bits> = vec![Bits::new(w); n];
+    let mut anc_r: Vec<Bits> = vec![Bits::new(reads.len()); n];
+    // Reaching writes and the locations certainly written, by term.
+    let mut locs: Vec<T> = writes.iter().map(|&x| sk.events[x as usize].addr).collect();
+    locs.sort();
+    locs.dedup();
+    let loc_index: HashMap<T, usize> = locs.iter().enumerate().map(|(i, l)| (*l, i)).collect();
+    let mut kill: Vec<Bits> = vec![Bits::new(w); locs.len()];
+    for (i, &x) in writes.iter().enumerate() {
+        kill[loc_index[&sk.events[x as usize].addr]].set(i);
+    }
+    let mut rd_out: Vec<Bits> = vec![Bits::new(w); n];
+    let mut mw_out: Vec<Bits> = vec![Bits::new(locs.len()); n];
+    let mut rd_in_reads: HashMap<u32, Bits> = HashMap::new();
+    let mut mw_in_reads: HashMap<u32, Bits> = HashMap::new();
+    for &e in &topo {
+        let ei = e as usize;
+        let mut aw = Bits::new(w);
+        let mut ar = Bits::new(reads.len());
+        let mut rd = Bits::new(w);
+        let mut mw: Option<Bits> = None;
+        for &p in &preds[ei] {
+            let pi = p as usize;
+            aw.or(&anc_w[pi]);
+            ar.or(&anc_r[pi]);
+            if let Some(&wi) = write_index.get(&p) {
+                aw.set(wi);
+            }
+            if let Some(&ri) = read_index.get(&p) {
+                ar.set(ri);
+            }
+            rd.or(&rd_out[pi]);
+            match &mut mw {
+                None => mw = Some(mw_out[pi].clone()),
+                Some(m) => m.and(&mw_out[pi]),
+            }
+        }
+        let mut mw = mw.unwrap_or_else(|| Bits::new(locs.len()));
+        if sk.events[ei].is_read() {
+            rd_in_reads.insert(e, rd.clone());
+            mw_in_reads.insert(e, mw.clone());
+        }
+        if let Some(&wi) = write_index.get(&e) {
+            let li = loc_index[&sk.events[ei].addr];
+            rd.and_not(&kill[li]);
+            rd.set(wi);
+            mw.set(li);
+        }
+        anc_w[ei] = aw;
+        anc_r[ei] = ar;
+        rd_out[ei] = rd;
+        mw_out[ei] = mw;
+    }
+    let hint_keys: Option<HashSet<(crate::ir::LocId, crate::ir::AbsLoc)>> = hints.map(|h| h.flows.iter().map(|(_, a, r)| (*r, *a)).collect());
+    let root_entry = prog.templates.first().map(|t| t.entry);
+    let mut may_copy = Vec::with_capacity(reads.len());
+    for &r in &reads {
+        let ri = read_index[&r];
+        let re = sk.events[r as usize].clone();
+        let mut cands = rd_in_reads.remove(&r).unwrap_or_else(|| Bits::new(w));
+        // Parallel writes: neither an ancestor nor a descendant of the read.
+        for (wi, &x) in writes.iter().enumerate() {
+            if !anc_w[r as usize].get(wi) && !anc_r[x as usize].get(ri) {
+                cands.set(wi);
+            }
+        }
+        let restrict = match (&hint_keys, re.absloc) {
+            (Some(keys), Some(a)) if keys.contains(&(re.loc, a)) => Some(a),
+            _ => None,
+        };
+        let mut set = Vec::new();
+        let mw = mw_in_reads.remove(&r).unwrap_or_else(|| Bits::new(locs.len()));
+        let certainly_written = loc_index.get(&re.addr).is_some_and(|&li| mw.get(li));
+        let init_ok = match (restrict, hints, root_entry) {
+            (Some(a), Some(h), Some(root)) => h.flows.contains(&(root, a, re.loc)),
+            _ => true,
+        };
+        if !certainly_written && init_ok {
+            set.push(Source::Init);
+        }
+        for wi in cands.ones() {
+            let x = writes[wi];
+            let we = &sk.events[x as usize];
+            if sk.terms.as_bool(we.occ) == Some(false) {
+                continue;
+            }
+            let same = sk.terms.eq(we.addr, re.addr);
+            if sk.terms.as_bool(same) == Some(false) {
+                continue;
+            }
+            if let (Some(a), Some(h)) = (restrict, hints) {
+                if !h.flows.contains(&(we.loc, a, re.loc)) {
+                    continue;
+                }
+            }
+            set.push(Source::Write(x));
+        }
+        may_copy.push(set);
+    }
+    // Writes certainly before each write, for the "in between" constraints.
+    let before_w = writes.iter().map(|&x| anc_w[x as usize].clone()).collect();
+    Pruned { reads, writes, may_copy, before_w, write_index, pruned: true }
+}

@@ -1,0 +1,904 @@
+//! Thread-modular summarisation (Sinha & Wang §4, Figure 2): symbolic execution of every
+//! thread instance over its unrolled graph, once per instance.
+//!
+//! The symbolic state at a node is the path condition ψ, the thread's registers 𝓛 (its locals
+//! whose address is never taken), and the set E of its last events. Every read of shared memory
+//! gets a fresh unknown (interference abstraction) and becomes a `Read` event; every write a
+//! `Write` event; both carry the address, the value and ψ. At a join of paths the states merge:
+//! ψ₁ ∨ ψ₂, 𝓛 = ite(ψ₁, 𝓛₁, 𝓛₂), E₁ ∪ E₂. A fork starts the child's state with the parent's
+//! ψ and E = {fork}. Nothing about other threads is looked at here; the composition links reads
+//! to writes later.
+
+use super::skeleton::{EvKind, Event, Instance, NodeInfo, Skeleton};
+use super::term::{BitOp, Range, Terms, T};
+use super::unroll::{self, BKind, Unrolled};
+use crate::interp::layout::{Layout, UNSCHEDULED_HANDLE_BASE};
+use crate::interp::ops;
+use crate::ir::{Action, BinOp, CType, Expr, Halt, LocId, Lval, Multiplicity, Program, TemplateId, Ty, UnOp, VarId, VarKind};
+use hashbrown::{HashMap, HashSet};
+use std::collections::BTreeMap;
+
+/// Most thread instances modelled, whatever the bounds.
+pub const MAX_INSTANCES: usize = 4096;
+/// Most events in one skeleton.
+pub const MAX_EVENTS: usize = 2_000_000;
+
+/// Why summarising failed.
+#[derive(Debug)]
+pub enum Failure {
+    /// A construct the engine cannot encode (named).
+    Unsupported(String),
+}
+
+enum Stop {
+    /// A register aggregate is used in a way only memory supports (a symbolic index, its
+    /// address): summarise the instance again with it in memory.
+    Demote(VarId),
+    Fail(Failure),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Place {
+    Reg(VarId, i128),
+    Mem(T),
+}
+
+#[derive(Clone, Debug)]
+enum Gen {
+    Init,
+    Fresh,
+    Merge(T, u32, u32),
+}
+
+#[derive(Clone, Debug)]
+struct State {
+    psi: T,
+    regs: BTreeMap<(VarId, i128), T>,
+    gens: BTreeMap<VarId, u32>,
+    allocs: T,
+    last: Vec<u32>,
+    unit: Option<u32>,
+    depth: u32,
+}
+
+struct Pending {
+    template: TemplateId,
+    fork: Option<u32>,
+    psi0: T,
+    param: Option<(VarId, T)>,
+}
+
+/// Per-action bookkeeping: its unit and the events it made so far.
+struct Act {
+    unit: Option<u32>,
+    prev: Option<u32>,
+    events: Vec<u32>,
+    nondets: Vec<T>,
+    node: u32,
+    loc: LocId,
+}
+
+/// Builds the skeleton of the bounded program.
+pub struct Summariser<'a> {
+    prog: &'a Program,
+    layout: &'a Layout,
+    unroll: u32,
+    threads: u32,
+    sk: Skeleton,
+    graph_of: HashMap<TemplateId, usize>,
+    demoted: HashSet<VarId>,
+    specs: Vec<Pending>,
+    per_template: HashMap<TemplateId, u32>,
+    unit_rank: Vec<u32>,
+    gens: Vec<Gen>,
+    gen_memo: HashMap<(u32, VarId, i128), T>,
+    ranged: HashSet<T>,
+    thread: u32,
+    template: TemplateId,
+}
+
+impl<'a> Summariser<'a> {
+    /// A summariser for `unroll` loop iterations and `threads` instances per unbounded template.
+    pub fn new(prog: &'a Program, layout: &'a Layout, unroll: u32, threads: u32) -> Summariser<'a> {
+        let sk = Skeleton {
+            terms: Terms::new(),
+            graphs: Vec::new(),
+            instances: Vec::new(),
+            events: Vec::new(),
+            units: 0,
+            constraints: Vec::new(),
+            approximations: Vec::new(),
+            cut_loops: Vec::new(),
+            havoc_loops: Vec::new(),
+            unscheduled_forks: 0,
+            incomplete: Vec::new(),
+        };
+        Summariser {
+            prog,
+            layout,
+            unroll,
+            threads,
+            sk,
+            graph_of: HashMap::new(),
+            demoted: HashSet::new(),
+            specs: Vec::new(),
+            per_template: HashMap::new(),
+            unit_rank: Vec::new(),
+            gens: Vec::new(),
+            gen_memo: HashMap::new(),
+            ranged: HashSet::new(),
+            thread: 0,
+            template: TemplateId(0),
+        }
+    }
+
+    /// Summarises the root and every thread it (transitively) creates within the bounds.
+    pub fn run(mut self) -> Result<Skeleton, Failure> {
+        let tt = self.sk.terms.tt();
+        self.specs.push(Pending { template: TemplateId(0), fork: None, psi0: tt, param: None });
+        let mut i = 0;
+        while i < self.specs.len() {
+            let mark = (self.sk.events.len(), self.specs.len(), self.sk.units, self.sk.constraints.len(), self.sk.unscheduled_forks, self.sk.approximations.len());
+            let counts = self.per_template.clone();
+            match self.instance(i as u32) {
+                Ok(inst) => {
+                    self.sk.instances.push(inst);
+                    i += 1;
+                }
+                Err(Stop::Demote(v)) => {
+                    if !self.demoted.insert(v) {
+                        return Err(Failure::Unsupported(format!("internal error: `{}` demoted twice", self.prog.var(v).name)));
+                    }
+                    self.sk.events.truncate(mark.0);
+                    self.specs.truncate(mark.1);
+                    self.sk.units = mark.2;
+                    self.unit_rank.truncate(mark.2 as usize);
+                    self.sk.constraints.truncate(mark.3);
+                    self.sk.unscheduled_forks = mark.4;
+                    self.sk.approximations.truncate(mark.5);
+                    self.per_template = counts;
+                }
+                Err(Stop::Fail(f)) => return Err(f),
+            }
+        }
+        let mut cut = std::mem::take(&mut self.sk.cut_loops);
+        for inst in &self.sk.instances {
+            cut.extend(self.sk.graphs[inst.graph].cut_headers.iter().copied());
+        }
+        cut.sort();
+        cut.dedup();
+        self.sk.cut_loops = cut;
+        self.sk.havoc_loops.sort();
+        self.sk.havoc_loops.dedup();
+        self.sk.approximations.sort();
+        self.sk.approximations.dedup();
+        Ok(self.sk)
+    }
+
+    fn graph(&mut self, t: TemplateId) -> Result<usize, Stop> {
+        if let Some(g) = self.graph_of.get(&t) {
+            return Ok(*g);
+        }
+        let u = unroll::unroll(self.prog, t, self.unroll).map_err(|e| Stop::Fail(Failure::Unsupported(e)))?;
+        let g = self.sk.graphs.len();
+        self.sk.graphs.push(u);
+        self.graph_of.insert(t, g);
+        Ok(g)
+    }
+
+    fn instance(&mut self, id: u32) -> Result<Instance, Stop> {
+        let (template, fork, psi0, param) = {
+            let s = &self.specs[id as usize];
+            (s.template, s.fork, s.psi0, s.param)
+        };
+        self.thread = id;
+        self.template = template;
+        self.gens = vec![Gen::Init];
+        self.gen_memo.clear();
+        let g = self.graph(template)?;
+        let graph: Unrolled = self.sk.graphs[g].clone();
+        let n = graph.nodes.len();
+        let mut infos = vec![NodeInfo::default(); n];
+        let mut incoming: Vec<Option<State>> = vec![None; n];
+        let zero = self.sk.terms.int(0);
+        let mut regs = BTreeMap::new();
+        if let Some((p, v)) = param {
+            regs.insert((p, 0), v);
+        }
+        incoming[0] = Some(State { psi: psi0, regs, gens: BTreeMap::new(), allocs: zero, last: fork.into_iter().collect(), unit: None, depth: 0 });
+        let mut ends = Vec::new();
+        for i in 0..n {
+            let Some(st) = incoming[i].take() else { continue };
+            if self.sk.terms.as_bool(st.psi) == Some(false) {
+                continue;
+            }
+            if self.sk.events.len() > MAX_EVENTS {
+                return Err(Stop::Fail(Failure::Unsupported(format!("the bounded program has more than {MAX_EVENTS} events"))));
+            }
+            let node = graph.nodes[i].clone();
+            let info = &mut infos[i];
+            info.reached = true;
+            info.psi_in = Some(st.psi);
+            let (out, act, child) = match &node.kind {
+                BKind::Loc(l) => self.action(i as u32, *l, st)?,
+                BKind::Havoc { header, vars, allocs, .. } => (self.havoc(*header, vars, *allocs, st), None, None),
+            };
+            let info = &mut infos[i];
+            info.psi_out = Some(out.psi);
+            info.child = child;
+            if let Some(a) = act {
+                for &e in &a.events {
+                    if self.sk.events[e as usize].kind == EvKind::End {
+                        ends.push(e);
+                    }
+                }
+                info.events = a.events;
+                info.nondets = a.nondets;
+            }
+            if self.sk.terms.as_bool(out.psi) == Some(false) || node.succs.is_empty() {
+                continue;
+            }
+            // A branch is a choice the path condition must record: unless both sides are
+            // complementary guards over registers, an unknown picks the side.
+            let choice = if node.succs.len() > 1 && !self.complementary(&graph, &node.succs) {
+                let c = self.sk.terms.fresh((Some(0), Some(node.succs.len() as i128 - 1)));
+                infos[i].choice = Some(c);
+                Some(c)
+            } else {
+                None
+            };
+            for (k, &s) in node.succs.iter().enumerate() {
+                let mut st = out.clone();
+                if let Some(c) = choice {
+                    let kk = self.sk.terms.int(k as i128);
+                    let e = self.sk.terms.eq(c, kk);
+                    st.psi = self.sk.terms.and(&[st.psi, e]);
+                }
+                let slot = &mut incoming[s as usize];
+                *slot = Some(match slot.take() {
+                    None => st,
+                    Some(acc) => self.merge(acc, st),
+                });
+            }
+        }
+        Ok(Instance { id, template, fork, graph: g, nodes: infos, ends })
+    }
+
+    /// Whether the two successors are an `assume` and its negation over registers only, so the
+    /// path condition already tells which one was taken.
+    fn complementary(&self, g: &Unrolled, succs: &[u32]) -> bool {
+        if succs.len() != 2 {
+            return false;
+        }
+        let cond = |s: u32| match &g.nodes[s as usize].kind {
+            BKind::Loc(l) => match &self.prog.loc(*l).action {
+                Action::Assume(c) => Some(c),
+                _ => None,
+            },
+            _ => None,
+        };
+        let (Some(a), Some(b)) = (cond(succs[0]), cond(succs[1])) else { return false };
+        let negated = match (a, b) {
+            (Expr::Unary(UnOp::Not, x, _), y) | (y, Expr::Unary(UnOp::Not, x, _)) => x.as_ref() == y,
+            (Expr::Binary(o1, a1, b1, t1), Expr::Binary(o2, a2, b2, t2)) => t1 == t2 && a1 == a2 && b1 == b2 && o1.negate_comparison() == Some(*o2),
+            _ => false,
+        };
+        negated && self.register_only(a)
+    }
+
+    fn register_only(&self, e: &Expr) -> bool {
+        let mut ok = true;
+        e.for_each_load(&mut |lv| match lv {
+            Lval::Var(v) if self.is_register(*v) && self.prog.var(*v).ty.is_scalar() => {}
+            _ => ok = false,
+        });
+        fn no_nondet(e: &Expr) -> bool {
+            match e {
+                Expr::Nondet(_) => false,
+                Expr::Const(..) | Expr::Load(_) | Expr::AddrOf(_) => true,
+                Expr::Unary(_, x, _) | Expr::Cast(_, x) => no_nondet(x),
+                Expr::Binary(_, a, b, _) => no_nondet(a) && no_nondet(b),
+            }
+        }
+        ok && no_nondet(e)
+    }
+
+    fn is_register(&self, v: VarId) -> bool {
+        let var = self.prog.var(v);
+        matches!(var.kind, VarKind::Local(_) | VarKind::Temp(_)) && !var.addr_taken && !self.demoted.contains(&v) && !contains_mutex(self.prog, &var.ty, 0)
+    }
+
+    fn merge(&mut self, acc: State, new: State) -> State {
+        let t = &mut self.sk.terms;
+        let psi = t.or(&[acc.psi, new.psi]);
+        let c = new.psi;
+        let mut gens = BTreeMap::new();
+        let gvars: std::collections::BTreeSet<VarId> = acc.gens.keys().chain(new.gens.keys()).copied().collect();
+        for v in gvars {
+            let (ga, gn) = (acc.gens.get(&v).copied().unwrap_or(0), new.gens.get(&v).copied().unwrap_or(0));
+            if ga == gn {
+                if ga != 0 {
+                    gens.insert(v, ga);
+                }
+            } else {
+                let g = self.gens.len() as u32;
+                self.gens.push(Gen::Merge(c, gn, ga));
+                gens.insert(v, g);
+            }
+        }
+        let keys: std::collections::BTreeSet<(VarId, i128)> = acc.regs.keys().chain(new.regs.keys()).copied().collect();
+        let mut regs = BTreeMap::new();
+        for k in keys {
+            let a = match acc.regs.get(&k) {
+                Some(x) => *x,
+                None => self.default_value(acc.gens.get(&k.0).copied().unwrap_or(0), k.0, k.1, None),
+            };
+            let b = match new.regs.get(&k) {
+                Some(x) => *x,
+                None => self.default_value(new.gens.get(&k.0).copied().unwrap_or(0), k.0, k.1, None),
+            };
+            let m = self.sk.terms.ite(c, b, a);
+            regs.insert(k, m);
+        }
+        let allocs = self.sk.terms.ite(c, new.allocs, acc.allocs);
+        let mut last = acc.last;
+        last.extend(new.last);
+        last.sort();
+        last.dedup();
+        let unit = match (acc.unit, new.unit) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        State { psi, regs, gens, allocs, last, unit, depth: acc.depth.max(new.depth) }
+    }
+
+    /// The value a register slot has before this path wrote it.
+    fn default_value(&mut self, gen: u32, v: VarId, slot: i128, ty: Option<Ty>) -> T {
+        if let Some(t) = self.gen_memo.get(&(gen, v, slot)) {
+            return *t;
+        }
+        let ty = ty.unwrap_or_else(|| slot_scalar(self.prog, self.layout, &self.prog.var(v).ty, slot));
+        let range = ty_range(ty, self.prog);
+        let t = match self.gens[gen as usize].clone() {
+            Gen::Init => {
+                let a = self.layout.var_addr(self.prog, v, self.thread) + slot;
+                let at = self.sk.terms.int(a);
+                let t = self.sk.terms.init_ranged(at, range);
+                if self.ranged.insert(t) {
+                    if let Some(c) = range_constraint(&mut self.sk.terms, t, range) {
+                        self.sk.constraints.push(c);
+                    }
+                }
+                t
+            }
+            Gen::Fresh => self.sk.terms.fresh(range),
+            Gen::Merge(c, a, b) => {
+                let x = self.default_value(a, v, slot, Some(ty));
+                let y = self.default_value(b, v, slot, Some(ty));
+                self.sk.terms.ite(c, x, y)
+            }
+        };
+        self.gen_memo.insert((gen, v, slot), t);
+        t
+    }
+
+    fn read_reg(&mut self, st: &State, v: VarId, slot: i128, ty: Ty) -> T {
+        match st.regs.get(&(v, slot)) {
+            Some(t) => *t,
+            None => self.default_value(st.gens.get(&v).copied().unwrap_or(0), v, slot, Some(ty)),
+        }
+    }
+
+    fn havoc(&mut self, header: LocId, vars: &[VarId], allocs: bool, mut st: State) -> State {
+        if let Some(v) = vars.iter().find(|v| !self.is_register(**v)) {
+            // The loop writes thread-private memory, which a havoc of registers cannot cover.
+            self.sk.incomplete.push(format!("the loop at {} cannot be summarised beyond the bound (it writes `{}` through memory)", self.prog.span_str(self.prog.loc(header).span), self.prog.var(*v).name));
+            st.psi = self.sk.terms.ff();
+            return st;
+        }
+        self.sk.havoc_loops.push(header);
+        for &v in vars {
+            st.regs.retain(|k, _| k.0 != v);
+            let g = self.gens.len() as u32;
+            self.gens.push(Gen::Fresh);
+            st.gens.insert(v, g);
+        }
+        if allocs {
+            let lo = self.sk.terms.range(st.allocs).0;
+            st.allocs = self.sk.terms.fresh((lo.or(Some(0)), Some(1 << 15)));
+        }
+        st
+    }
+
+    fn new_unit(&mut self) -> u32 {
+        let u = self.sk.units;
+        self.sk.units += 1;
+        self.unit_rank.push(0);
+        u
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn event(&mut self, st: &State, act: &mut Act, kind: EvKind, addr: T, val: T, occ: T, lv: Option<&Lval>) -> u32 {
+        let unit = match (st.unit, act.unit) {
+            (Some(u), _) => u,
+            (None, Some(u)) => u,
+            (None, None) => {
+                let u = self.new_unit();
+                act.unit = Some(u);
+                u
+            }
+        };
+        let rank = self.unit_rank[unit as usize];
+        self.unit_rank[unit as usize] += 1;
+        let preds = match act.prev {
+            Some(p) => vec![p],
+            None => st.last.clone(),
+        };
+        let absloc = lv.and_then(|l| self.prog.memory.lookup(self.prog, l));
+        let id = self.sk.events.len() as u32;
+        self.sk.events.push(Event { kind, thread: self.thread, node: act.node, loc: act.loc, addr, val, occ, unit, rank, preds, absloc });
+        act.prev = Some(id);
+        act.events.push(id);
+        id
+    }
+
+    fn approx(&mut self, what: &str, loc: LocId) -> T {
+        self.sk.approximations.push(format!("{what} at {}", self.prog.span_str(self.prog.loc(loc).span)));
+        self.sk.terms.fresh((None, None))
+    }
+
+    /// Executes the action of one node. Returns the state after it, the action's bookkeeping
+    /// and the instance a fork created.
+    fn action(&mut self, node: u32, loc: LocId, mut st: State) -> Result<(State, Option<Act>, Option<u32>), Stop> {
+        let prog = self.prog;
+        let l = prog.loc(loc);
+        let mut act = Act { unit: None, prev: None, events: Vec::new(), nondets: Vec::new(), node, loc };
+        if matches!(l.action, Action::AtomicBegin) && st.unit.is_none() {
+            let u = self.new_unit();
+            st.unit = Some(u);
+        }
+        if l.atomic && st.unit.is_none() {
+            let u = self.new_unit();
+            st.unit = Some(u);
+        }
+        let psi = st.psi;
+        let mut occ = psi;
+        let mut child = None;
+        let zero = self.sk.terms.int(0);
+        match &l.action {
+            Action::Skip => {}
+            Action::Assign(lv, e) => {
+                let v = self.eval(&st, &mut act, e)?;
+                let place = self.place(&st, &mut act, lv)?;
+                let ty = prog.lval_type(lv).scalar(prog.data_model);
+                let v = self.convert(ty, v);
+                self.store(&mut st, &mut act, place, v, psi, Some(lv));
+            }
+            Action::Assume(c) => {
+                let v = self.eval(&st, &mut act, c)?;
+                let g = self.sk.terms.truthy(v);
+                occ = self.sk.terms.and(&[psi, g]);
+            }
+            Action::Assert(id, c) => {
+                let v = self.eval(&st, &mut act, c)?;
+                let g = self.sk.terms.truthy(v);
+                let ng = self.sk.terms.not(g);
+                let fail = self.sk.terms.and(&[psi, ng]);
+                self.event(&st, &mut act, EvKind::Fail(*id), zero, zero, fail, None);
+                st.psi = self.sk.terms.and(&[psi, g]);
+            }
+            Action::Alloc(lv, _, _) => {
+                let base = self.sk.terms.int(Layout::heap_addr(self.thread, 0));
+                let stride = self.sk.terms.int(crate::interp::layout::HEAP_OBJECT_SLOTS);
+                let off = self.sk.terms.mul(st.allocs, stride);
+                let addr = self.sk.terms.add(base, off);
+                let one = self.sk.terms.int(1);
+                st.allocs = self.sk.terms.add(st.allocs, one);
+                let place = self.place(&st, &mut act, lv)?;
+                self.store(&mut st, &mut act, place, addr, psi, Some(lv));
+            }
+            Action::Acquire(m) | Action::LockBusy(m) => {
+                let a = self.mutex_addr(&st, &mut act, m)?;
+                let r = self.sk.terms.fresh((Some(0), Some(1)));
+                self.event(&st, &mut act, EvKind::Read { mutex: true }, a, r, psi, Some(m));
+                let free = self.sk.terms.eq(r, zero);
+                if matches!(l.action, Action::Acquire(_)) {
+                    occ = self.sk.terms.and(&[psi, free]);
+                    let one = self.sk.terms.int(1);
+                    self.event(&st, &mut act, EvKind::Write, a, one, occ, Some(m));
+                } else {
+                    let held = self.sk.terms.not(free);
+                    occ = self.sk.terms.and(&[psi, held]);
+                }
+            }
+            Action::Release(m) => {
+                let a = self.mutex_addr(&st, &mut act, m)?;
+                self.event(&st, &mut act, EvKind::Write, a, zero, psi, Some(m));
+            }
+            Action::Fork { template, handle, arg } => {
+                let argv = match arg {
+                    Some(e) => Some(self.eval(&st, &mut act, e)?),
+                    None => None,
+                };
+                let bounded = prog.template(*template).multiplicity == Multiplicity::Unbounded;
+                let count = self.per_template.get(template).copied().unwrap_or(0);
+                let modelled = (!bounded || count < self.threads) && self.specs.len() < MAX_INSTANCES;
+                let h = if modelled {
+                    let id = self.specs.len() as u32;
+                    self.per_template.insert(*template, count + 1);
+                    child = Some(id);
+                    self.sk.terms.int(id as i128)
+                } else {
+                    self.sk.unscheduled_forks += 1;
+                    self.sk.terms.fresh((Some(UNSCHEDULED_HANDLE_BASE), Some(UNSCHEDULED_HANDLE_BASE + (1 << 24))))
+                };
+                if let Some(hl) = handle {
+                    let place = self.place(&st, &mut act, hl)?;
+                    let ty = prog.lval_type(hl).scalar(prog.data_model);
+                    let hv = self.convert(ty, h);
+                    self.store(&mut st, &mut act, place, hv, psi, Some(hl));
+                }
+                let mut param = None;
+                if let (Some(c), Some(v), Some(p)) = (child, argv, prog.template(*template).params.first()) {
+                    let ty = prog.var(*p).ty.scalar(prog.data_model);
+                    let v = self.convert(ty, v);
+                    if self.is_register(*p) {
+                        param = Some((*p, v));
+                    } else {
+                        let a = self.sk.terms.int(self.layout.var_addr(prog, *p, c));
+                        self.event(&st, &mut act, EvKind::Write, a, v, psi, Some(&Lval::Var(*p)));
+                    }
+                }
+                let f = self.event(&st, &mut act, EvKind::Fork { child }, zero, zero, psi, None);
+                if child.is_some() {
+                    self.specs.push(Pending { template: *template, fork: Some(f), psi0: psi, param });
+                }
+            }
+            Action::Join(h) => {
+                let hv = self.eval(&st, &mut act, h)?;
+                let joined = self.sk.terms.fresh_bool();
+                occ = self.sk.terms.and(&[psi, joined]);
+                self.event(&st, &mut act, EvKind::Join { joined }, zero, hv, occ, None);
+            }
+            Action::AtomicBegin => {
+                st.depth += 1;
+                self.event(&st, &mut act, EvKind::AtomicBegin, zero, zero, psi, None);
+            }
+            Action::AtomicEnd => {
+                self.event(&st, &mut act, EvKind::AtomicEnd, zero, zero, psi, None);
+                st.depth = st.depth.saturating_sub(1);
+            }
+            Action::Halt(Halt::Abort | Halt::Exit) => {
+                self.event(&st, &mut act, EvKind::Halt, zero, zero, psi, None);
+                st.psi = self.sk.terms.ff();
+            }
+            Action::Halt(Halt::ThreadExit) => {}
+        }
+        if !matches!(l.action, Action::Assert(..) | Action::Halt(Halt::Abort | Halt::Exit)) {
+            st.psi = occ;
+        }
+        // The action's accesses happen exactly when its step executes.
+        for &e in &act.events {
+            let ev = &mut self.sk.events[e as usize];
+            if matches!(ev.kind, EvKind::Read { .. } | EvKind::Write) {
+                ev.occ = if matches!(l.action, Action::Assert(..)) { psi } else { occ };
+            }
+        }
+        let ends_thread = l.succs.is_empty() && !matches!(l.action, Action::Halt(Halt::Abort | Halt::Exit));
+        if ends_thread {
+            let o = st.psi;
+            self.event(&st, &mut act, EvKind::End, zero, zero, o, None);
+        }
+        if let Some(p) = act.prev {
+            st.last = vec![p];
+        }
+        if matches!(l.action, Action::AtomicEnd) && st.depth == 0 {
+            st.unit = None;
+        } else if !l.atomic && !matches!(l.action, Action::AtomicBegin) {
+            st.unit = None;
+        }
+        Ok((st, Some(act), child))
+    }
+
+    fn mutex_addr(&mut self, st: &State, act: &mut Act, m: &Lval) -> Result<T, Stop> {
+        match self.place(st, act, m)? {
+            Place::Mem(a) => Ok(a),
+            Place::Reg(v, _) => Err(Stop::Demote(v)),
+        }
+    }
+
+    fn store(&mut self, st: &mut State, act: &mut Act, place: Place, v: T, occ: T, lv: Option<&Lval>) {
+        match place {
+            Place::Reg(var, slot) => {
+                st.regs.insert((var, slot), v);
+            }
+            Place::Mem(a) => {
+                self.event(st, act, EvKind::Write, a, v, occ, lv);
+            }
+        }
+    }
+
+    fn load(&mut self, st: &State, act: &mut Act, place: Place, ty: Ty, lv: &Lval) -> T {
+        match place {
+            Place::Reg(v, slot) => self.read_reg(st, v, slot, ty),
+            Place::Mem(a) => {
+                let r = self.sk.terms.fresh(ty_range(ty, self.prog));
+                let psi = st.psi;
+                self.event(st, act, EvKind::Read { mutex: false }, a, r, psi, Some(lv));
+                r
+            }
+        }
+    }
+
+    /// Where an lvalue is; evaluates in the interpreter's order (base, then index).
+    fn place(&mut self, st: &State, act: &mut Act, lv: &Lval) -> Result<Place, Stop> {
+        let prog = self.prog;
+        Ok(match lv {
+            Lval::Var(v) => {
+                if self.is_register(*v) {
+                    Place::Reg(*v, 0)
+                } else {
+                    Place::Mem(self.sk.terms.int(self.layout.var_addr(prog, *v, self.thread)))
+                }
+            }
+            Lval::Deref(e, _) => Place::Mem(self.eval(st, act, e)?),
+            Lval::Index(b, i) => {
+                let bt = prog.lval_type(b);
+                match &bt {
+                    CType::Array(elem, _) => {
+                        let base = self.place(st, act, b)?;
+                        let idx = self.eval(st, act, i)?;
+                        let stride = self.layout.slots(elem).max(1);
+                        match base {
+                            Place::Reg(v, o) => match self.sk.terms.as_const(idx) {
+                                Some(c) if (0..self.layout.slots(&prog.var(v).ty)).contains(&(o + c * stride)) => Place::Reg(v, o + c * stride),
+                                _ => return Err(Stop::Demote(v)),
+                            },
+                            Place::Mem(a) => {
+                                let s = self.sk.terms.int(stride);
+                                let off = self.sk.terms.mul(idx, s);
+                                Place::Mem(self.sk.terms.add(a, off))
+                            }
+                        }
+                    }
+                    CType::Pointer(elem) => {
+                        let pb = self.place(st, act, b)?;
+                        let p = self.load(st, act, pb, Ty::Ptr, b);
+                        let idx = self.eval(st, act, i)?;
+                        let s = self.sk.terms.int(self.layout.slots(elem).max(1));
+                        let off = self.sk.terms.mul(idx, s);
+                        Place::Mem(self.sk.terms.add(p, off))
+                    }
+                    _ => return Err(Stop::Fail(Failure::Unsupported(format!("indexing a non-array at {}", prog.span_str(prog.loc(act.loc).span))))),
+                }
+            }
+            Lval::Field(b, r, i) => {
+                let off = self.layout.field_offset(*r, *i);
+                match self.place(st, act, b)? {
+                    Place::Reg(v, o) => Place::Reg(v, o + off),
+                    Place::Mem(a) => {
+                        let o = self.sk.terms.int(off);
+                        Place::Mem(self.sk.terms.add(a, o))
+                    }
+                }
+            }
+        })
+    }
+
+    fn convert(&mut self, ty: Ty, v: T) -> T {
+        let t = &mut self.sk.terms;
+        match ty {
+            Ty::Bool => {
+                let c = t.truthy(v);
+                t.bool_to_int(c)
+            }
+            Ty::Int(i) => t.wrap(i.bits, i.signed, v),
+            Ty::Ptr => {
+                let p = crate::ir::types::ptr_int(self.prog.data_model);
+                t.wrap(p.bits, false, v)
+            }
+            Ty::Float => v,
+        }
+    }
+
+    /// The value of an expression, in the interpreter's evaluation order.
+    fn eval(&mut self, st: &State, act: &mut Act, e: &Expr) -> Result<T, Stop> {
+        let prog = self.prog;
+        Ok(match e {
+            Expr::Const(v, t) => {
+                if *t == Ty::Float {
+                    self.approx("a floating-point constant", act.loc)
+                } else {
+                    self.sk.terms.int(*v)
+                }
+            }
+            Expr::Load(lv) => {
+                let ct = prog.lval_type(lv);
+                match ct {
+                    CType::Array(..) | CType::Function => match self.place(st, act, lv)? {
+                        Place::Mem(a) => a,
+                        Place::Reg(v, _) => return Err(Stop::Demote(v)),
+                    },
+                    CType::Float => self.approx("a floating-point value", act.loc),
+                    CType::Record(_) | CType::Void | CType::Opaque(_) => self.approx("a load of an aggregate value", act.loc),
+                    t => {
+                        let ty = t.scalar(prog.data_model);
+                        let place = self.place(st, act, lv)?;
+                        let v = self.load(st, act, place, ty, lv);
+                        self.convert(ty, v)
+                    }
+                }
+            }
+            Expr::AddrOf(lv) => match self.place(st, act, lv)? {
+                Place::Mem(a) => a,
+                Place::Reg(v, _) => return Err(Stop::Demote(v)),
+            },
+            Expr::Unary(op, x, t) => {
+                if *t == Ty::Float {
+                    return Ok(self.approx("floating-point arithmetic", act.loc));
+                }
+                let v = self.eval(st, act, x)?;
+                let tm = &mut self.sk.terms;
+                match op {
+                    UnOp::Neg => {
+                        let z = tm.int(0);
+                        let n = tm.sub(z, v);
+                        self.convert(*t, n)
+                    }
+                    UnOp::BitNot => {
+                        let (bits, signed) = int_params(*t, prog);
+                        tm.bitnot(bits, signed, v)
+                    }
+                    UnOp::Not => {
+                        let z = tm.int(0);
+                        let c = tm.eq(v, z);
+                        tm.bool_to_int(c)
+                    }
+                }
+            }
+            Expr::Binary(op, a, b, t) => {
+                if *t == Ty::Float {
+                    return Ok(self.approx("floating-point arithmetic", act.loc));
+                }
+                let x = self.eval(st, act, a)?;
+                let y = self.eval(st, act, b)?;
+                if *t == Ty::Ptr && matches!(op, BinOp::Add | BinOp::Sub) {
+                    let s = self.layout.pointee_slots(&ops::ctype_of(prog, a));
+                    let tm = &mut self.sk.terms;
+                    let sv = tm.int(s);
+                    let off = tm.mul(y, sv);
+                    let r = if *op == BinOp::Add { tm.add(x, off) } else { tm.sub(x, off) };
+                    return Ok(self.convert(Ty::Ptr, r));
+                }
+                if ops::is_pointer_difference(prog, *op, a, b) {
+                    let s = self.layout.pointee_slots(&ops::ctype_of(prog, a));
+                    let tm = &mut self.sk.terms;
+                    let d = tm.sub(x, y);
+                    let sv = tm.int(s);
+                    let q = tm.div(d, sv);
+                    return Ok(self.convert(*t, q));
+                }
+                let (bits, signed) = int_params(*t, prog);
+                let tm = &mut self.sk.terms;
+                let r = match op {
+                    BinOp::Add => tm.add(x, y),
+                    BinOp::Sub => tm.sub(x, y),
+                    BinOp::Mul => tm.mul(x, y),
+                    BinOp::Div => tm.div(x, y),
+                    BinOp::Rem => tm.rem(x, y),
+                    BinOp::Shl => return Ok(tm.bits(BitOp::Shl, bits, signed, x, y)),
+                    BinOp::Shr => return Ok(tm.bits(BitOp::Shr, bits, signed, x, y)),
+                    BinOp::BitAnd => return Ok(tm.bits(BitOp::And, bits, signed, x, y)),
+                    BinOp::BitOr => return Ok(tm.bits(BitOp::Or, bits, signed, x, y)),
+                    BinOp::BitXor => return Ok(tm.bits(BitOp::Xor, bits, signed, x, y)),
+                    BinOp::Lt => {
+                        let c = tm.lt(x, y);
+                        return Ok(tm.bool_to_int(c));
+                    }
+                    BinOp::Le => {
+                        let c = tm.le(x, y);
+                        return Ok(tm.bool_to_int(c));
+                    }
+                    BinOp::Gt => {
+                        let c = tm.lt(y, x);
+                        return Ok(tm.bool_to_int(c));
+                    }
+                    BinOp::Ge => {
+                        let c = tm.le(y, x);
+                        return Ok(tm.bool_to_int(c));
+                    }
+                    BinOp::Eq => {
+                        let c = tm.eq(x, y);
+                        return Ok(tm.bool_to_int(c));
+                    }
+                    BinOp::Ne => {
+                        let c = tm.eq(x, y);
+                        let n = tm.not(c);
+                        return Ok(tm.bool_to_int(n));
+                    }
+                };
+                self.convert(*t, r)
+            }
+            Expr::Cast(t, x) => {
+                if *t == Ty::Float {
+                    return Ok(self.approx("a conversion to floating point", act.loc));
+                }
+                let v = self.eval(st, act, x)?;
+                self.convert(*t, v)
+            }
+            Expr::Nondet(t) => {
+                if *t == Ty::Float {
+                    return Ok(self.approx("a floating-point input", act.loc));
+                }
+                let s = self.sk.terms.fresh(ty_range(*t, prog));
+                act.nondets.push(s);
+                s
+            }
+        })
+    }
+}
+
+/// Width and signedness of the machine integers of a scalar type.
+fn int_params(t: Ty, prog: &Program) -> (u8, bool) {
+    match t {
+        Ty::Bool => (1, false),
+        Ty::Int(i) => (i.bits, i.signed),
+        Ty::Ptr => (crate::ir::types::ptr_int(prog.data_model).bits, false),
+        Ty::Float => (64, true),
+    }
+}
+
+/// The range of values of a scalar type.
+pub fn ty_range(t: Ty, prog: &Program) -> Range {
+    match t.range(prog.data_model) {
+        Some((lo, hi)) => (Some(lo), Some(hi)),
+        None => (None, None),
+    }
+}
+
+/// `lo <= t <= hi` as a term, unless unbounded.
+pub fn range_constraint(terms: &mut Terms, t: T, r: Range) -> Option<T> {
+    let mut cs = Vec::new();
+    if let Some(lo) = r.0 {
+        let l = terms.int(lo);
+        cs.push(terms.le(l, t));
+    }
+    if let Some(hi) = r.1 {
+        let h = terms.int(hi);
+        cs.push(terms.le(t, h));
+    }
+    (!cs.is_empty()).then(|| terms.and(&cs))
+}
+
+/// The scalar type stored at slot offset `off` of an object of type `ty`.
+fn slot_scalar(prog: &Program, layout: &Layout, ty: &CType, off: i128) -> Ty {
+    match ty {
+        CType::Array(e, _) => {
+            let s = layout.slots(e).max(1);
+            slot_scalar(prog, layout, e, off % s)
+        }
+        CType::Record(r) => {
+            let rec = &prog.records[r.0 as usize];
+            for (i, (_, fty)) in rec.fields.iter().enumerate().rev() {
+                let fo = layout.field_offset(*r, i as u32);
+                if off >= fo && off < fo + layout.slots(fty) {
+                    return slot_scalar(prog, layout, fty, off - fo);
+                }
+            }
+            Ty::Ptr
+        }
+        t => t.scalar(prog.data_model),
+    }
+}
+
+fn contains_mutex(prog: &Program, t: &CType, depth: u32) -> bool {
+    if depth > 32 {
+        return false;
+    }
+    match t {
+        CType::Mutex => true,
+        CType::Array(e, _) => contains_mutex(prog, e, depth + 1),
+        CType::Record(r) => prog.records[r.0 as usize].fields.iter().any(|(_, f)| contains_mutex(prog, f, depth + 1)),
+        _ => false,
+    }
+}

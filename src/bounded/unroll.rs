@@ -1,0 +1,405 @@
+//! Structural bounding: each template's control-flow graph unrolled into an acyclic graph.
+//!
+//! Loops are the natural loops of the (reducible) graph. A copy of a location is identified by
+//! the location and the iteration of every loop around it. A loop's header may be entered
+//! `K + 1` times; the last time only its exits are followed, so the body runs at most `K` times.
+//! Where the bound cuts a path, the header is recorded as an unwinding assumption.
+//!
+//! A loop whose body only changes the thread's own registers (and may create threads) gets, at
+//! its last header copy, an extra *havoc* node: "the loop ran any number of further iterations
+//! and then left through one of its exits", with the registers it writes set to arbitrary
+//! values. Threads created in those iterations are never scheduled. This lets `main` reach the
+//! code after `for (i = 0; i < 10000; i++) pthread_create(...)` at any bound; the replay then
+//! runs such a loop concretely to its end.
+
+use crate::ir::{Action, Lval, LocId, Program, TemplateId, VarId, VarKind};
+use hashbrown::{HashMap, HashSet};
+
+/// Largest unrolled graph built for one template.
+pub const MAX_NODES: usize = 400_000;
+
+/// What a node of the unrolled graph does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BKind {
+    /// A copy of an IR location.
+    Loc(LocId),
+    /// The iterations of the loop at `header` beyond the bound, summarised.
+    Havoc {
+        /// The loop's header.
+        header: LocId,
+        /// Registers the loop writes.
+        vars: Vec<VarId>,
+        /// Whether the loop allocates (the allocation counter moves on).
+        allocs: bool,
+        /// Whether the loop creates threads.
+        forks: bool,
+    },
+}
+
+/// A node of the unrolled graph.
+#[derive(Clone, Debug)]
+pub struct BNode {
+    /// What it does.
+    pub kind: BKind,
+    /// Successors (indices into [`Unrolled::nodes`]).
+    pub succs: Vec<u32>,
+    /// Iteration numbers of the enclosing loops (outermost first), for display.
+    pub iters: Vec<u32>,
+}
+
+/// A template's unrolled graph.
+#[derive(Clone, Debug)]
+pub struct Unrolled {
+    /// The template.
+    pub template: TemplateId,
+    /// Nodes; node 0 is the entry, and every edge goes from a smaller to a larger index.
+    pub nodes: Vec<BNode>,
+    /// Loop headers where the bound cut a path (an unwinding assumption).
+    pub cut_headers: Vec<LocId>,
+}
+
+struct Loop {
+    header: LocId,
+    body: HashSet<LocId>,
+    havoc: Option<(Vec<VarId>, bool, bool)>,
+    exits: Vec<LocId>,
+}
+
+/// Unrolls a template with at most `k` iterations per loop.
+pub fn unroll(prog: &Program, template: TemplateId, k: u32) -> Result<Unrolled, String> {
+    let tpl = prog.template(template);
+    let loops = find_loops(prog, template)?;
+    // Enclosing loops of every location, outermost first.
+    let mut enclosing: HashMap<LocId, Vec<usize>> = HashMap::new();
+    let mut order: Vec<usize> = (0..loops.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(loops[i].body.len()));
+    for &i in &order {
+        for &l in &loops[i].body {
+            enclosing.entry(l).or_default().push(i);
+        }
+    }
+    let header_of: HashMap<LocId, usize> = loops.iter().enumerate().map(|(i, l)| (l.header, i)).collect();
+    let none: Vec<usize> = Vec::new();
+
+    #[derive(Clone, PartialEq, Eq, Hash)]
+    enum Key {
+        Loc(LocId, Vec<u32>),
+        Havoc(LocId, Vec<u32>),
+    }
+    let mut ids: HashMap<Key, u32> = HashMap::new();
+    let mut keys: Vec<Key> = Vec::new();
+    let mut succs: Vec<Vec<u32>> = Vec::new();
+    let mut cut: Vec<LocId> = Vec::new();
+    let intern = |key: Key, ids: &mut HashMap<Key, u32>, keys: &mut Vec<Key>, succs: &mut Vec<Vec<u32>>| -> u32 {
+        if let Some(i) = ids.get(&key) {
+            return *i;
+        }
+        let i = keys.len() as u32;
+        ids.insert(key.clone(), i);
+        keys.push(key);
+        succs.push(Vec::new());
+        i
+    };
+    intern(Key::Loc(tpl.entry, Vec::new()), &mut ids, &mut keys, &mut succs);
+    let mut next = 0usize;
+    while next < keys.len() {
+        if keys.len() > MAX_NODES {
+            return Err(format!("the unrolled thread `{}` exceeds {MAX_NODES} locations", tpl.name));
+        }
+        let me = next as u32;
+        let key = keys[next].clone();
+        next += 1;
+        let (loc, ctx) = match key {
+            Key::Loc(l, c) => (l, c),
+            Key::Havoc(h, ctx) => {
+                let li = header_of[&h];
+                let mut out = Vec::new();
+                for &x in &loops[li].exits {
+                    let xl = enclosing.get(&x).unwrap_or(&none);
+                    let xc = ctx_for(&ctx, enclosing.get(&h).unwrap_or(&none), xl);
+                    out.push(intern(Key::Loc(x, xc), &mut ids, &mut keys, &mut succs));
+                }
+                succs[me as usize] = out;
+                continue;
+            }
+        };
+        let mine = enclosing.get(&loc).unwrap_or(&none).clone();
+        let last_copy = match header_of.get(&loc) {
+            Some(&li) if mine.last() == Some(&li) && ctx.last() == Some(&k) => Some(li),
+            _ => None,
+        };
+        let mut out = Vec::new();
+        let mut was_cut = false;
+        for &s in &prog.loc(loc).succs {
+            let sl = enclosing.get(&s).unwrap_or(&none);
+            if let Some(li) = last_copy {
+                if loops[li].body.contains(&s) {
+                    was_cut = true;
+                    continue;
+                }
+            }
+            let target = match header_of.get(&s) {
+                // A back edge: the next iteration of that loop.
+                Some(&li) if mine.contains(&li) => {
+                    let pos = mine.iter().position(|&m| m == li).unwrap_or(0);
+                    let mut c = ctx[..=pos].to_vec();
+                    c[pos] += 1;
+                    c
+                }
+                _ => ctx_for(&ctx, &mine, sl),
+            };
+            out.push(intern(Key::Loc(s, target), &mut ids, &mut keys, &mut succs));
+        }
+        if was_cut {
+            let li = last_copy.unwrap_or(0);
+            cut.push(loc);
+            if loops[li].havoc.is_some() && !loops[li].exits.is_empty() {
+                out.push(intern(Key::Havoc(loc, ctx.clone()), &mut ids, &mut keys, &mut succs));
+            }
+        }
+        succs[me as usize] = out;
+    }
+    // Renumber in a topological order so that every edge goes forwards.
+    let n = keys.len();
+    let mut indeg = vec![0u32; n];
+    for s in &succs {
+        for &t in s {
+            indeg[t as usize] += 1;
+        }
+    }
+    let mut topo = Vec::with_capacity(n);
+    let mut ready: std::collections::VecDeque<u32> = std::collections::VecDeque::new();
+    ready.push_back(0);
+    while let Some(x) = ready.pop_front() {
+        topo.push(x);
+        for &t in &succs[x as usize] {
+            indeg[t as usize] -= 1;
+            if indeg[t as usize] == 0 {
+                ready.push_back(t);
+            }
+        }
+    }
+    if topo.len() != n {
+        return Err(format!("internal error: the unrolled thread `{}` is cyclic", tpl.name));
+    }
+    let mut pos = vec![0u32; n];
+    for (i, &x) in topo.iter().enumerate() {
+        pos[x as usize] = i as u32;
+    }
+    let nodes = topo
+        .iter()
+        .map(|&x| {
+            let (kind, iters) = match &keys[x as usize] {
+                Key::Loc(l, c) => (BKind::Loc(*l), c.clone()),
+                Key::Havoc(h, c) => {
+                    let (vars, allocs, forks) = loops[header_of[h]].havoc.clone().unwrap_or_default();
+                    (BKind::Havoc { header: *h, vars, allocs, forks }, c.clone())
+                }
+            };
+            BNode { kind, succs: succs[x as usize].iter().map(|&t| pos[t as usize]).collect(), iters }
+        })
+        .collect();
+    cut.sort();
+    cut.dedup();
+    Ok(Unrolled { template, nodes, cut_headers: cut })
+}
+
+/// The iteration context of a location entered from a location with loops `from` and
+/// context `ctx`: the loops they share keep their iteration, a newly entered loop starts at 0.
+fn ctx_for(ctx: &[u32], from: &[usize], to: &[usize]) -> Vec<u32> {
+    let common = from.iter().zip(to).take_while(|(a, b)| a == b).count();
+    let mut c = ctx[..common.min(ctx.len())].to_vec();
+    while c.len() < to.len() {
+        c.push(0);
+    }
+    c
+}
+
+fn find_loops(prog: &Program, template: TemplateId) -> Result<Vec<Loop>, String> {
+    let tpl = prog.template(template);
+    let idx: HashMap<LocId, usize> = tpl.locs.iter().enumerate().map(|(i, l)| (*l, i)).collect();
+    let n = tpl.locs.len();
+    let succ = |i: usize| -> Vec<usize> { prog.loc(tpl.locs[i]).succs.iter().filter_map(|s| idx.get(s).copied()).collect() };
+    let Some(&entry) = idx.get(&tpl.entry) else { return Ok(Vec::new()) };
+    // Depth-first order, back edges to nodes on the stack.
+    let mut rpo = Vec::new();
+    let mut state = vec![0u8; n];
+    let mut retreating = Vec::new();
+    let mut stack: Vec<(usize, usize)> = vec![(entry, 0)];
+    state[entry] = 1;
+    while let Some((v, i)) = stack.pop() {
+        let ss = succ(v);
+        if i < ss.len() {
+            stack.push((v, i + 1));
+            let w = ss[i];
+            match state[w] {
+                0 => {
+                    state[w] = 1;
+                    stack.push((w, 0));
+                }
+                1 => retreating.push((v, w)),
+                _ => {}
+            }
+        } else {
+            state[v] = 2;
+            rpo.push(v);
+        }
+    }
+    rpo.reverse();
+    // Dominators (Cooper, Harvey and Kennedy's iterative scheme).
+    let mut order = vec![usize::MAX; n];
+    for (i, &v) in rpo.iter().enumerate() {
+        order[v] = i;
+    }
+    let mut preds = vec![Vec::new(); n];
+    for &v in &rpo {
+        for w in succ(v) {
+            preds[w].push(v);
+        }
+    }
+    let mut idom = vec![usize::MAX; n];
+    idom[entry] = entry;
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &v in rpo.iter().skip(1) {
+            let mut new = usize::MAX;
+            for &p in &preds[v] {
+                if idom[p] == usize::MAX {
+                    continue;
+                }
+                new = if new == usize::MAX {
+                    p
+                } else {
+                    let (mut a, mut b) = (p, new);
+                    while a != b {
+                        while order[a] > order[b] {
+                            a = idom[a];
+                        }
+                        while order[b] > order[a] {
+                            b = idom[b];
+                        }
+                    }
+                    a
+                };
+            }
+            if new != idom[v] {
+                idom[v] = new;
+                changed = true;
+            }
+        }
+    }
+    let dominates = |a: usize, mut b: usize| -> bool {
+        loop {
+            if a == b {
+                return true;
+            }
+            if b == entry || idom[b] == usize::MAX {
+                return false;
+            }
+            b = idom[b];
+        }
+    };
+    let mut bodies: HashMap<usize, HashSet<usize>> = HashMap::new();
+    for &(u, h) in &retreating {
+        if !dominates(h, u) {
+            return Err(format!("irreducible control flow in `{}` at {}", tpl.name, prog.span_str(prog.loc(tpl.locs[h]).span)));
+        }
+        let body = bodies.entry(h).or_insert_with(|| [h].into_iter().collect());
+        let mut work = vec![u];
+        while let Some(x) = work.pop() {
+            if body.insert(x) {
+                work.extend(preds[x].iter().copied());
+            }
+        }
+    }
+    let mut headers: Vec<usize> = bodies.keys().copied().collect();
+    headers.sort();
+    let mut loops = Vec::new();
+    for h in headers {
+        let body: HashSet<LocId> = bodies[&h].iter().map(|&i| tpl.locs[i]).collect();
+        let mut exits: Vec<LocId> = body.iter().flat_map(|&b| prog.loc(b).succs.iter().copied()).filter(|s| !body.contains(s)).collect();
+        exits.sort();
+        exits.dedup();
+        let havoc = havoc_summary(prog, &body);
+        loops.push(Loop { header: tpl.locs[h], body, havoc, exits });
+    }
+    Ok(loops)
+}
+
+/// When a loop body only writes its thread's registers (and may create threads), the registers
+/// it writes, whether it allocates and whether it forks; otherwise `None`.
+fn havoc_summary(prog: &Program, body: &HashSet<LocId>) -> Option<(Vec<VarId>, bool, bool)> {
+    let mut vars = Vec::new();
+    let mut allocs = false;
+    let mut forks = false;
+    let register = |lv: &Lval| -> Option<VarId> {
+        let v = lv.root_var()?;
+        let var = prog.var(v);
+        let local = matches!(var.kind, VarKind::Local(_) | VarKind::Temp(_));
+        (local && !var.addr_taken).then_some(v)
+    };
+    let mut locs: Vec<&LocId> = body.iter().collect();
+    locs.sort();
+    for l in locs {
+        match &prog.loc(*l).action {
+            Action::Skip | Action::Assume(_) => {}
+            Action::Assign(lv, _) => vars.push(register(lv)?),
+            Action::Alloc(lv, _, _) => {
+                vars.push(register(lv)?);
+                allocs = true;
+            }
+            Action::Fork { handle, .. } => {
+                if let Some(h) = handle {
+                    vars.push(register(h)?);
+                }
+                forks = true;
+            }
+            _ => return None,
+        }
+    }
+    vars.sort();
+    vars.dedup();
+    Some((vars, allocs, forks))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frontend::{lower_text, FrontendOptions};
+
+    fn prog(src: &str) -> Program {
+        lower_text(src, "t.c", "t.c", &FrontendOptions::default()).expect("lowers")
+    }
+
+    #[test]
+    fn loops_unroll_to_a_bounded_dag() {
+        let p = prog("int g; int main(void) { int i; for (i = 0; i < 3; i++) { g = g + i; } return 0; }");
+        let u1 = unroll(&p, TemplateId(0), 1).unwrap();
+        let u3 = unroll(&p, TemplateId(0), 3).unwrap();
+        assert!(u3.nodes.len() > u1.nodes.len());
+        assert_eq!(u1.cut_headers.len(), 1);
+        for (i, n) in u3.nodes.iter().enumerate() {
+            for &s in &n.succs {
+                assert!(s as usize > i, "edges go forwards");
+            }
+        }
+        // The body writes a global, so no havoc node summarises the rest.
+        assert!(u1.nodes.iter().all(|n| matches!(n.kind, BKind::Loc(_))));
+    }
+
+    #[test]
+    fn thread_creation_loops_get_a_havoc_exit() {
+        let p = prog("#include <pthread.h>\nint g; void *f(void *a) { g = 1; return 0; } int main(void) { pthread_t t[100]; for (int i = 0; i < 100; i++) pthread_create(&t[i], 0, f, 0); return g; }");
+        let u = unroll(&p, TemplateId(0), 2).unwrap();
+        let havocs: Vec<_> = u.nodes.iter().filter(|n| matches!(n.kind, BKind::Havoc { .. })).collect();
+        assert_eq!(havocs.len(), 1);
+        match &havocs[0].kind {
+            BKind::Havoc { forks, vars, .. } => {
+                assert!(*forks);
+                assert_eq!(vars.len(), 2, "i and t are havocked: {vars:?}");
+            }
+            _ => unreachable!(),
+        }
+    }
+}

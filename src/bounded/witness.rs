@@ -1,0 +1,223 @@
+//! From a model to a schedule: each thread's path through its unrolled graph, the steps of all
+//! threads ordered by the model's clocks, and the nondeterministic values each step consumes.
+//! Then the readable interleaving, printed from the concrete replay.
+
+use super::encode::Encoding;
+use super::skeleton::Skeleton;
+use super::solve::Z3;
+use super::unroll::BKind;
+use crate::interp::layout::Layout;
+use crate::interp::{Executed, Step};
+use crate::ir::{Action, Expr, Program};
+use std::fmt::Write;
+
+/// A schedule extracted from a model.
+pub struct Extracted {
+    /// The steps, in execution order, ending with the failing step.
+    pub steps: Vec<Step>,
+}
+
+/// Builds the schedule for the failure event `fail` from the solver's current model.
+pub fn extract(prog: &Program, sk: &Skeleton, enc: &Encoding, z3: &mut Z3, fail: u32) -> Extracted {
+    let mut memo = Vec::new();
+    let terms = &sk.terms;
+    let mut truth = |z3: &mut Z3, t: Option<super::term::T>| -> bool { t.is_some_and(|t| z3.eval(terms, t, &mut memo) != 0) };
+    let fe = &sk.events[fail as usize];
+    // (clock, unit, rank, sub, thread, order) → step
+    let mut items: Vec<((i128, u32, u32, i64, u32), Step)> = Vec::new();
+    let mut fail_key = None;
+    for inst in &sk.instances {
+        if let Some(f) = inst.fork {
+            if !truth(z3, Some(sk.events[f as usize].occ)) {
+                continue;
+            }
+        }
+        let g = &sk.graphs[inst.graph];
+        let mut path: Vec<u32> = Vec::new();
+        let mut node = 0u32;
+        loop {
+            let info = &inst.nodes[node as usize];
+            if !info.reached || !truth(z3, info.psi_in) {
+                break;
+            }
+            let is_fail = inst.id == fe.thread && node == fe.node;
+            if !is_fail && !truth(z3, info.psi_out) {
+                break;
+            }
+            path.push(node);
+            if is_fail {
+                break;
+            }
+            let succs = &g.nodes[node as usize].succs;
+            let next = match info.choice {
+                Some(c) => {
+                    let k = z3.eval(terms, c, &mut Vec::new());
+                    usize::try_from(k).ok().and_then(|k| succs.get(k).copied())
+                }
+                None => {
+                    let mut found = None;
+                    for &s in succs {
+                        if truth(z3, inst.nodes[s as usize].psi_in) {
+                            found = Some(s);
+                            break;
+                        }
+                    }
+                    found
+                }
+            };
+            match next {
+                Some(n) => node = n,
+                None => break,
+            }
+        }
+        // Keys: a node with events sits at its first event; a local node sits just before the
+        // thread's next event, or just after its previous one inside an atomic section.
+        let key_of = |z3: &mut Z3, e: u32| -> (i128, u32, u32) {
+            let ev = &sk.events[e as usize];
+            let c = z3.eval(terms, enc.clocks[ev.unit as usize], &mut Vec::new());
+            (c, ev.unit, ev.rank)
+        };
+        let mut keys: Vec<Option<(i128, u32, u32)>> = Vec::with_capacity(path.len());
+        for &n in &path {
+            let evs = &inst.nodes[n as usize].events;
+            keys.push(match evs.first() {
+                Some(&e) => Some(key_of(z3, e)),
+                None => None,
+            });
+        }
+        let atomic_local = |n: u32| match &g.nodes[n as usize].kind {
+            BKind::Loc(l) => prog.loc(*l).atomic || matches!(prog.loc(*l).action, Action::AtomicEnd),
+            _ => false,
+        };
+        for (i, &n) in path.iter().enumerate() {
+            let (base, sub) = match keys[i] {
+                Some(k) => (k, 0i64),
+                None => {
+                    let prev = (0..i).rev().find_map(|j| keys[j].map(|k| (k, (i - j) as i64)));
+                    let next = (i + 1..path.len()).find_map(|j| keys[j].map(|k| (k, -((j - i) as i64))));
+                    let choice = if atomic_local(n) { prev.or(next) } else { next.or(prev) };
+                    match choice {
+                        Some(c) => c,
+                        None => continue,
+                    }
+                }
+            };
+            let key = (base.0, base.1, base.2, sub, inst.id);
+            let info = &inst.nodes[n as usize];
+            let step = match &g.nodes[n as usize].kind {
+                BKind::Loc(l) => {
+                    let nondets = info.nondets.iter().map(|&s| z3.eval(terms, s, &mut Vec::new())).collect();
+                    Step::Exec { thread: inst.id, loc: *l, nondets, child: info.child }
+                }
+                BKind::Havoc { .. } => {
+                    let target = path.get(i + 1).and_then(|&m| match g.nodes[m as usize].kind {
+                        BKind::Loc(l) => Some(l),
+                        _ => None,
+                    });
+                    match target {
+                        Some(t) => Step::RunUntil { thread: inst.id, target: t },
+                        None => continue,
+                    }
+                }
+            };
+            if inst.id == fe.thread && n == fe.node {
+                fail_key = Some(key);
+            }
+            items.push((key, step));
+        }
+    }
+    items.sort_by(|a, b| a.0.cmp(&b.0));
+    if let Some(fk) = fail_key {
+        items.retain(|(k, _)| *k <= fk);
+    }
+    Extracted { steps: items.into_iter().map(|(_, s)| s).collect() }
+}
+
+/// Whether an address is one of a thread's registers (a local whose address is never taken).
+fn is_register(prog: &Program, layout: &Layout, addr: i128) -> bool {
+    let d = layout.describe(prog, addr);
+    if !d.starts_with('T') {
+        return false;
+    }
+    let name = d.split(':').nth(1).unwrap_or("");
+    let base: String = name.chars().take_while(|c| *c != '[' && *c != '.' && *c != '+').collect();
+    prog.vars.iter().any(|v| v.name == base && !v.addr_taken && matches!(v.kind, crate::ir::VarKind::Local(_) | crate::ir::VarKind::Temp(_)))
+}
+
+/// The readable interleaving of a replayed witness.
+pub fn render(prog: &Program, layout: &Layout, trace: &[Executed], bound: (u32, u32)) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "interleaving (replayed; bound: {} loop iterations, {} threads per template):", bound.0, bound.1);
+    let mut thread_names: hashbrown::HashMap<u32, String> = hashbrown::HashMap::new();
+    thread_names.insert(0, prog.template(crate::ir::TemplateId(0)).function.clone());
+    let mut shown = 0usize;
+    for (i, ex) in trace.iter().enumerate() {
+        let l = prog.loc(ex.loc);
+        let tname = thread_names.get(&ex.thread).cloned().unwrap_or_else(|| prog.template(l.template).function.clone());
+        if ex.count > 1 {
+            let _ = writeln!(out, "  T{:<3} {:<14} {:<28} runs its loop to the exit ({} steps)", ex.thread, tname, short_span(prog, l.span), ex.count);
+            shown += 1;
+            continue;
+        }
+        let shared: Vec<String> = ex
+            .accesses
+            .iter()
+            .filter(|a| !is_register(prog, layout, a.addr))
+            .map(|a| format!("{} {} = {}", if a.write { "write" } else { "read" }, layout.describe(prog, a.addr), a.value))
+            .collect();
+        let interesting = !shared.is_empty()
+            || matches!(l.action, Action::Fork { .. } | Action::Join(_) | Action::Acquire(_) | Action::Release(_) | Action::LockBusy(_) | Action::Assert(..) | Action::Halt(_) | Action::AtomicBegin | Action::AtomicEnd)
+            || has_nondet(&l.action)
+            || i + 1 == trace.len();
+        if let (Action::Fork { template, .. }, Some(c)) = (&l.action, ex.created) {
+            thread_names.insert(c, prog.template(*template).function.clone());
+        }
+        if !interesting {
+            continue;
+        }
+        let mut what = crate::ir::display::action(prog, &l.action);
+        if let Some(c) = ex.created {
+            let _ = write!(what, "   => T{c}");
+        }
+        if has_nondet(&l.action) {
+            let vals: Vec<String> = ex.accesses.iter().filter(|a| a.write).map(|a| format!("{} = {}", layout.describe(prog, a.addr).split(':').next_back().unwrap_or(""), a.value)).collect();
+            if !vals.is_empty() {
+                let _ = write!(what, "   [{}]", vals.join(", "));
+            }
+        }
+        let _ = write!(out, "  T{:<3} {:<14} {:<28} {}", ex.thread, tname, short_span(prog, l.span), what);
+        if !shared.is_empty() {
+            let _ = write!(out, "   ({})", shared.join("; "));
+        }
+        if i + 1 == trace.len() {
+            if let Action::Assert(..) = l.action {
+                out.push_str("   <- fails");
+            }
+        }
+        out.push('\n');
+        shown += 1;
+    }
+    let _ = shown;
+    out
+}
+
+fn short_span(prog: &Program, s: crate::ir::Span) -> String {
+    let f = prog.file_name(s);
+    let f = std::path::Path::new(f).file_name().and_then(|x| x.to_str()).unwrap_or(f);
+    format!("{f}:{}", s.line)
+}
+
+fn has_nondet(a: &Action) -> bool {
+    fn e(x: &Expr) -> bool {
+        match x {
+            Expr::Nondet(_) => true,
+            Expr::Const(..) | Expr::Load(_) | Expr::AddrOf(_) => false,
+            Expr::Unary(_, a, _) | Expr::Cast(_, a) => e(a),
+            Expr::Binary(_, a, b, _) => e(a) || e(b),
+        }
+    }
+    match a {
+        Action::Assign(_, x) | Action::Assume(x) | Action::Assert(_, x) => e(x),
+        _ => false,
+    }
+}
