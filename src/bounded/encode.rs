@@ -61,6 +61,10 @@ pub struct Encoding {
     pub clocks: Vec<T>,
     /// Queries, one per target assertion that has a failing instance.
     pub queries: Vec<Query>,
+    /// Assumed to search for a witness free of signed overflow.
+    pub no_overflow: T,
+    /// Assumed to search for a witness that runs no loop beyond the bound.
+    pub no_havoc: T,
     /// Size figures.
     pub stats: EncodingStats,
 }
@@ -254,6 +258,15 @@ pub fn encode(prog: &Program, layout: &Layout, sk: &mut Skeleton, pr: &Pruned, h
         queries.push(Query { assert: a, activate: act, failures });
     }
     let _ = prog;
+    let no_overflow = t.fresh_bool();
+    for &g in &sk.no_overflow {
+        cs.push(t.implies(no_overflow, g));
+    }
+    let no_havoc = t.fresh_bool();
+    for &p in &sk.havoc_taken {
+        let np = t.not(p);
+        cs.push(t.implies(no_havoc, np));
+    }
     // Ranges of the unknowns.
     for n in 0..t.sym_count() {
         let r = t.sym_range(n);
@@ -284,5 +297,5 @@ pub fn encode(prog: &Program, layout: &Layout, sk: &mut Skeleton, pr: &Pruned, h
         text.push_str(")\n");
     }
     stats.smt_bytes = text.len();
-    Ok(Encoding { text, clocks, queries, stats })
+    Ok(Encoding { text, clocks, queries, no_overflow, no_havoc, stats })
 }

@@ -189,50 +189,104 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
             outcomes.push((a, safe("no failing instance of the assertion is reachable")));
             continue;
         };
-        let outcome = match z3.check(&sk.terms, q.activate) {
+        let mut outcome = match z3.check(&sk.terms, &[q.activate]) {
             solve::Answer::Unsat => safe("no violation"),
-            solve::Answer::Unknown(why) => {
-                let why = if why.contains("timeout") || why.contains("canceled") { format!("solver timeout after {} s", opts.timeout.as_secs()) } else { format!("solver gave up ({why})") };
-                BoundedOutcome::Unknown { reason: why }
-            }
+            solve::Answer::Unknown(why) => unknown_from_solver(&why, opts),
             solve::Answer::Sat => {
-                let fail = q.failures.iter().find(|(_, sel)| match sk.terms.node(*sel) {
-                    term::Node::BSym(n) => z3.bsym(*n),
-                    _ => false,
-                });
-                match fail {
-                    None => BoundedOutcome::Unknown { reason: "internal error: the model selects no failing instance".into() },
-                    Some(&(f, _)) => {
-                        let ex = witness::extract(prog, &sk, &enc, &mut z3, f);
-                        let oracle = |addr: i128| z3.init(addr);
-                        let mut it = Interp::new(prog, &layout, &oracle);
-                        match it.run(&ex.steps) {
-                            Outcome::Failed { assert, .. } if assert == a => {
-                                let trace = witness::render(prog, &layout, &it.trace, (opts.unroll, opts.threads));
-                                if let (Some(path), false) = (&opts.witness, witness_written) {
-                                    witness_written = true;
-                                    write_witness(prog, &layout, &it.trace, path);
-                                }
-                                BoundedOutcome::Violated { trace }
-                            }
-                            Outcome::Failed { assert, .. } => BoundedOutcome::Unknown { reason: format!("the witness found replays to a different failure ({})", prog.assertion_id(assert)) },
-                            Outcome::Rejected { step, reason } => {
-                                let mut why = format!("a candidate violation did not replay (step {}: {reason})", step + 1);
-                                if let Some(ap) = sk.approximations.first() {
-                                    why.push_str(&format!("; the encoding over-approximates {ap}"));
-                                }
-                                BoundedOutcome::Unknown { reason: why }
-                            }
-                            Outcome::Finished => BoundedOutcome::Unknown { reason: "a candidate violation did not replay (the schedule ends before the failure)".into() },
+                let mut o = confirm(prog, &layout, &sk, &enc, &mut z3, q, opts, &mut witness_written);
+                // A rejected witness that overflowed a signed integer (no C execution) or ran a
+                // loop beyond the bound (whose summary is coarse) is searched for again without
+                // that licence.
+                let mut assume = vec![q.activate];
+                for _ in 0..2 {
+                    let Attempt::Rejected(why) = &o else { break };
+                    let before = assume.len();
+                    if why.contains(crate::interp::ops::SIGNED_OVERFLOW) && !assume.contains(&enc.no_overflow) {
+                        assume.push(enc.no_overflow);
+                    } else if why.contains(HAVOC_MARK) && !assume.contains(&enc.no_havoc) {
+                        assume.push(enc.no_havoc);
+                    }
+                    if assume.len() == before {
+                        break;
+                    }
+                    o = match z3.check(&sk.terms, &assume) {
+                        solve::Answer::Sat => confirm(prog, &layout, &sk, &enc, &mut z3, q, opts, &mut witness_written),
+                        solve::Answer::Unsat => Attempt::Rejected(format!("{why}; no other violation within the bound avoids that")),
+                        solve::Answer::Unknown(w) => Attempt::Rejected(format!("{why}; searching again: {w}")),
+                    };
+                }
+                match o {
+                    Attempt::Done(x) => x,
+                    Attempt::Rejected(why) => {
+                        let mut why = format!("a candidate violation did not replay ({why})");
+                        if let Some(ap) = sk.approximations.first() {
+                            why.push_str(&format!("; the encoding over-approximates {ap}"));
                         }
+                        BoundedOutcome::Unknown { reason: why }
                     }
                 }
             }
         };
+        if let BoundedOutcome::Unknown { reason } = &mut outcome {
+            if let Some(n) = sk.incomplete.first() {
+                reason.push_str(&format!(" ({n})"));
+            }
+        }
         outcomes.push((a, outcome));
     }
     stats.solve = t2.elapsed().as_secs_f64();
     Report { outcomes, stats }
+}
+
+/// Appended to a rejection when the schedule ran a loop past the bound.
+const HAVOC_MARK: &str = "; it runs a loop beyond the bound";
+
+enum Attempt {
+    Done(BoundedOutcome),
+    Rejected(String),
+}
+
+fn unknown_from_solver(why: &str, opts: &BoundedOptions) -> BoundedOutcome {
+    let reason = if why.contains("timeout") || why.contains("canceled") { format!("solver timeout after {} s", opts.timeout.as_secs()) } else { format!("solver gave up ({why})") };
+    BoundedOutcome::Unknown { reason }
+}
+
+/// Turns the current model into a schedule and replays it.
+#[allow(clippy::too_many_arguments)]
+fn confirm(prog: &Program, layout: &Layout, sk: &skeleton::Skeleton, enc: &encode::Encoding, z3: &mut solve::Z3, q: &encode::Query, opts: &BoundedOptions, witness_written: &mut bool) -> Attempt {
+    let a = q.assert;
+    let fail = q.failures.iter().find(|(_, sel)| match sk.terms.node(*sel) {
+        term::Node::BSym(n) => z3.bsym(*n),
+        _ => false,
+    });
+    let Some(&(f, _)) = fail else { return Attempt::Done(BoundedOutcome::Unknown { reason: "internal error: the model selects no failing instance".into() }) };
+    let ex = witness::extract(prog, sk, enc, z3, f);
+    if std::env::var_os("DUET_BOUNDED_DEBUG").is_some() {
+        for (i, s) in ex.steps.iter().enumerate() {
+            match s {
+                crate::interp::Step::Exec { thread, loc, nondets, child } => eprintln!("{:4} T{thread} {loc} {} {:?} {:?}", i + 1, crate::ir::display::action(prog, &prog.loc(*loc).action), nondets, child),
+                other => eprintln!("{:4} {other:?}", i + 1),
+            }
+        }
+    }
+    let oracle = |addr: i128| z3.init(addr);
+    let mut it = Interp::new(prog, layout, &oracle);
+    match it.run(&ex.steps) {
+        Outcome::Failed { assert, .. } if assert == a => {
+            let trace = witness::render(prog, layout, &it.trace, (opts.unroll, opts.threads));
+            if let (Some(path), false) = (&opts.witness, *witness_written) {
+                *witness_written = true;
+                write_witness(prog, layout, &it.trace, path);
+            }
+            Attempt::Done(BoundedOutcome::Violated { trace })
+        }
+        Outcome::Failed { assert, .. } => Attempt::Rejected(format!("the schedule fails {} first", prog.assertion_id(assert))),
+        Outcome::Rejected { step, reason } => {
+            let havoc = ex.steps.iter().any(|s| matches!(s, crate::interp::Step::RunUntil { .. }));
+            Attempt::Rejected(format!("step {}: {reason}{}", step + 1, if havoc { HAVOC_MARK } else { "" }))
+        }
+        Outcome::Finished => Attempt::Rejected("the schedule ends before the failure".into()),
+    }
 }
 
 fn write_witness(prog: &Program, layout: &Layout, trace: &[crate::interp::Executed], path: &std::path::Path) {

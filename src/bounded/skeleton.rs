@@ -127,6 +127,11 @@ pub struct Skeleton {
     pub units: u32,
     /// Side constraints (ranges of initial values, join completion).
     pub constraints: Vec<T>,
+    /// "No signed overflow here" conditions (C leaves signed overflow undefined): assumed only
+    /// when searching again for a witness after one that overflowed.
+    pub no_overflow: Vec<T>,
+    /// Path conditions of the havoc nodes summarising loops beyond the bound.
+    pub havoc_taken: Vec<T>,
     /// Over-approximations made (floating point, aggregate loads), with where.
     pub approximations: Vec<String>,
     /// Where the bound cut a loop, by header.

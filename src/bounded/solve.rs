@@ -37,16 +37,19 @@ impl Z3 {
         Z3 { solver, model: None, syms: Vec::new(), bsyms: Vec::new() }
     }
 
-    /// Checks the encoding with the Boolean `activate` assumed.
-    pub fn check(&mut self, terms: &Terms, activate: T) -> Answer {
+    /// Checks the encoding with the Boolean unknowns `assume` assumed true.
+    pub fn check(&mut self, terms: &Terms, assume: &[T]) -> Answer {
         self.model = None;
         self.syms.clear();
         self.bsyms.clear();
-        let a = match terms.node(activate) {
-            Node::BSym(n) => Bool::new_const(format!("b{n}")),
-            _ => return Answer::Unknown("internal error: the query selector is not a Boolean unknown".into()),
-        };
-        match self.solver.check_assumptions(&[a]) {
+        let mut lits = Vec::new();
+        for &a in assume {
+            match terms.node(a) {
+                Node::BSym(n) => lits.push(Bool::new_const(format!("b{n}"))),
+                _ => return Answer::Unknown("internal error: an assumption is not a Boolean unknown".into()),
+            }
+        }
+        match self.solver.check_assumptions(&lits) {
             SatResult::Sat => {
                 self.model = self.solver.get_model();
                 if self.model.is_some() {

@@ -95,6 +95,8 @@ pub struct Summariser<'a> {
     ranged: HashSet<T>,
     thread: u32,
     template: TemplateId,
+    /// Units of atomic sections, with the path conditions under which the section is left.
+    region_exits: BTreeMap<u32, Vec<T>>,
 }
 
 impl<'a> Summariser<'a> {
@@ -107,6 +109,8 @@ impl<'a> Summariser<'a> {
             events: Vec::new(),
             units: 0,
             constraints: Vec::new(),
+            no_overflow: Vec::new(),
+            havoc_taken: Vec::new(),
             approximations: Vec::new(),
             cut_loops: Vec::new(),
             havoc_loops: Vec::new(),
@@ -129,6 +133,7 @@ impl<'a> Summariser<'a> {
             ranged: HashSet::new(),
             thread: 0,
             template: TemplateId(0),
+            region_exits: BTreeMap::new(),
         }
     }
 
@@ -207,6 +212,8 @@ impl<'a> Summariser<'a> {
         }
         incoming[0] = Some(State { psi: psi0, regs, gens: BTreeMap::new(), allocs: zero, last: fork.into_iter().collect(), unit: None, depth: 0 });
         let mut ends = Vec::new();
+        let first_event = self.sk.events.len();
+        self.region_exits.clear();
         for i in 0..n {
             let Some(st) = incoming[i].take() else { continue };
             if self.sk.terms.as_bool(st.psi) == Some(false) {
@@ -259,6 +266,19 @@ impl<'a> Summariser<'a> {
                     None => st,
                     Some(acc) => self.merge(acc, st),
                 });
+            }
+        }
+        // An atomic section executes entirely or not at all: a thread that would block inside
+        // one never starts it, so its events happen only if the section is left.
+        let mut completes: HashMap<u32, T> = HashMap::new();
+        for (u, exits) in std::mem::take(&mut self.region_exits) {
+            completes.insert(u, self.sk.terms.or(&exits));
+        }
+        for e in first_event..self.sk.events.len() {
+            let ev = &self.sk.events[e];
+            if let Some(&c) = completes.get(&ev.unit) {
+                let o = self.sk.terms.and(&[ev.occ, c]);
+                self.sk.events[e].occ = o;
             }
         }
         Ok(Instance { id, template, fork, graph: g, nodes: infos, ends })
@@ -397,6 +417,7 @@ impl<'a> Summariser<'a> {
             return st;
         }
         self.sk.havoc_loops.push(header);
+        self.sk.havoc_taken.push(st.psi);
         for &v in vars {
             st.regs.retain(|k, _| k.0 != v);
             let g = self.gens.len() as u32;
@@ -453,12 +474,9 @@ impl<'a> Summariser<'a> {
         let prog = self.prog;
         let l = prog.loc(loc);
         let mut act = Act { unit: None, prev: None, events: Vec::new(), nondets: Vec::new(), node, loc };
-        if matches!(l.action, Action::AtomicBegin) && st.unit.is_none() {
+        if (matches!(l.action, Action::AtomicBegin) || l.atomic) && st.unit.is_none() {
             let u = self.new_unit();
-            st.unit = Some(u);
-        }
-        if l.atomic && st.unit.is_none() {
-            let u = self.new_unit();
+            self.region_exits.insert(u, Vec::new());
             st.unit = Some(u);
         }
         let psi = st.psi;
@@ -592,6 +610,21 @@ impl<'a> Summariser<'a> {
         if let Some(p) = act.prev {
             st.last = vec![p];
         }
+        if let Some(u) = st.unit {
+            let leaves = (matches!(l.action, Action::AtomicEnd) && st.depth == 0) || ends_thread || matches!(l.action, Action::Halt(_));
+            let mut exits = Vec::new();
+            if leaves {
+                exits.push(if matches!(l.action, Action::Halt(_)) { psi } else { st.psi });
+            }
+            for &e in &act.events {
+                if let EvKind::Fail(_) = self.sk.events[e as usize].kind {
+                    exits.push(self.sk.events[e as usize].occ);
+                }
+            }
+            if let Some(v) = self.region_exits.get_mut(&u) {
+                v.extend(exits);
+            }
+        }
         if matches!(l.action, Action::AtomicEnd) && st.depth == 0 {
             st.unit = None;
         } else if !l.atomic && !matches!(l.action, Action::AtomicBegin) {
@@ -685,6 +718,22 @@ impl<'a> Summariser<'a> {
         })
     }
 
+    /// Records that signed arithmetic producing `v` under `psi` must stay in range.
+    fn overflow_guard(&mut self, psi: T, ty: Ty, v: T) {
+        let Ty::Int(i) = ty else { return };
+        if !i.signed {
+            return;
+        }
+        let (lo, hi) = self.sk.terms.range(v);
+        if lo.is_some_and(|l| l >= i.min()) && hi.is_some_and(|h| h <= i.max()) {
+            return;
+        }
+        if let Some(c) = range_constraint(&mut self.sk.terms, v, (Some(i.min()), Some(i.max()))) {
+            let g = self.sk.terms.implies(psi, c);
+            self.sk.no_overflow.push(g);
+        }
+    }
+
     fn convert(&mut self, ty: Ty, v: T) -> T {
         let t = &mut self.sk.terms;
         match ty {
@@ -743,6 +792,7 @@ impl<'a> Summariser<'a> {
                     UnOp::Neg => {
                         let z = tm.int(0);
                         let n = tm.sub(z, v);
+                        self.overflow_guard(st.psi, *t, n);
                         self.convert(*t, n)
                     }
                     UnOp::BitNot => {
@@ -817,6 +867,9 @@ impl<'a> Summariser<'a> {
                         return Ok(tm.bool_to_int(n));
                     }
                 };
+                if matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div) {
+                    self.overflow_guard(st.psi, *t, r);
+                }
                 self.convert(*t, r)
             }
             Expr::Cast(t, x) => {
@@ -861,11 +914,11 @@ pub fn range_constraint(terms: &mut Terms, t: T, r: Range) -> Option<T> {
     let mut cs = Vec::new();
     if let Some(lo) = r.0 {
         let l = terms.int(lo);
-        cs.push(terms.le(l, t));
+        cs.push(terms.le_raw(l, t));
     }
     if let Some(hi) = r.1 {
         let h = terms.int(hi);
-        cs.push(terms.le(t, h));
+        cs.push(terms.le_raw(t, h));
     }
     (!cs.is_empty()).then(|| terms.and(&cs))
 }

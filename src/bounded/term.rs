@@ -454,6 +454,11 @@ impl Terms {
         self.intern(Node::Lt(a, b), (None, None), true)
     }
 
+    /// `a <= b` without simplification: for asserting the ranges the simplifier assumes.
+    pub fn le_raw(&mut self, a: T, b: T) -> T {
+        self.intern(Node::Le(a, b), (None, None), true)
+    }
+
     /// `a <= b`.
     pub fn le(&mut self, a: T, b: T) -> T {
         if a == b {

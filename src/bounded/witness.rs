@@ -55,20 +55,47 @@ pub fn extract(prog: &Program, sk: &Skeleton, enc: &Encoding, z3: &mut Z3, fail:
                     usize::try_from(k).ok().and_then(|k| succs.get(k).copied())
                 }
                 None => {
-                    let mut found = None;
+                    // Complementary guards: both successors are entered, one passes its guard.
+                    let mut entered = None;
+                    let mut passed = None;
                     for &s in succs {
-                        if truth(z3, inst.nodes[s as usize].psi_in) {
-                            found = Some(s);
-                            break;
+                        let si = &inst.nodes[s as usize];
+                        if truth(z3, si.psi_in) {
+                            entered = entered.or(Some(s));
+                            let is_fail = inst.id == fe.thread && s == fe.node;
+                            if passed.is_none() && (is_fail || truth(z3, si.psi_out)) {
+                                passed = Some(s);
+                            }
                         }
                     }
-                    found
+                    passed.or(entered)
                 }
             };
             match next {
                 Some(n) => node = n,
                 None => break,
             }
+        }
+        // A thread that stopped inside an atomic section never entered it.
+        let mut depth = 0u32;
+        let mut entered = 0usize;
+        for (i, &n) in path.iter().enumerate() {
+            if let BKind::Loc(l) = g.nodes[n as usize].kind {
+                match prog.loc(l).action {
+                    Action::AtomicBegin => {
+                        if depth == 0 {
+                            entered = i;
+                        }
+                        depth += 1;
+                    }
+                    Action::AtomicEnd => depth = depth.saturating_sub(1),
+                    _ => {}
+                }
+            }
+        }
+        let stops_inside = depth > 0 && path.last().is_some_and(|&n| !(inst.id == fe.thread && n == fe.node) && !matches!(&g.nodes[n as usize].kind, BKind::Loc(l) if matches!(prog.loc(*l).action, Action::Halt(_)) || prog.loc(*l).succs.is_empty()));
+        if stops_inside {
+            path.truncate(entered);
         }
         // Keys: a node with events sits at its first event; a local node sits just before the
         // thread's next event, or just after its previous one inside an atomic section.

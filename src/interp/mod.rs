@@ -10,7 +10,7 @@
 pub mod layout;
 pub mod ops;
 
-use crate::ir::{Action, AssertId, CType, Expr, Halt, LocId, Lval, Program, TemplateId, Ty, UnOp};
+use crate::ir::{Action, AssertId, CType, Expr, Halt, LocId, Lval, Program, TemplateId, Ty};
 use hashbrown::HashMap;
 use layout::{Layout, UNSCHEDULED_HANDLE_BASE};
 
@@ -499,11 +499,7 @@ impl<'a> Interp<'a> {
                     return Err("floating-point arithmetic is not interpreted".into());
                 }
                 let v = self.eval(x, ctx)?;
-                if *op == UnOp::Not {
-                    (v == 0) as i128
-                } else {
-                    ops::unary(*op, v, *t, dm)
-                }
+                ops::unary(*op, v, *t, dm).map_err(|m| format!("{m} in `{}`", crate::ir::display::expr(prog, e)))?
             }
             Expr::Binary(op, a, b, t) => {
                 if *t == Ty::Float {
@@ -520,7 +516,7 @@ impl<'a> Interp<'a> {
                     let s = self.layout.pointee_slots(&ops::ctype_of(prog, a));
                     t.convert((x - y) / s, dm)
                 } else {
-                    ops::binary(*op, x, y, *t, dm).ok_or_else(|| format!("undefined arithmetic (`{}` with {x} and {y})", op.symbol()))?
+                    ops::binary(*op, x, y, *t, dm).map_err(|m| format!("{m}: {x} {} {y} in `{}`", op.symbol(), crate::ir::display::expr(prog, e)))?
                 }
             }
             Expr::Cast(t, x) => {

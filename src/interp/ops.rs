@@ -56,34 +56,51 @@ pub fn bits_of(t: Ty, dm: DataModel) -> u32 {
     }
 }
 
-/// A unary operator on a value of type `t`; the result is converted to `t`.
-pub fn unary(op: UnOp, x: i128, t: Ty, dm: DataModel) -> i128 {
-    match op {
-        UnOp::Neg => t.convert(x.wrapping_neg(), dm),
-        UnOp::BitNot => t.convert(!x, dm),
-        UnOp::Not => (x == 0) as i128,
+/// The message for signed arithmetic that leaves its type's range.
+pub const SIGNED_OVERFLOW: &str = "signed integer overflow (undefined behaviour)";
+
+/// Whether a signed type overflows on this mathematical result.
+fn overflows(t: Ty, v: i128) -> bool {
+    match t {
+        Ty::Int(i) if i.signed => v < i.min() || v > i.max(),
+        _ => false,
     }
 }
 
-/// A non-pointer binary operator computed in type `t`; `None` on division by zero or a shift
-/// by a negative amount or past the width (undefined in C).
-pub fn binary(op: BinOp, a: i128, b: i128, t: Ty, dm: DataModel) -> Option<i128> {
+/// A unary operator on a value of type `t`; the result is converted to `t`. Negating the
+/// smallest signed value is undefined.
+pub fn unary(op: UnOp, x: i128, t: Ty, dm: DataModel) -> Result<i128, &'static str> {
+    Ok(match op {
+        UnOp::Neg => {
+            if overflows(t, -x) {
+                return Err(SIGNED_OVERFLOW);
+            }
+            t.convert(x.wrapping_neg(), dm)
+        }
+        UnOp::BitNot => t.convert(!x, dm),
+        UnOp::Not => (x == 0) as i128,
+    })
+}
+
+/// A non-pointer binary operator computed in type `t`; an error on what C leaves undefined:
+/// division by zero, signed overflow, a shift by a negative amount or past the width.
+pub fn binary(op: BinOp, a: i128, b: i128, t: Ty, dm: DataModel) -> Result<i128, &'static str> {
     let bits = bits_of(t, dm) as i128;
     let r = match op {
         BinOp::Add => a.wrapping_add(b),
         BinOp::Sub => a.wrapping_sub(b),
         BinOp::Mul => a.wrapping_mul(b),
-        BinOp::Div => c_div(a, b)?,
-        BinOp::Rem => c_rem(a, b)?,
+        BinOp::Div => c_div(a, b).ok_or("division by zero")?,
+        BinOp::Rem => c_rem(a, b).ok_or("division by zero")?,
         BinOp::Shl => {
             if b < 0 || b >= bits {
-                return None;
+                return Err("a shift past the width of its type");
             }
             a.wrapping_shl(b as u32)
         }
         BinOp::Shr => {
             if b < 0 || b >= bits {
-                return None;
+                return Err("a shift past the width of its type");
             }
             // Values are kept converted to their type, so an arithmetic shift of the
             // (possibly negative) value is right for signed and unsigned alike.
@@ -92,12 +109,15 @@ pub fn binary(op: BinOp, a: i128, b: i128, t: Ty, dm: DataModel) -> Option<i128>
         BinOp::BitAnd => a & b,
         BinOp::BitOr => a | b,
         BinOp::BitXor => a ^ b,
-        BinOp::Lt => return Some((a < b) as i128),
-        BinOp::Le => return Some((a <= b) as i128),
-        BinOp::Gt => return Some((a > b) as i128),
-        BinOp::Ge => return Some((a >= b) as i128),
-        BinOp::Eq => return Some((a == b) as i128),
-        BinOp::Ne => return Some((a != b) as i128),
+        BinOp::Lt => return Ok((a < b) as i128),
+        BinOp::Le => return Ok((a <= b) as i128),
+        BinOp::Gt => return Ok((a > b) as i128),
+        BinOp::Ge => return Ok((a >= b) as i128),
+        BinOp::Eq => return Ok((a == b) as i128),
+        BinOp::Ne => return Ok((a != b) as i128),
     };
-    Some(t.convert(r, dm))
+    if matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div) && overflows(t, r) {
+        return Err(SIGNED_OVERFLOW);
+    }
+    Ok(t.convert(r, dm))
 }
