@@ -76,21 +76,34 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
         })
         .collect();
     let mut verdicts: Vec<AssertionVerdict> = verdicts;
+    let mut sections = Vec::new();
     if let Some(b) = opts.bound {
-        bounded_pass(prog, opts, b, &mut verdicts);
+        bounded_pass(prog, opts, b, &mut verdicts, &mut sections);
     }
-    CheckReport { verdicts, sections: Vec::new() }
+    CheckReport { verdicts, sections }
 }
 
 /// The bounded search on every assertion the earlier analyses left open.
-fn bounded_pass(prog: &Program, opts: &CheckOptions, b: Bound, verdicts: &mut [AssertionVerdict]) {
+fn bounded_pass(prog: &Program, opts: &CheckOptions, b: Bound, verdicts: &mut [AssertionVerdict], sections: &mut Vec<Section>) {
     use crate::bounded::{self, BoundedOptions, BoundedOutcome};
     let targets: Vec<crate::ir::AssertId> = (0..verdicts.len()).filter(|&i| verdicts[i].status != Status::Safe).map(|i| crate::ir::AssertId(i as u32)).collect();
     if targets.is_empty() {
         return;
     }
     let bo = BoundedOptions { unroll: b.unroll, threads: b.threads, no_prune: opts.no_prune, witness: opts.witness.clone(), dump_smt: opts.dump_smt.clone(), timeout: bounded::DEFAULT_TIMEOUT };
-    for (a, outcome) in bounded::check(prog, &bo, None, &targets) {
+    let report = bounded::run(prog, &bo, None, &targets);
+    if opts.stats {
+        let s = &report.stats;
+        let e = &s.encoding;
+        sections.push(Section {
+            title: "bounded".into(),
+            body: format!(
+                "instances {}\nevents {}\nreads {}\nwrites {}\ncopy pairs {}\nbetween constraints {}\nclock units {}\nsmt bytes {}\nsummarise s {:.3}\nencode s {:.3}\nsolve s {:.3}\n",
+                s.instances, s.events, e.reads, e.writes, e.copy_pairs, e.between, e.units, e.smt_bytes, s.summarise, s.encode, s.solve
+            ),
+        });
+    }
+    for (a, outcome) in report.outcomes {
         let v = &mut verdicts[a.index()];
         match outcome {
             BoundedOutcome::Violated { trace } => {

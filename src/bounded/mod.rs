@@ -114,6 +114,8 @@ pub struct Stats {
 pub struct Report {
     /// One outcome per target, in the order given.
     pub outcomes: Vec<(AssertId, BoundedOutcome)>,
+    /// Per target: the replayed schedule of its violation.
+    pub schedules: Vec<Option<Vec<crate::interp::Step>>>,
     /// Figures.
     pub stats: Stats,
 }
@@ -125,7 +127,7 @@ pub fn check(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targe
 
 /// Bounded verdicts for `targets`, with figures.
 pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets: &[AssertId]) -> Report {
-    let all = |reason: String| Report { outcomes: targets.iter().map(|a| (*a, BoundedOutcome::Unknown { reason: reason.clone() })).collect(), stats: Stats::default() };
+    let all = |reason: String| Report { outcomes: targets.iter().map(|a| (*a, BoundedOutcome::Unknown { reason: reason.clone() })).collect(), schedules: vec![None; targets.len()], stats: Stats::default() };
     if let Some(u) = prog.unsupported.first() {
         return all(format!("unsupported construct: {} at {}", u.construct, prog.span_str(u.span)));
     }
@@ -182,18 +184,21 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
     };
     let mut z3 = solve::Z3::new(&enc.text, opts.timeout);
     let mut outcomes = Vec::new();
+    let mut schedules = Vec::new();
     let mut witness_written = false;
     let t2 = Instant::now();
     for &a in targets {
         let Some(q) = enc.queries.iter().find(|q| q.assert == a) else {
             outcomes.push((a, safe("no failing instance of the assertion is reachable")));
+            schedules.push(None);
             continue;
         };
+        let mut schedule = None;
         let mut outcome = match z3.check(&sk.terms, &[q.activate]) {
             solve::Answer::Unsat => safe("no violation"),
             solve::Answer::Unknown(why) => unknown_from_solver(&why, opts),
             solve::Answer::Sat => {
-                let mut o = confirm(prog, &layout, &sk, &enc, &mut z3, q, opts, &mut witness_written);
+                let mut o = confirm(prog, &layout, &sk, &enc, &mut z3, q, opts, &mut witness_written, &mut schedule);
                 // A rejected witness that overflowed a signed integer (no C execution) or ran a
                 // loop beyond the bound (whose summary is coarse) is searched for again without
                 // that licence.
@@ -210,7 +215,7 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
                         break;
                     }
                     o = match z3.check(&sk.terms, &assume) {
-                        solve::Answer::Sat => confirm(prog, &layout, &sk, &enc, &mut z3, q, opts, &mut witness_written),
+                        solve::Answer::Sat => confirm(prog, &layout, &sk, &enc, &mut z3, q, opts, &mut witness_written, &mut schedule),
                         solve::Answer::Unsat => Attempt::Rejected(format!("{why}; no other violation within the bound avoids that")),
                         solve::Answer::Unknown(w) => Attempt::Rejected(format!("{why}; searching again: {w}")),
                     };
@@ -233,9 +238,10 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
             }
         }
         outcomes.push((a, outcome));
+        schedules.push(schedule);
     }
     stats.solve = t2.elapsed().as_secs_f64();
-    Report { outcomes, stats }
+    Report { outcomes, schedules, stats }
 }
 
 /// Appended to a rejection when the schedule ran a loop past the bound.
@@ -253,7 +259,7 @@ fn unknown_from_solver(why: &str, opts: &BoundedOptions) -> BoundedOutcome {
 
 /// Turns the current model into a schedule and replays it.
 #[allow(clippy::too_many_arguments)]
-fn confirm(prog: &Program, layout: &Layout, sk: &skeleton::Skeleton, enc: &encode::Encoding, z3: &mut solve::Z3, q: &encode::Query, opts: &BoundedOptions, witness_written: &mut bool) -> Attempt {
+fn confirm(prog: &Program, layout: &Layout, sk: &skeleton::Skeleton, enc: &encode::Encoding, z3: &mut solve::Z3, q: &encode::Query, opts: &BoundedOptions, witness_written: &mut bool, schedule: &mut Option<Vec<crate::interp::Step>>) -> Attempt {
     let a = q.assert;
     let fail = q.failures.iter().find(|(_, sel)| match sk.terms.node(*sel) {
         term::Node::BSym(n) => z3.bsym(*n),
@@ -278,6 +284,7 @@ fn confirm(prog: &Program, layout: &Layout, sk: &skeleton::Skeleton, enc: &encod
                 *witness_written = true;
                 write_witness(prog, layout, &it.trace, path);
             }
+            *schedule = Some(ex.steps.clone());
             Attempt::Done(BoundedOutcome::Violated { trace })
         }
         Outcome::Failed { assert, .. } => Attempt::Rejected(format!("the schedule fails {} first", prog.assertion_id(assert))),

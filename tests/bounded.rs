@@ -1,0 +1,235 @@
+//! The bounded engine on real programs: verdicts, replayed witnesses, the replay check itself,
+//! the witness files, determinism, and COARSEN's hints.
+
+mod common;
+
+use duet_rs::bounded::{self, BoundedOptions, BoundedOutcome, Hints};
+use duet_rs::frontend::{load, FrontendOptions};
+use duet_rs::interp::layout::Layout;
+use duet_rs::interp::{Interp, Outcome, Step};
+use duet_rs::ir::{Action, AssertId, Program};
+
+fn program(path: &str, defines: &[&str]) -> Program {
+    let mut o = FrontendOptions::default();
+    o.defines = defines.iter().map(|d| d.to_string()).collect();
+    load(&common::repo(path), &o).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn all(p: &Program) -> Vec<AssertId> {
+    (0..p.assertions.len() as u32).map(AssertId).collect()
+}
+
+fn outcomes(p: &Program, k: u32) -> Vec<BoundedOutcome> {
+    bounded::check(p, &BoundedOptions::new(k), None, &all(p)).into_iter().map(|(_, o)| o).collect()
+}
+
+fn is_violated(o: &BoundedOutcome) -> bool {
+    matches!(o, BoundedOutcome::Violated { .. })
+}
+
+#[test]
+fn figure1_is_violated_and_the_locked_version_is_safe() {
+    let p = program("tests/programs/bounded/fig1.c", &[]);
+    let o = outcomes(&p, 1);
+    assert!(is_violated(&o[0]), "{o:?}");
+    let BoundedOutcome::Violated { trace } = &o[0] else { unreachable!() };
+    assert!(trace.contains("<- fails"), "{trace}");
+    assert!(trace.contains("read x = 0"), "both threads read the initial value: {trace}");
+    let p = program("tests/programs/bounded/fig1_locked.c", &[]);
+    let o = outcomes(&p, 2);
+    assert!(matches!(o[0], BoundedOutcome::Safe { .. }), "no loops and two threads: exhaustive, so safe: {o:?}");
+}
+
+#[test]
+fn racy_counters_are_violated_locked_counters_safe() {
+    for n in 2..=4 {
+        let d = format!("N={n}");
+        let racy = program("tests/programs/bounded/counter.c", &[&d]);
+        let o = outcomes(&racy, 1);
+        assert!(is_violated(&o[0]), "{n} racy workers: {o:?}");
+        let locked = program("tests/programs/bounded/counter.c", &[&d, "LOCKED"]);
+        let o = outcomes(&locked, 1);
+        assert!(matches!(o[0], BoundedOutcome::Safe { .. }), "{n} locked workers: {o:?}");
+    }
+}
+
+#[test]
+fn project_examples() {
+    let p = program("benchmarks/examples/racy_counter.c", &[]);
+    assert!(is_violated(&outcomes(&p, 2)[0]));
+    // DUET's Figure 1: safe for every number of threads, so never violated here.
+    let p = program("benchmarks/examples/producer_consumer.c", &[]);
+    let o = outcomes(&p, 2);
+    assert!(matches!(o[0], BoundedOutcome::BoundedSafe { .. }), "{o:?}");
+    let p = program("benchmarks/examples/increment_decrement.c", &[]);
+    let o = outcomes(&p, 2);
+    assert!(matches!(o[0], BoundedOutcome::BoundedSafe { .. }), "c >= 0: {o:?}");
+    assert!(is_violated(&o[1]), "c <= 0: {o:?}");
+}
+
+#[test]
+fn pointers_arguments_and_aliases() {
+    let p = program("tests/programs/bounded/pointers.c", &[]);
+    let o = outcomes(&p, 1);
+    assert!(is_violated(&o[0]), "{o:?}");
+}
+
+#[test]
+fn thread_creation_beyond_the_bound_reaches_later_code() {
+    let p = program("tests/programs/bounded/thread_loop.c", &[]);
+    let o = outcomes(&p, 2);
+    assert!(is_violated(&o[0]), "{o:?}");
+    let BoundedOutcome::Violated { trace } = &o[0] else { unreachable!() };
+    assert!(trace.contains("runs its loop to the exit"), "the replay ran the creation loop concretely: {trace}");
+    let o = outcomes(&p, 1);
+    assert!(matches!(o[0], BoundedOutcome::BoundedSafe { .. }), "one thread cannot make c exceed 1: {o:?}");
+}
+
+#[test]
+fn over_approximations_are_never_reported_as_violations() {
+    let p = program("tests/programs/bounded/float_guard.c", &[]);
+    let o = outcomes(&p, 1);
+    match &o[0] {
+        BoundedOutcome::Unknown { reason } => assert!(reason.contains("floating-point"), "{reason}"),
+        other => panic!("expected unknown, got {other:?}"),
+    }
+}
+
+/// The schedule of the racy counter's violation, rebuilt from the trace the engine replayed.
+fn racy_schedule(p: &Program) -> Vec<Step> {
+    let o = bounded::run(p, &BoundedOptions::new(1), None, &all(p));
+    match &o.outcomes[0].1 {
+        BoundedOutcome::Violated { .. } => {}
+        other => panic!("{other:?}"),
+    }
+    o.schedules.into_iter().next().flatten().expect("a violated assertion keeps its schedule")
+}
+
+#[test]
+fn replay_is_enforced() {
+    let p = program("tests/programs/bounded/counter.c", &["N=2"]);
+    let layout = Layout::new(&p);
+    let zero = |_: i128| 0;
+    let steps = racy_schedule(&p);
+    let mut it = Interp::new(&p, &layout, &zero);
+    assert!(matches!(it.run(&steps), Outcome::Failed { .. }), "the engine's own schedule replays");
+
+    // Run the threads one after the other: the same steps, no failure.
+    let mut serial: Vec<Step> = steps.iter().filter(|s| s.thread() == 0).take_while(|s| !matches!(s, Step::Exec { loc, .. } if matches!(p.loc(*loc).action, Action::Join(_)))).cloned().collect();
+    for t in 1..=2 {
+        serial.extend(steps.iter().filter(|s| s.thread() == t).cloned());
+    }
+    serial.extend(steps.iter().filter(|s| s.thread() == 0).skip_while(|s| !matches!(s, Step::Exec { loc, .. } if matches!(p.loc(*loc).action, Action::Join(_)))).cloned());
+    let mut it = Interp::new(&p, &layout, &zero);
+    assert!(!matches!(it.run(&serial), Outcome::Failed { .. }), "a serial schedule reaches no failure");
+
+    // Drop a step: the next one no longer follows its thread's previous location.
+    let mut broken = steps.clone();
+    let i = broken.iter().position(|s| s.thread() == 1).unwrap();
+    broken.remove(i + 1);
+    let mut it = Interp::new(&p, &layout, &zero);
+    assert!(matches!(it.run(&broken), Outcome::Rejected { .. }), "a step that skips a location is rejected");
+
+    // Steps of a thread before the fork that creates it are rejected.
+    let mut early = steps.clone();
+    let i = early.iter().position(|s| s.thread() == 1).unwrap();
+    let s = early.remove(i);
+    early.insert(0, s);
+    let mut it = Interp::new(&p, &layout, &zero);
+    assert!(matches!(it.run(&early), Outcome::Rejected { .. }));
+}
+
+#[test]
+fn replay_enforces_locks_and_atomic_sections() {
+    let p = program("tests/programs/bounded/fig1_locked.c", &[]);
+    // Take the unlocked program's violation and run it on the locked one: impossible.
+    let racy = program("tests/programs/bounded/fig1.c", &[]);
+    let layout = Layout::new(&p);
+    let zero = |_: i128| 0;
+    let steps = {
+        let o = bounded::run(&racy, &BoundedOptions::new(1), None, &all(&racy));
+        o.schedules.into_iter().next().flatten().unwrap()
+    };
+    let mut it = Interp::new(&p, &layout, &zero);
+    assert!(!matches!(it.run(&steps), Outcome::Failed { .. }));
+}
+
+#[test]
+fn witness_files_and_smt_dump() {
+    let p = program("tests/programs/bounded/fig1.c", &[]);
+    let dir = std::env::temp_dir().join(format!("duet-bounded-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let w = dir.join("witness.graphml");
+    let smt = dir.join("enc.smt2");
+    let mut opts = BoundedOptions::new(1);
+    opts.witness = Some(w.clone());
+    opts.dump_smt = Some(smt.clone());
+    let o = bounded::check(&p, &opts, None, &all(&p));
+    assert!(is_violated(&o[0].1));
+    let g = std::fs::read_to_string(&w).unwrap();
+    assert!(g.contains("<data key=\"witness-type\">violation_witness</data>"));
+    assert!(g.contains("<data key=\"violation\">true</data>"));
+    assert!(g.contains("createThread"));
+    let src = std::fs::read(common::repo("tests/programs/bounded/fig1.c")).unwrap();
+    assert!(g.contains(&bounded::graphml::sha256_hex(&src)));
+    let s = std::fs::read_to_string(&smt).unwrap();
+    assert!(s.contains("(declare-fun init (Int) Int)"));
+    assert!(s.contains("(check-sat-assuming"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn same_input_same_witness() {
+    let p = program("tests/programs/bounded/counter.c", &["N=3"]);
+    let a = outcomes(&p, 2);
+    let b = outcomes(&p, 2);
+    assert_eq!(a, b);
+}
+
+#[test]
+fn no_prune_agrees_with_pruning() {
+    for (f, d) in [("tests/programs/bounded/fig1.c", vec![]), ("tests/programs/bounded/counter.c", vec!["N=3", "LOCKED"])] {
+        let p = program(f, &d);
+        let mut opts = BoundedOptions::new(1);
+        let pruned = bounded::run(&p, &opts, None, &all(&p));
+        opts.no_prune = true;
+        let eager = bounded::run(&p, &opts, None, &all(&p));
+        assert_eq!(is_violated(&pruned.outcomes[0].1), is_violated(&eager.outcomes[0].1), "{f}");
+        assert!(pruned.stats.encoding.copy_pairs < eager.stats.encoding.copy_pairs, "{f}: pruning removes copy pairs");
+    }
+}
+
+#[test]
+fn hints_restrict_what_reads_may_copy() {
+    // Main's read of the counter may only copy the initial value if the data-flow graph says
+    // so; then the racy increments are invisible and no violation remains.
+    let p = program("tests/programs/bounded/counter.c", &["N=2"]);
+    let assert_loc = p.assertions[0].locs[0];
+    let counter = p.vars.iter().position(|v| v.name == "counter").unwrap();
+    let a = p.memory.lookup(&p, &duet_rs::ir::Lval::Var(duet_rs::ir::VarId(counter as u32))).unwrap();
+    // The assertion's value comes through a temporary, or is read at the assertion itself.
+    let readers: Vec<_> = p.loc_ids().filter(|l| p.memory.access(*l).refs.contains(&a) && p.loc(*l).template.0 == 0).collect();
+    assert!(!readers.is_empty() && readers.iter().any(|l| *l <= assert_loc));
+    let mut hints = Hints::default();
+    for r in &readers {
+        hints.flows.insert((p.templates[0].entry, a, *r));
+    }
+    let o = bounded::check(&p, &BoundedOptions::new(1), Some(&hints), &all(&p));
+    assert!(!is_violated(&o[0].1), "{o:?}");
+    // A range on the read value excludes 1 as well.
+    let mut hints = Hints::default();
+    for r in &readers {
+        hints.ranges.insert((*r, a), (Some(2), Some(2)));
+    }
+    let o = bounded::check(&p, &BoundedOptions::new(1), Some(&hints), &all(&p));
+    assert!(!is_violated(&o[0].1), "{o:?}");
+}
+
+#[test]
+fn check_command_reports_bounded_verdicts() {
+    let out = common::duet(&["check", "--bound", "2", "benchmarks/examples/racy_counter.c"]);
+    let (stdout, _) = common::texts(&out);
+    assert_eq!(out.status.code(), Some(10), "{stdout}");
+    assert!(stdout.contains("violated"));
+    assert!(stdout.contains("<- fails"));
+}
