@@ -10,8 +10,7 @@ use duet_rs::interp::{Interp, Outcome, Step};
 use duet_rs::ir::{Action, AssertId, Program};
 
 fn program(path: &str, defines: &[&str]) -> Program {
-    let mut o = FrontendOptions::default();
-    o.defines = defines.iter().map(|d| d.to_string()).collect();
+    let o = FrontendOptions { defines: defines.iter().map(|d| d.to_string()).collect(), ..Default::default() };
     load(&common::repo(path), &o).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
@@ -139,19 +138,68 @@ fn replay_is_enforced() {
     assert!(matches!(it.run(&early), Outcome::Rejected { .. }));
 }
 
+/// Locations of a template along its first successors, up to (and with) the first location
+/// where `stop` holds.
+fn straight(p: &Program, t: usize, stop: &dyn Fn(&Action) -> bool) -> Vec<duet_rs::ir::LocId> {
+    let mut out = Vec::new();
+    let mut l = p.templates[t].entry;
+    loop {
+        out.push(l);
+        if stop(&p.loc(l).action) || p.loc(l).succs.is_empty() {
+            return out;
+        }
+        l = p.loc(l).succs[0];
+    }
+}
+
 #[test]
-fn replay_enforces_locks_and_atomic_sections() {
-    let p = program("tests/programs/bounded/fig1_locked.c", &[]);
-    // Take the unlocked program's violation and run it on the locked one: impossible.
-    let racy = program("tests/programs/bounded/fig1.c", &[]);
+fn replay_enforces_locks() {
+    let p = program("tests/programs/bounded/counter.c", &["N=2", "LOCKED"]);
     let layout = Layout::new(&p);
     let zero = |_: i128| 0;
-    let steps = {
-        let o = bounded::run(&racy, &BoundedOptions::new(1), None, &all(&racy));
-        o.schedules.into_iter().next().flatten().unwrap()
+    fn inputs(e: &duet_rs::ir::Expr) -> usize {
+        use duet_rs::ir::Expr;
+        match e {
+            Expr::Nondet(_) => 1,
+            Expr::Unary(_, x, _) | Expr::Cast(_, x) => inputs(x),
+            Expr::Binary(_, a, b, _) => inputs(a) + inputs(b),
+            _ => 0,
+        }
+    }
+    let exec = |thread: u32, loc: duet_rs::ir::LocId, children: Vec<u32>| {
+        let n = match &p.loc(loc).action {
+            Action::Assign(_, e) | Action::Assume(e) => inputs(e),
+            _ => 0,
+        };
+        Step::Exec { thread, loc, nondets: vec![0; n], children }
     };
+    // main up to its second fork, then both workers to their lock.
+    let mut steps = Vec::new();
+    let forks = std::cell::Cell::new(0);
+    for l in straight(&p, 0, &|a| {
+        if matches!(a, Action::Fork { .. }) {
+            forks.set(forks.get() + 1);
+        }
+        forks.get() == 2
+    }) {
+        let children = if matches!(p.loc(l).action, Action::Fork { .. }) { vec![steps.iter().filter(|s| matches!(s, Step::Exec { children, .. } if !children.is_empty())).count() as u32 + 1] } else { Vec::new() };
+        steps.push(exec(0, l, children));
+    }
+    let w1 = straight(&p, 1, &|a| matches!(a, Action::Acquire(_)));
+    let w2 = straight(&p, 2, &|a| matches!(a, Action::Acquire(_)));
+    for l in &w1 {
+        steps.push(exec(1, *l, Vec::new()));
+    }
     let mut it = Interp::new(&p, &layout, &zero);
-    assert!(!matches!(it.run(&steps), Outcome::Failed { .. }));
+    assert_eq!(it.run(&steps), Outcome::Finished, "T1 takes the free lock");
+    for l in &w2 {
+        steps.push(exec(2, *l, Vec::new()));
+    }
+    let mut it = Interp::new(&p, &layout, &zero);
+    match it.run(&steps) {
+        Outcome::Rejected { reason, .. } => assert!(reason.contains("held"), "{reason}"),
+        other => panic!("T2 cannot take the lock T1 holds: {other:?}"),
+    }
 }
 
 #[test]

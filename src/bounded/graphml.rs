@@ -70,7 +70,7 @@ pub fn witness(prog: &Program, layout: &Layout, trace: &[Executed], file: &str, 
         let _ = writeln!(o, "      <data key=\"startline\">{}</data>", l.span.line);
         let _ = writeln!(o, "      <data key=\"endline\">{}</data>", l.span.line);
         let _ = writeln!(o, "      <data key=\"threadId\">{}</data>", ex.thread);
-        if let (Action::Fork { template, .. }, Some(c)) = (&l.action, ex.created) {
+        if let (Action::Fork { template, .. }, Some(c)) = (&l.action, ex.created.first()) {
             let _ = writeln!(o, "      <data key=\"createThread\">{c}</data>");
             let _ = writeln!(o, "      <data key=\"enterFunction\">{}</data>", xml(&prog.template(*template).function));
         }

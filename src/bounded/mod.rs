@@ -163,6 +163,7 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
         }
     }
     let exhaustive = sk.cut_loops.is_empty() && sk.havoc_loops.is_empty() && sk.unscheduled_forks == 0 && sk.incomplete.is_empty() && !prog.mode.parameterized;
+    // (In parameterized mode a template always has more instances than any bound models.)
     let bound_text = format!("{} loop iterations, {} instances per unbounded thread template", opts.unroll, opts.threads);
     let safe = |what: &str| -> BoundedOutcome {
         if exhaustive {
@@ -270,7 +271,7 @@ fn confirm(prog: &Program, layout: &Layout, sk: &skeleton::Skeleton, enc: &encod
     if std::env::var_os("DUET_BOUNDED_DEBUG").is_some() {
         for (i, s) in ex.steps.iter().enumerate() {
             match s {
-                crate::interp::Step::Exec { thread, loc, nondets, child } => eprintln!("{:4} T{thread} {loc} {} {:?} {:?}", i + 1, crate::ir::display::action(prog, &prog.loc(*loc).action), nondets, child),
+                crate::interp::Step::Exec { thread, loc, nondets, children } => eprintln!("{:4} T{thread} {loc} {} {:?} {:?}", i + 1, crate::ir::display::action(prog, &prog.loc(*loc).action), nondets, children),
                 other => eprintln!("{:4} {other:?}", i + 1),
             }
         }

@@ -18,8 +18,8 @@ pub enum EvKind {
     Write,
     /// A thread creation (the child's events follow it).
     Fork {
-        /// The instance created, if it is modelled.
-        child: Option<u32>,
+        /// The instances created (none: the thread is never scheduled).
+        children: Vec<u32>,
     },
     /// `pthread_join`: waits for the thread whose handle is `val`.
     Join {
@@ -92,8 +92,8 @@ pub struct NodeInfo {
     pub nondets: Vec<T>,
     /// Its events, in order.
     pub events: Vec<u32>,
-    /// The instance a fork here creates.
-    pub child: Option<u32>,
+    /// The instances a fork here creates.
+    pub children: Vec<u32>,
 }
 
 /// One thread instance.

@@ -226,13 +226,13 @@ impl<'a> Summariser<'a> {
             let info = &mut infos[i];
             info.reached = true;
             info.psi_in = Some(st.psi);
-            let (out, act, child) = match &node.kind {
+            let (out, act, children) = match &node.kind {
                 BKind::Loc(l) => self.action(i as u32, *l, st)?,
-                BKind::Havoc { header, vars, allocs, .. } => (self.havoc(*header, vars, *allocs, st), None, None),
+                BKind::Havoc { header, vars, allocs, .. } => (self.havoc(*header, vars, *allocs, st), None, Vec::new()),
             };
             let info = &mut infos[i];
             info.psi_out = Some(out.psi);
-            info.child = child;
+            info.children = children;
             if let Some(a) = act {
                 for &e in &a.events {
                     if self.sk.events[e as usize].kind == EvKind::End {
@@ -470,7 +470,7 @@ impl<'a> Summariser<'a> {
 
     /// Executes the action of one node. Returns the state after it, the action's bookkeeping
     /// and the instance a fork created.
-    fn action(&mut self, node: u32, loc: LocId, mut st: State) -> Result<(State, Option<Act>, Option<u32>), Stop> {
+    fn action(&mut self, node: u32, loc: LocId, mut st: State) -> Result<(State, Option<Act>, Vec<u32>), Stop> {
         let prog = self.prog;
         let l = prog.loc(loc);
         let mut act = Act { unit: None, prev: None, events: Vec::new(), nondets: Vec::new(), node, loc };
@@ -481,7 +481,7 @@ impl<'a> Summariser<'a> {
         }
         let psi = st.psi;
         let mut occ = psi;
-        let mut child = None;
+        let mut children = Vec::new();
         let zero = self.sk.terms.int(0);
         match &l.action {
             Action::Skip => {}
@@ -540,36 +540,52 @@ impl<'a> Summariser<'a> {
                 };
                 let bounded = prog.template(*template).multiplicity == Multiplicity::Unbounded;
                 let count = self.per_template.get(template).copied().unwrap_or(0);
-                let modelled = (!bounded || count < self.threads) && self.specs.len() < MAX_INSTANCES;
-                let h = if modelled {
-                    let id = self.specs.len() as u32;
-                    self.per_template.insert(*template, count + 1);
-                    child = Some(id);
-                    self.sk.terms.int(id as i128)
+                // In parameterized mode one fork stands for unboundedly many instances.
+                let n = if !bounded {
+                    1
+                } else if prog.mode.parameterized {
+                    self.threads.saturating_sub(count)
                 } else {
-                    self.sk.unscheduled_forks += 1;
-                    self.sk.terms.fresh((Some(UNSCHEDULED_HANDLE_BASE), Some(UNSCHEDULED_HANDLE_BASE + (1 << 24))))
+                    u32::from(count < self.threads)
                 };
-                if let Some(hl) = handle {
-                    let place = self.place(&st, &mut act, hl)?;
-                    let ty = prog.lval_type(hl).scalar(prog.data_model);
-                    let hv = self.convert(ty, h);
-                    self.store(&mut st, &mut act, place, hv, psi, Some(hl));
+                let n = n.min(MAX_INSTANCES.saturating_sub(self.specs.len()) as u32);
+                for k in 0..n {
+                    let id = self.specs.len() as u32 + k;
+                    children.push(id);
                 }
-                let mut param = None;
-                if let (Some(c), Some(v), Some(p)) = (child, argv, prog.template(*template).params.first()) {
-                    let ty = prog.var(*p).ty.scalar(prog.data_model);
-                    let v = self.convert(ty, v);
-                    if self.is_register(*p) {
-                        param = Some((*p, v));
-                    } else {
-                        let a = self.sk.terms.int(self.layout.var_addr(prog, *p, c));
-                        self.event(&st, &mut act, EvKind::Write, a, v, psi, Some(&Lval::Var(*p)));
+                if bounded {
+                    self.per_template.insert(*template, count + n);
+                }
+                let handles: Vec<T> = if children.is_empty() {
+                    self.sk.unscheduled_forks += 1;
+                    vec![self.sk.terms.fresh((Some(UNSCHEDULED_HANDLE_BASE), Some(UNSCHEDULED_HANDLE_BASE + (1 << 24))))]
+                } else {
+                    children.iter().map(|c| self.sk.terms.int(*c as i128)).collect()
+                };
+                let mut params = Vec::new();
+                for (k, h) in handles.iter().enumerate() {
+                    if let Some(hl) = handle {
+                        let place = self.place(&st, &mut act, hl)?;
+                        let ty = prog.lval_type(hl).scalar(prog.data_model);
+                        let hv = self.convert(ty, *h);
+                        self.store(&mut st, &mut act, place, hv, psi, Some(hl));
                     }
+                    let mut param = None;
+                    if let (Some(&c), Some(v), Some(p)) = (children.get(k), argv, prog.template(*template).params.first()) {
+                        let ty = prog.var(*p).ty.scalar(prog.data_model);
+                        let v = self.convert(ty, v);
+                        if self.is_register(*p) {
+                            param = Some((*p, v));
+                        } else {
+                            let a = self.sk.terms.int(self.layout.var_addr(prog, *p, c));
+                            self.event(&st, &mut act, EvKind::Write, a, v, psi, Some(&Lval::Var(*p)));
+                        }
+                    }
+                    params.push(param);
                 }
-                let f = self.event(&st, &mut act, EvKind::Fork { child }, zero, zero, psi, None);
-                if child.is_some() {
-                    self.specs.push(Pending { template: *template, fork: Some(f), psi0: psi, param });
+                let f = self.event(&st, &mut act, EvKind::Fork { children: children.clone() }, zero, zero, psi, None);
+                for (k, _) in children.iter().enumerate() {
+                    self.specs.push(Pending { template: *template, fork: Some(f), psi0: psi, param: params[k] });
                 }
             }
             Action::Join(h) => {
@@ -625,12 +641,11 @@ impl<'a> Summariser<'a> {
                 v.extend(exits);
             }
         }
-        if matches!(l.action, Action::AtomicEnd) && st.depth == 0 {
-            st.unit = None;
-        } else if !l.atomic && !matches!(l.action, Action::AtomicBegin) {
+        let leaves_section = matches!(l.action, Action::AtomicEnd) && st.depth == 0;
+        if leaves_section || (!l.atomic && !matches!(l.action, Action::AtomicBegin)) {
             st.unit = None;
         }
-        Ok((st, Some(act), child))
+        Ok((st, Some(act), children))
     }
 
     fn mutex_addr(&mut self, st: &State, act: &mut Act, m: &Lval) -> Result<T, Stop> {

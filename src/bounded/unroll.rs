@@ -390,7 +390,7 @@ mod tests {
 
     #[test]
     fn thread_creation_loops_get_a_havoc_exit() {
-        let p = prog("#include <pthread.h>\nint g; void *f(void *a) { g = 1; return 0; } int main(void) { pthread_t t[100]; for (int i = 0; i < 100; i++) pthread_create(&t[i], 0, f, 0); return g; }");
+        let p = prog("typedef unsigned long pthread_t; int pthread_create(pthread_t *t, void *a, void *(*f)(void *), void *x); int g; void *f(void *a) { g = 1; return 0; } int main(void) { pthread_t t[100]; for (int i = 0; i < 100; i++) pthread_create(&t[i], 0, f, 0); return g; }");
         let u = unroll(&p, TemplateId(0), 2).unwrap();
         let havocs: Vec<_> = u.nodes.iter().filter(|n| matches!(n.kind, BKind::Havoc { .. })).collect();
         assert_eq!(havocs.len(), 1);

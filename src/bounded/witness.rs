@@ -11,6 +11,10 @@ use crate::interp::{Executed, Step};
 use crate::ir::{Action, Expr, Program};
 use std::fmt::Write;
 
+/// Where a step goes in the schedule: the clock of its atomic unit, the unit, the rank of the
+/// event it sits at, its offset from that event, its thread.
+type Key = (i128, u32, u32, i64, u32);
+
 /// A schedule extracted from a model.
 pub struct Extracted {
     /// The steps, in execution order, ending with the failing step.
@@ -23,8 +27,7 @@ pub fn extract(prog: &Program, sk: &Skeleton, enc: &Encoding, z3: &mut Z3, fail:
     let terms = &sk.terms;
     let mut truth = |z3: &mut Z3, t: Option<super::term::T>| -> bool { t.is_some_and(|t| z3.eval(terms, t, &mut memo) != 0) };
     let fe = &sk.events[fail as usize];
-    // (clock, unit, rank, sub, thread, order) → step
-    let mut items: Vec<((i128, u32, u32, i64, u32), Step)> = Vec::new();
+    let mut items: Vec<(Key, Step)> = Vec::new();
     let mut fail_key = None;
     for inst in &sk.instances {
         if let Some(f) = inst.fork {
@@ -93,7 +96,12 @@ pub fn extract(prog: &Program, sk: &Skeleton, enc: &Encoding, z3: &mut Z3, fail:
                 }
             }
         }
-        let stops_inside = depth > 0 && path.last().is_some_and(|&n| !(inst.id == fe.thread && n == fe.node) && !matches!(&g.nodes[n as usize].kind, BKind::Loc(l) if matches!(prog.loc(*l).action, Action::Halt(_)) || prog.loc(*l).succs.is_empty()));
+        let stops_inside = depth > 0
+            && path.last().is_some_and(|&n| {
+                let is_fail = inst.id == fe.thread && n == fe.node;
+                let ends = matches!(&g.nodes[n as usize].kind, BKind::Loc(l) if matches!(prog.loc(*l).action, Action::Halt(_)) || prog.loc(*l).succs.is_empty());
+                !is_fail && !ends
+            });
         if stops_inside {
             path.truncate(entered);
         }
@@ -107,10 +115,7 @@ pub fn extract(prog: &Program, sk: &Skeleton, enc: &Encoding, z3: &mut Z3, fail:
         let mut keys: Vec<Option<(i128, u32, u32)>> = Vec::with_capacity(path.len());
         for &n in &path {
             let evs = &inst.nodes[n as usize].events;
-            keys.push(match evs.first() {
-                Some(&e) => Some(key_of(z3, e)),
-                None => None,
-            });
+            keys.push(evs.first().map(|&e| key_of(z3, e)));
         }
         let atomic_local = |n: u32| match &g.nodes[n as usize].kind {
             BKind::Loc(l) => prog.loc(*l).atomic || matches!(prog.loc(*l).action, Action::AtomicEnd),
@@ -134,7 +139,7 @@ pub fn extract(prog: &Program, sk: &Skeleton, enc: &Encoding, z3: &mut Z3, fail:
             let step = match &g.nodes[n as usize].kind {
                 BKind::Loc(l) => {
                     let nondets = info.nondets.iter().map(|&s| z3.eval(terms, s, &mut Vec::new())).collect();
-                    Step::Exec { thread: inst.id, loc: *l, nondets, child: info.child }
+                    Step::Exec { thread: inst.id, loc: *l, nondets, children: info.children.clone() }
                 }
                 BKind::Havoc { .. } => {
                     let target = path.get(i + 1).and_then(|&m| match g.nodes[m as usize].kind {
@@ -153,7 +158,7 @@ pub fn extract(prog: &Program, sk: &Skeleton, enc: &Encoding, z3: &mut Z3, fail:
             items.push((key, step));
         }
     }
-    items.sort_by(|a, b| a.0.cmp(&b.0));
+    items.sort_by_key(|a| a.0);
     if let Some(fk) = fail_key {
         items.retain(|(k, _)| *k <= fk);
     }
@@ -196,15 +201,18 @@ pub fn render(prog: &Program, layout: &Layout, trace: &[Executed], bound: (u32, 
             || matches!(l.action, Action::Fork { .. } | Action::Join(_) | Action::Acquire(_) | Action::Release(_) | Action::LockBusy(_) | Action::Assert(..) | Action::Halt(_) | Action::AtomicBegin | Action::AtomicEnd)
             || has_nondet(&l.action)
             || i + 1 == trace.len();
-        if let (Action::Fork { template, .. }, Some(c)) = (&l.action, ex.created) {
-            thread_names.insert(c, prog.template(*template).function.clone());
+        if let Action::Fork { template, .. } = &l.action {
+            for c in &ex.created {
+                thread_names.insert(*c, prog.template(*template).function.clone());
+            }
         }
         if !interesting {
             continue;
         }
         let mut what = crate::ir::display::action(prog, &l.action);
-        if let Some(c) = ex.created {
-            let _ = write!(what, "   => T{c}");
+        if !ex.created.is_empty() {
+            let names: Vec<String> = ex.created.iter().map(|c| format!("T{c}")).collect();
+            let _ = write!(what, "   => {}", names.join(", "));
         }
         if has_nondet(&l.action) {
             let vals: Vec<String> = ex.accesses.iter().filter(|a| a.write).map(|a| format!("{} = {}", layout.describe(prog, a.addr).split(':').next_back().unwrap_or(""), a.value)).collect();

@@ -28,9 +28,10 @@ pub enum Step {
         loc: LocId,
         /// Values of the `Nondet` expressions the action evaluates, in evaluation order.
         nondets: Vec<i128>,
-        /// For a fork: the instance number of the thread it creates, or `None` if that thread
-        /// is never scheduled.
-        child: Option<u32>,
+        /// For a fork: the instance numbers of the threads it creates (several only for a
+        /// template with unboundedly many instances in parameterized mode); none when the
+        /// thread it creates is never scheduled.
+        children: Vec<u32>,
     },
     /// Thread `thread` runs alone, without nondeterministic input, until `target` is an
     /// enabled successor of its location (the iterations of a loop beyond the unrolling bound).
@@ -94,8 +95,8 @@ pub struct Executed {
     pub accesses: Vec<MemAccess>,
     /// Steps taken by a [`Step::RunUntil`] (1 for a plain step).
     pub count: usize,
-    /// The thread a fork created.
-    pub created: Option<u32>,
+    /// The threads a fork created.
+    pub created: Vec<u32>,
 }
 
 #[derive(Clone, Debug)]
@@ -168,17 +169,18 @@ impl<'a> Interp<'a> {
             return Err("the program has already halted".into());
         }
         match s {
-            Step::Exec { thread, loc, nondets, child } => {
+            Step::Exec { thread, loc, nondets, children } => {
                 let ti = self.thread_index(*thread)?;
                 self.check_next(ti, *loc)?;
                 let mut ctx = Ctx { thread: *thread, inputs: Inputs::Given(nondets.iter()), accesses: Vec::new(), record: true };
-                let r = self.exec(ti, *loc, &mut ctx, *child)?;
+                let r = self.exec(ti, *loc, &mut ctx, children)?;
                 if let Inputs::Given(rest) = &ctx.inputs {
                     if rest.len() > 0 {
                         return Err(format!("{} unused nondeterministic values at {}", rest.len(), self.prog.span_str(self.prog.loc(*loc).span)));
                     }
                 }
-                self.trace.push(Executed { thread: *thread, loc: *loc, accesses: ctx.accesses, count: 1, created: self.last_created(*child, self.prog.loc(*loc)) });
+                let created = if matches!(self.prog.loc(*loc).action, Action::Fork { .. }) { children.clone() } else { Vec::new() };
+                self.trace.push(Executed { thread: *thread, loc: *loc, accesses: ctx.accesses, count: 1, created });
                 Ok(r)
             }
             Step::RunUntil { thread, target } => {
@@ -205,7 +207,7 @@ impl<'a> Interp<'a> {
                     };
                     self.check_next(ti, n)?;
                     let mut ctx = Ctx { thread: *thread, inputs: Inputs::Zero, accesses: Vec::new(), record: false };
-                    if let Some(a) = self.exec(ti, n, &mut ctx, None)? {
+                    if let Some(a) = self.exec(ti, n, &mut ctx, &[])? {
                         return Ok(Some(a));
                     }
                     count += 1;
@@ -215,17 +217,10 @@ impl<'a> Interp<'a> {
                     }
                 }
                 if let Some(l) = last {
-                    self.trace.push(Executed { thread: *thread, loc: l, accesses: Vec::new(), count, created: None });
+                    self.trace.push(Executed { thread: *thread, loc: l, accesses: Vec::new(), count, created: Vec::new() });
                 }
                 Ok(None)
             }
-        }
-    }
-
-    fn last_created(&self, child: Option<u32>, loc: &crate::ir::Location) -> Option<u32> {
-        match loc.action {
-            Action::Fork { .. } => child,
-            _ => None,
         }
     }
 
@@ -295,7 +290,7 @@ impl<'a> Interp<'a> {
         self.threads.iter().any(|t| t.handle == handle && t.id != 0 && t.done)
     }
 
-    fn exec(&mut self, ti: usize, loc: LocId, ctx: &mut Ctx, child: Option<u32>) -> R<Option<AssertId>> {
+    fn exec(&mut self, ti: usize, loc: LocId, ctx: &mut Ctx, children: &[u32]) -> R<Option<AssertId>> {
         let prog = self.prog;
         let l = prog.loc(loc);
         let here = || prog.span_str(l.span);
@@ -351,32 +346,38 @@ impl<'a> Interp<'a> {
                     Some(e) => Some(self.eval(e, ctx)?),
                     None => None,
                 };
-                let h = match child {
-                    Some(c) => {
-                        if self.by_id.contains_key(&c) || c == 0 {
-                            return Err(format!("thread T{c} already exists"));
+                if children.len() > 1 && !(prog.mode.parameterized && prog.template(*template).multiplicity == crate::ir::Multiplicity::Unbounded) {
+                    return Err(format!("the fork at {} creates one thread", here()));
+                }
+                let ids: Vec<Option<u32>> = if children.is_empty() { vec![None] } else { children.iter().map(|c| Some(*c)).collect() };
+                for child in ids {
+                    let h = match child {
+                        Some(c) => {
+                            if self.by_id.contains_key(&c) || c == 0 {
+                                return Err(format!("thread T{c} already exists"));
+                            }
+                            c as i128
                         }
-                        c as i128
+                        None => {
+                            self.unscheduled += 1;
+                            UNSCHEDULED_HANDLE_BASE + self.unscheduled - 1
+                        }
+                    };
+                    if let Some(hl) = handle {
+                        let a = self.addr(hl, ctx)?;
+                        let t = self.scalar_type(hl)?;
+                        self.store(a, t.convert(h, prog.data_model), ctx);
                     }
-                    None => {
-                        self.unscheduled += 1;
-                        UNSCHEDULED_HANDLE_BASE + self.unscheduled - 1
+                    let id = child.unwrap_or(u32::MAX - self.unscheduled as u32);
+                    let th = Thread { id, template: *template, pc: None, done: false, allocs: 0, depth: 0, handle: h, scheduled: child.is_some() };
+                    if let (Some(c), Some(v), Some(p)) = (child, argv, prog.template(*template).params.first()) {
+                        let a = self.layout.var_addr(prog, *p, c);
+                        let t = prog.var(*p).ty.scalar(prog.data_model);
+                        self.store(a, t.convert(v, prog.data_model), ctx);
                     }
-                };
-                if let Some(hl) = handle {
-                    let a = self.addr(hl, ctx)?;
-                    let t = self.scalar_type(hl)?;
-                    self.store(a, t.convert(h, prog.data_model), ctx);
+                    self.by_id.insert(id, self.threads.len());
+                    self.threads.push(th);
                 }
-                let id = child.unwrap_or(u32::MAX - self.unscheduled as u32);
-                let th = Thread { id, template: *template, pc: None, done: false, allocs: 0, depth: 0, handle: h, scheduled: child.is_some() };
-                if let (Some(c), Some(v), Some(p)) = (child, argv, prog.template(*template).params.first()) {
-                    let a = self.layout.var_addr(prog, *p, c);
-                    let t = prog.var(*p).ty.scalar(prog.data_model);
-                    self.store(a, t.convert(v, prog.data_model), ctx);
-                }
-                self.by_id.insert(id, self.threads.len());
-                self.threads.push(th);
             }
             Action::Join(h) => {
                 let h = self.eval(h, ctx)?;
