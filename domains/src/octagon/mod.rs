@@ -32,12 +32,24 @@ enum State {
 
 /// An integer octagon over a fixed number of dimensions.
 ///
-/// Equality is semantic (equality of the tight closures).
-#[derive(Clone)]
+/// Equality is semantic (equality of the tight closures). `clone_from`
+/// reuses the target's matrix allocation, which matters for large octagons.
 pub struct Octagon {
     n: usize,
     m: Vec<i64>,
     state: State,
+}
+
+impl Clone for Octagon {
+    fn clone(&self) -> Octagon {
+        Octagon { n: self.n, m: self.m.clone(), state: self.state }
+    }
+
+    fn clone_from(&mut self, source: &Octagon) {
+        self.n = source.n;
+        self.state = source.state;
+        self.m.clone_from(&source.m);
+    }
 }
 
 /// The vertex of `s·x` (`s = ±1`).
