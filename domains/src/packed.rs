@@ -413,6 +413,9 @@ impl NumDomain for Packed {
         if self.bottom {
             return Interval::EMPTY;
         }
+        if !self.in_range(e) {
+            return Interval::TOP;
+        }
         let s = self.split(e);
         let mut acc = Interval::point(s.cst).add(&self.free_bounds(&s.free));
         for (p, pe) in &s.packs {

@@ -724,6 +724,9 @@ impl NumDomain for Octagon {
     }
 
     fn bounds(&self, e: &LinExpr) -> Interval {
+        if !self.in_range(e) {
+            return Interval::TOP;
+        }
         let c = self.closed();
         if c.state == State::Bottom {
             return Interval::EMPTY;
