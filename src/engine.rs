@@ -98,8 +98,8 @@ fn bounded_pass(prog: &Program, opts: &CheckOptions, b: Bound, verdicts: &mut [A
         sections.push(Section {
             title: "bounded".into(),
             body: format!(
-                "instances {}\nevents {}\nreads {}\nwrites {}\ncopy pairs {}\nbetween constraints {}\nclock units {}\nsmt bytes {}\nsummarise s {:.3}\nencode s {:.3}\nsolve s {:.3}\n",
-                s.instances, s.events, e.reads, e.writes, e.copy_pairs, e.between, e.units, e.smt_bytes, s.summarise, s.encode, s.solve
+                "instances {}\nevents {}\nreads {}\nwrites {}\ncopy pairs {}\nbetween constraints {}\nclock units {}\nterm nodes {}\nsummarise s {:.3}\nencode s {:.3}\nsolve s {:.3}\n",
+                s.instances, s.events, e.reads, e.writes, e.copy_pairs, e.between, e.units, e.terms, s.summarise, s.encode, s.solve
             ),
         });
     }

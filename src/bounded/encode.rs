@@ -16,7 +16,7 @@
 use super::prune::{Pruned, Source};
 use super::skeleton::{EvKind, Skeleton};
 use super::summary::range_constraint;
-use super::term::T;
+use super::term::{Terms, T};
 use super::Hints;
 use crate::interp::layout::{Layout, LOCAL_BASE};
 use crate::ir::{AssertId, Program};
@@ -39,8 +39,8 @@ pub struct EncodingStats {
     pub between: u64,
     /// Atomic units (clock variables).
     pub units: u32,
-    /// Bytes of SMT-LIB2.
-    pub smt_bytes: usize,
+    /// Distinct term nodes in the constraints (the formula's size as a shared DAG).
+    pub terms: usize,
 }
 
 /// The query for one assertion.
@@ -55,8 +55,8 @@ pub struct Query {
 
 /// The encoded formula.
 pub struct Encoding {
-    /// SMT-LIB2 declarations and assertions (no `check-sat`).
-    pub text: String,
+    /// The constraints (their conjunction is the formula).
+    pub constraints: Vec<T>,
     /// Clock per unit.
     pub clocks: Vec<T>,
     /// Queries, one per target assertion that has a failing instance.
@@ -83,6 +83,10 @@ pub fn encode(prog: &Program, layout: &Layout, sk: &mut Skeleton, pr: &Pruned, h
     stats.between = 0;
     let t = &mut sk.terms;
     let clocks: Vec<T> = (0..sk.units).map(|_| t.fresh((None, None))).collect();
+    // The clock of the failure a query selects. Only what happens up to it must be a
+    // consistent execution: later events (of threads the failure does not need) are free,
+    // which spares the solver from completing every thread.
+    let t_fail = t.fresh((None, None));
     let mut cs: Vec<T> = std::mem::take(&mut sk.constraints);
     let ev = sk.events.clone();
     let before = |t: &mut super::term::Terms, a: u32, b: u32| -> T {
@@ -125,7 +129,9 @@ pub fn encode(prog: &Program, layout: &Layout, sk: &mut Skeleton, pr: &Pruned, h
             alts.push(t.and(&[same, any]));
         }
         let ok = t.or(&alts);
-        cs.push(t.implies(joined, ok));
+        let by_fail = t.le(clocks[e.unit as usize], t_fail);
+        let active = t.and(&[joined, by_fail]);
+        cs.push(t.implies(active, ok));
     }
     // Ranges COARSEN proved for read values.
     if let Some(h) = hints {
@@ -222,7 +228,9 @@ pub fn encode(prog: &Program, layout: &Layout, sk: &mut Skeleton, pr: &Pruned, h
             cs.push(t.implies(is, b));
         }
         let any = t.or(&some);
-        cs.push(t.implies(re.occ, any));
+        let by_fail = t.le(clocks[re.unit as usize], t_fail);
+        let active = t.and(&[re.occ, by_fail]);
+        cs.push(t.implies(active, any));
     }
     // Queries.
     let mut fails: BTreeMap<AssertId, Vec<u32>> = BTreeMap::new();
@@ -244,7 +252,8 @@ pub fn encode(prog: &Program, layout: &Layout, sk: &mut Skeleton, pr: &Pruned, h
             let sel = t.fresh_bool();
             sels.push(sel);
             failures.push((f, sel));
-            let mut body = vec![ev[f as usize].occ];
+            let at = t.eq(t_fail, clocks[ev[f as usize].unit as usize]);
+            let mut body = vec![ev[f as usize].occ, at];
             let stoppers = halts.iter().copied().chain(fails.iter().filter(|(b, _)| **b != a).flat_map(|(_, v)| v.iter().copied()));
             for h in stoppers.collect::<Vec<_>>() {
                 let b = before(t, f, h);
@@ -277,6 +286,27 @@ pub fn encode(prog: &Program, layout: &Layout, sk: &mut Skeleton, pr: &Pruned, h
             }
         }
     }
+    cs.retain(|c| t.as_bool(*c) != Some(true));
+    stats.terms = reachable(t, &cs);
+    Ok(Encoding { constraints: cs, clocks, queries, no_overflow, no_havoc, stats })
+}
+
+fn reachable(t: &Terms, roots: &[T]) -> usize {
+    let mut seen = vec![false; t.len()];
+    let mut stack: Vec<T> = roots.to_vec();
+    let mut n = 0;
+    while let Some(x) = stack.pop() {
+        if std::mem::replace(&mut seen[x.0 as usize], true) {
+            continue;
+        }
+        n += 1;
+        stack.extend(super::term::children(t.node(x)));
+    }
+    n
+}
+
+/// The formula as SMT-LIB2 text, with one `check-sat-assuming` per query.
+pub fn smt_text(prog: &Program, t: &Terms, enc: &Encoding) -> String {
     let mut text = String::new();
     text.push_str("; duet-rs bounded encoding (Sinha & Wang, FSE 2010): clocks, copy IDs, SC axioms\n");
     text.push_str("(set-logic ALL)\n(declare-fun init (Int) Int)\n");
@@ -287,15 +317,14 @@ pub fn encode(prog: &Program, layout: &Layout, sk: &mut Skeleton, pr: &Pruned, h
         text.push_str(&format!("(declare-fun b{n} () Bool)\n"));
     }
     let mut defined = Vec::new();
-    for &c in &cs {
-        if t.as_bool(c) == Some(true) {
-            continue;
-        }
+    for &c in &enc.constraints {
         t.define(&[c], &mut defined, &mut text);
         text.push_str("(assert ");
         text.push_str(&t.name(c));
         text.push_str(")\n");
     }
-    stats.smt_bytes = text.len();
-    Ok(Encoding { text, clocks, queries, no_overflow, no_havoc, stats })
+    for q in &enc.queries {
+        text.push_str(&format!("; assertion {}\n(check-sat-assuming ({}))\n", prog.assertion_id(q.assert), t.name(q.activate)));
+    }
+    text
 }

@@ -139,6 +139,11 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
         Err(summary::Failure::Unsupported(why)) => return all(why),
     };
     stats.summarise = t0.elapsed().as_secs_f64();
+    if std::env::var("DUET_BOUNDED_DEBUG").is_ok_and(|v| v == "events") {
+        for (i, e) in sk.events.iter().enumerate() {
+            eprintln!("e{i} T{} {:?} {} addr={} val={} occ={} unit={} rank={} preds={:?}", e.thread, e.kind, prog.span_str(prog.loc(e.loc).span), sk.terms.name(e.addr), sk.terms.name(e.val), sk.terms.name(e.occ), e.unit, e.rank, e.preds);
+        }
+    }
     stats.instances = sk.instances.len();
     stats.events = sk.events.len();
     let t1 = Instant::now();
@@ -154,10 +159,7 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
     stats.encode = t1.elapsed().as_secs_f64();
     stats.encoding = enc.stats.clone();
     if let Some(path) = &opts.dump_smt {
-        let mut text = enc.text.clone();
-        for q in &enc.queries {
-            text.push_str(&format!("; assertion {}\n(check-sat-assuming ({}))\n", prog.assertion_id(q.assert), sk.terms.name(q.activate)));
-        }
+        let text = encode::smt_text(prog, &sk.terms, &enc);
         if let Err(e) = std::fs::write(path, text) {
             eprintln!("warning: could not write {}: {e}", path.display());
         }
@@ -183,7 +185,11 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
             BoundedOutcome::BoundedSafe { reason: why }
         }
     };
-    let mut z3 = solve::Z3::new(&enc.text, opts.timeout);
+    let tz = Instant::now();
+    let mut z3 = solve::Z3::new(&sk.terms, &enc.constraints, opts.timeout);
+    if std::env::var_os("DUET_BOUNDED_DEBUG").is_some() {
+        eprintln!("z3 load {:.3} s", tz.elapsed().as_secs_f64());
+    }
     let mut outcomes = Vec::new();
     let mut schedules = Vec::new();
     let mut witness_written = false;
@@ -195,7 +201,12 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
             continue;
         };
         let mut schedule = None;
-        let mut outcome = match z3.check(&sk.terms, &[q.activate]) {
+        let tq = Instant::now();
+        let first = z3.check(&sk.terms, &[q.activate]);
+        if std::env::var_os("DUET_BOUNDED_DEBUG").is_some() {
+            eprintln!("check {} {:.3} s", prog.assertion_id(a), tq.elapsed().as_secs_f64());
+        }
+        let mut outcome = match first {
             solve::Answer::Unsat => safe("no violation"),
             solve::Answer::Unknown(why) => unknown_from_solver(&why, opts),
             solve::Answer::Sat => {

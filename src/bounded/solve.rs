@@ -1,10 +1,135 @@
-//! Z3, through the `z3` crate: the encoding is handed over as the same SMT-LIB2 text that
-//! `--dump-smt` writes, so what is solved is exactly what a user can check with another solver.
+//! Z3, through the `z3` crate: the constraint terms are built as Z3 terms node by node, with
+//! the same sharing and the same names (`s<n>`, `b<n>`, `init`) as the SMT-LIB2 text that
+//! `--dump-smt` writes, so what is solved is what a user can check with another solver.
+//! (Parsing that text instead took Z3 most of a minute on a 0.5 MB formula.)
 
-use super::term::{Node, Terms, T};
+use super::term::{BitOp, Node, Terms, T};
 use std::time::Duration;
-use z3::ast::{Bool, Int};
+use z3::ast::{Bool, Int, BV};
 use z3::{FuncDecl, Params, SatResult, Solver, Sort};
+
+#[derive(Clone)]
+enum Z {
+    I(Int),
+    B(Bool),
+}
+
+impl Z {
+    fn i(&self) -> Int {
+        match self {
+            Z::I(x) => x.clone(),
+            Z::B(b) => b.ite(&Int::from_i64(1), &Int::from_i64(0)),
+        }
+    }
+    fn b(&self) -> Bool {
+        match self {
+            Z::B(x) => x.clone(),
+            Z::I(i) => i.eq(Int::from_i64(0)).not(),
+        }
+    }
+}
+
+fn num(v: i128) -> Int {
+    match i64::try_from(v) {
+        Ok(x) => Int::from_i64(x),
+        Err(_) => Int::from_i128(v),
+    }
+}
+
+/// Builds the Z3 term of every node reachable from `roots`.
+fn build(terms: &Terms, roots: &[T], init: &FuncDecl) -> Vec<Option<Z>> {
+    let mut need = vec![false; terms.len()];
+    let mut stack: Vec<T> = roots.to_vec();
+    while let Some(x) = stack.pop() {
+        if std::mem::replace(&mut need[x.0 as usize], true) {
+            continue;
+        }
+        stack.extend(super::term::children(terms.node(x)));
+    }
+    let mut z: Vec<Option<Z>> = vec![None; terms.len()];
+    // Children have smaller ids, so one pass in id order builds every node after its parts.
+    for i in 0..terms.len() {
+        if !need[i] {
+            continue;
+        }
+        let g = |t: &T| z[t.0 as usize].clone().expect("child built first");
+        let node = match terms.node(T(i as u32)) {
+            Node::Int(v) => Z::I(num(*v)),
+            Node::Bool(b) => Z::B(Bool::from_bool(*b)),
+            Node::Sym(n) => Z::I(Int::new_const(format!("s{n}"))),
+            Node::BSym(n) => Z::B(Bool::new_const(format!("b{n}"))),
+            Node::Init(a) => Z::I(init.apply(&[&g(a).i()]).as_int().expect("init is integer-valued")),
+            Node::Add(a, b) => Z::I(Int::add(&[g(a).i(), g(b).i()])),
+            Node::Sub(a, b) => Z::I(Int::sub(&[g(a).i(), g(b).i()])),
+            Node::Mul(a, b) => Z::I(Int::mul(&[g(a).i(), g(b).i()])),
+            Node::Div(a, b) => {
+                let (x, y) = (g(a).i(), g(b).i());
+                let zero = Int::from_i64(0);
+                let neg = |v: &Int| v.unary_minus();
+                let q = match terms.as_const(*b) {
+                    Some(d) if d > 0 => x.ge(&zero).ite(&x.div(&y), &neg(&neg(&x).div(&y))),
+                    _ => x.ge(&zero).ite(&y.ge(&zero).ite(&x.div(&y), &neg(&x.div(neg(&y)))), &y.ge(&zero).ite(&neg(&neg(&x).div(&y)), &neg(&x).div(neg(&y)))),
+                };
+                Z::I(q)
+            }
+            Node::Wrap(bits, signed, a) => {
+                let it = crate::ir::IntTy { bits: *bits, signed: *signed };
+                let m = 1i128 << bits;
+                let x = g(a).i();
+                let (lo, hi) = terms.range(*a);
+                let (mn, mx, mm) = (num(it.min()), num(it.max()), num(m));
+                if lo.is_some_and(|l| l >= it.min() - m) && hi.is_some_and(|h| h <= it.max() + m) {
+                    Z::I(x.gt(&mx).ite(&Int::sub(&[x.clone(), mm.clone()]), &x.lt(&mn).ite(&Int::add(&[x.clone(), mm.clone()]), &x)))
+                } else {
+                    Z::I(Int::add(&[mn.clone(), Int::sub(&[x, mn]).modulo(&mm)]))
+                }
+            }
+            Node::Bits(op, bits, signed, a, b) => {
+                let (x, y) = (BV::from_int(&g(a).i(), *bits as u32), BV::from_int(&g(b).i(), *bits as u32));
+                let r = match op {
+                    BitOp::And => x.bvand(&y),
+                    BitOp::Or => x.bvor(&y),
+                    BitOp::Xor => x.bvxor(&y),
+                    BitOp::Shl => x.bvshl(&y),
+                    BitOp::Shr if *signed => x.bvashr(&y),
+                    BitOp::Shr => x.bvlshr(&y),
+                };
+                Z::I(signed_of(r.to_int(false), *bits, *signed))
+            }
+            Node::BitNot(bits, signed, a) => {
+                let x = BV::from_int(&g(a).i(), *bits as u32);
+                Z::I(signed_of(x.bvnot().to_int(false), *bits, *signed))
+            }
+            Node::Ite(c, a, b) => {
+                let c = g(c).b();
+                match (g(a), g(b)) {
+                    (Z::B(x), Z::B(y)) => Z::B(c.ite(&x, &y)),
+                    (x, y) => Z::I(c.ite(&x.i(), &y.i())),
+                }
+            }
+            Node::Lt(a, b) => Z::B(g(a).i().lt(g(b).i())),
+            Node::Le(a, b) => Z::B(g(a).i().le(g(b).i())),
+            Node::Eq(a, b) => match (g(a), g(b)) {
+                (Z::B(x), Z::B(y)) => Z::B(x.iff(&y)),
+                (x, y) => Z::B(x.i().eq(y.i())),
+            },
+            Node::Not(a) => Z::B(g(a).b().not()),
+            Node::And(xs) => Z::B(Bool::and(&xs.iter().map(|x| g(x).b()).collect::<Vec<_>>())),
+            Node::Or(xs) => Z::B(Bool::or(&xs.iter().map(|x| g(x).b()).collect::<Vec<_>>())),
+        };
+        z[i] = Some(node);
+    }
+    z
+}
+
+fn signed_of(u: Int, bits: u8, signed: bool) -> Int {
+    if !signed {
+        return u;
+    }
+    let half = num(1i128 << (bits - 1));
+    let m = num(1i128 << bits);
+    u.ge(&half).ite(&Int::sub(&[u.clone(), m]), &u)
+}
 
 /// The answer to one query.
 pub enum Answer {
@@ -22,19 +147,40 @@ pub struct Z3 {
     model: Option<z3::Model>,
     syms: Vec<Option<i128>>,
     bsyms: Vec<Option<bool>>,
+    init: FuncDecl,
 }
 
 impl Z3 {
-    /// Loads the encoding, with a timeout per query.
-    pub fn new(text: &str, timeout: Duration) -> Z3 {
+    /// Loads the constraints, with a timeout per query.
+    pub fn new(terms: &Terms, constraints: &[T], timeout: Duration) -> Z3 {
         let solver = Solver::new();
         let mut p = Params::new();
         p.set_u32("timeout", timeout.as_millis().clamp(1, u32::MAX as u128) as u32);
         // Fixed seeds keep models, and so witnesses, the same from run to run.
         p.set_u32("random_seed", 0);
+        // Extra solver parameters for experiments, `name=value,...`.
+        if let Ok(extra) = std::env::var("DUET_Z3_PARAMS") {
+            for kv in extra.split(',') {
+                if let Some((k, v)) = kv.split_once('=') {
+                    match v {
+                        "true" | "false" => p.set_bool(k, v == "true"),
+                        _ => match v.parse::<u32>() {
+                            Ok(n) => p.set_u32(k, n),
+                            Err(_) => p.set_symbol(k, v),
+                        },
+                    }
+                }
+            }
+        }
         solver.set_params(&p);
-        solver.from_string(text);
-        Z3 { solver, model: None, syms: Vec::new(), bsyms: Vec::new() }
+        let init = FuncDecl::new("init", &[&Sort::int()], &Sort::int());
+        let z = build(terms, constraints, &init);
+        for c in constraints {
+            if let Some(x) = &z[c.0 as usize] {
+                solver.assert(x.b());
+            }
+        }
+        Z3 { solver, model: None, syms: Vec::new(), bsyms: Vec::new(), init }
     }
 
     /// Checks the encoding with the Boolean unknowns `assume` assumed true.
@@ -49,7 +195,11 @@ impl Z3 {
                 _ => return Answer::Unknown("internal error: an assumption is not a Boolean unknown".into()),
             }
         }
-        match self.solver.check_assumptions(&lits) {
+        let r = self.solver.check_assumptions(&lits);
+        if std::env::var("DUET_BOUNDED_DEBUG").is_ok_and(|v| v == "z3") {
+            eprintln!("{:?}", self.solver.get_statistics());
+        }
+        match r {
             SatResult::Sat => {
                 self.model = self.solver.get_model();
                 if self.model.is_some() {
@@ -99,8 +249,7 @@ impl Z3 {
     pub fn init(&self, addr: i128) -> i128 {
         let Some(m) = &self.model else { return 0 };
         let Ok(a) = i64::try_from(addr) else { return 0 };
-        let f = FuncDecl::new("init", &[&Sort::int()], &Sort::int());
-        let app = f.apply(&[&Int::from_i64(a)]);
+        let app = self.init.apply(&[&Int::from_i64(a)]);
         m.eval(&app, true).and_then(|v| v.as_int()).and_then(|x| int_value(&x)).unwrap_or(0)
     }
 

@@ -534,9 +534,10 @@ impl<'a> Summariser<'a> {
                 self.event(&st, &mut act, EvKind::Write, a, zero, psi, Some(m));
             }
             Action::Fork { template, handle, arg } => {
+                // The front-end leaves out a null argument; the parameter is then NULL.
                 let argv = match arg {
                     Some(e) => Some(self.eval(&st, &mut act, e)?),
-                    None => None,
+                    None => Some(zero),
                 };
                 let bounded = prog.template(*template).multiplicity == Multiplicity::Unbounded;
                 let count = self.per_template.get(template).copied().unwrap_or(0);
@@ -585,7 +586,12 @@ impl<'a> Summariser<'a> {
                 }
                 let f = self.event(&st, &mut act, EvKind::Fork { children: children.clone() }, zero, zero, psi, None);
                 for (k, _) in children.iter().enumerate() {
-                    self.specs.push(Pending { template: *template, fork: Some(f), psi0: psi, param: params[k] });
+                    // Whether the child runs at all: a created thread may be starved for ever,
+                    // and leaving the threads a failure does not need unscheduled is what a
+                    // solver finds easiest.
+                    let runs = self.sk.terms.fresh_bool();
+                    let psi0 = self.sk.terms.and(&[psi, runs]);
+                    self.specs.push(Pending { template: *template, fork: Some(f), psi0, param: params[k] });
                 }
             }
             Action::Join(h) => {

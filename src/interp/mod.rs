@@ -342,9 +342,10 @@ impl<'a> Interp<'a> {
                 }
             }
             Action::Fork { template, handle, arg } => {
+                // The front-end leaves out a null argument; the parameter is then NULL.
                 let argv = match arg {
                     Some(e) => Some(self.eval(e, ctx)?),
-                    None => None,
+                    None => Some(0),
                 };
                 if children.len() > 1 && !(prog.mode.parameterized && prog.template(*template).multiplicity == crate::ir::Multiplicity::Unbounded) {
                     return Err(format!("the fork at {} creates one thread", here()));
