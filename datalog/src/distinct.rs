@@ -20,7 +20,9 @@ use std::collections::BTreeMap;
 
 use differential_dataflow::hashable::Hashable;
 use differential_dataflow::AsCollection;
-use hashbrown::HashMap;
+use std::hash::BuildHasher;
+
+use hashbrown::{DefaultHashBuilder, HashTable};
 use timely::container::CapacityContainerBuilder;
 use timely::dataflow::channels::pact::Exchange;
 use timely::dataflow::operators::generic::Operator;
@@ -31,107 +33,111 @@ use crate::dataflow::{Diff, Epoch};
 
 type Time = Product<Epoch, u32>;
 
-/// A short, sorted list of `(round, count)`; the first entries are stored inline so that most
-/// rows cost no allocation.
-#[derive(Clone, Debug, Default)]
-struct Hist {
-    len: u8,
-    inline: [(u32, Diff); 2],
-    spill: Vec<(u32, Diff)>,
+/// A row's count at one round: summed over finished epochs (`old`) and in the current one (`cur`).
+#[derive(Clone, Copy, Debug, Default)]
+struct Entry {
+    round: u32,
+    old: i32,
+    cur: i32,
 }
 
-impl Hist {
-    fn iter(&self) -> impl Iterator<Item = (u32, Diff)> + '_ {
-        self.inline[..self.len as usize].iter().copied().chain(self.spill.iter().copied())
+/// What the operator knows about one row: its counts per round, sorted by round, the first two
+/// inline (most rows appear in one or two rounds, so most rows cost no allocation), and the output
+/// already emitted for it in the current epoch. 40 bytes, so the table stays cache-friendly.
+#[derive(Clone, Debug, Default)]
+struct RowState {
+    epoch: Epoch,
+    emitted: i8,
+    len: u8,
+    inline: [Entry; 2],
+    spill: Option<Box<Vec<Entry>>>,
+}
+
+impl RowState {
+    fn entries(&self) -> impl Iterator<Item = &Entry> + '_ {
+        self.inline[..self.len as usize].iter().chain(self.spill.iter().flat_map(|v| v.iter()))
     }
 
-    /// Adds `d` at round `i`, keeping rounds sorted and dropping zero counts.
-    fn add(&mut self, i: u32, d: Diff) {
-        if d == 0 {
+    fn rebuild(&mut self, v: Vec<Entry>) {
+        self.len = 0;
+        self.spill = None;
+        for e in v {
+            if (self.len as usize) < self.inline.len() {
+                self.inline[self.len as usize] = e;
+                self.len += 1;
+            } else {
+                self.spill.get_or_insert_with(Default::default).push(e);
+            }
+        }
+    }
+
+    /// Moves to epoch `e`, folding a finished epoch's counts into the history.
+    fn enter(&mut self, e: Epoch) {
+        if self.epoch == e {
             return;
         }
+        self.epoch = e;
+        self.emitted = 0;
+        if self.spill.is_none() {
+            let mut n = 0;
+            for k in 0..self.len as usize {
+                let mut x = self.inline[k];
+                x.old += x.cur;
+                x.cur = 0;
+                if x.old != 0 {
+                    self.inline[n] = x;
+                    n += 1;
+                }
+            }
+            self.len = n as u8;
+        } else {
+            let v = self.entries().map(|x| Entry { round: x.round, old: x.old + x.cur, cur: 0 }).filter(|x| x.old != 0).collect();
+            self.rebuild(v);
+        }
+    }
+
+    /// Adds `d` to the current epoch's count at round `i`.
+    fn add(&mut self, i: u32, d: i32) {
         let n = self.len as usize;
-        if self.spill.is_empty() {
-            // Inline only: update in place when there is room, which is almost always.
-            if let Some(k) = self.inline[..n].iter().position(|e| e.0 == i) {
-                self.inline[k].1 += d;
-                if self.inline[k].1 == 0 {
+        if self.spill.is_none() {
+            if let Some(k) = self.inline[..n].iter().position(|x| x.round == i) {
+                self.inline[k].cur += d;
+                if self.inline[k].cur == 0 && self.inline[k].old == 0 {
                     self.inline.copy_within(k + 1..n, k);
                     self.len -= 1;
                 }
                 return;
             }
             if n < self.inline.len() {
-                let k = self.inline[..n].iter().position(|e| e.0 > i).unwrap_or(n);
+                let k = self.inline[..n].iter().position(|x| x.round > i).unwrap_or(n);
                 self.inline.copy_within(k..n, k + 1);
-                self.inline[k] = (i, d);
+                self.inline[k] = Entry { round: i, old: 0, cur: d };
                 self.len += 1;
                 return;
             }
         }
-        let mut v: Vec<(u32, Diff)> = self.iter().collect();
-        match v.binary_search_by_key(&i, |e| e.0) {
-            Ok(p) => v[p].1 += d,
-            Err(p) => v.insert(p, (i, d)),
+        let mut v: Vec<Entry> = self.entries().copied().collect();
+        match v.binary_search_by_key(&i, |x| x.round) {
+            Ok(p) => v[p].cur += d,
+            Err(p) => v.insert(p, Entry { round: i, old: 0, cur: d }),
         }
-        v.retain(|e| e.1 != 0);
-        self.len = 0;
-        self.spill.clear();
-        for (r, c) in v {
-            self.push(r, c);
+        v.retain(|x| x.old != 0 || x.cur != 0);
+        self.rebuild(v);
+    }
+
+    /// Counts at rounds `<= i`: over finished epochs, and including the current one.
+    fn prefix(&self, i: u32) -> (i64, i64) {
+        let (mut old, mut cur) = (0i64, 0i64);
+        for x in self.entries().take_while(|x| x.round <= i) {
+            old += x.old as i64;
+            cur += x.cur as i64;
         }
+        (old, old + cur)
     }
 
-    fn push(&mut self, r: u32, c: Diff) {
-        if (self.len as usize) < self.inline.len() {
-            self.inline[self.len as usize] = (r, c);
-            self.len += 1;
-        } else {
-            self.spill.push((r, c));
-        }
-    }
-
-    /// The sum of counts at rounds `<= i`.
-    fn prefix(&self, i: u32) -> Diff {
-        self.iter().take_while(|e| e.0 <= i).map(|e| e.1).sum()
-    }
-
-    /// The first round after `i` with an entry.
-    fn next_after(&self, i: u32) -> Option<u32> {
-        self.iter().map(|e| e.0).find(|&r| r > i)
-    }
-
-    fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-}
-
-/// What the operator knows about one row.
-#[derive(Clone, Debug, Default)]
-struct RowState {
-    /// Counts per round, summed over epochs before `epoch`.
-    old: Hist,
-    /// Counts per round in `epoch`.
-    cur: Hist,
-    /// The epoch `cur` and `emitted` belong to.
-    epoch: Epoch,
-    /// The output emitted for the row in `epoch`, summed over rounds so far.
-    emitted: Diff,
-}
-
-impl RowState {
-    /// Brings the row to epoch `e`: folds a finished epoch's counts into the history.
-    fn enter(&mut self, e: Epoch) {
-        if self.epoch != e {
-            if !self.cur.is_empty() {
-                let cur = std::mem::take(&mut self.cur);
-                for (r, c) in cur.iter() {
-                    self.old.add(r, c);
-                }
-            }
-            self.epoch = e;
-            self.emitted = 0;
-        }
+    /// The first round after `i` where the finished epochs' count changes.
+    fn old_flip_after(&self, i: u32) -> Option<u32> {
+        self.entries().find(|x| x.round > i && x.old != 0).map(|x| x.round)
     }
 }
 
@@ -147,12 +153,13 @@ where
     input
         .inner
         .unary_frontier::<CapacityContainerBuilder<Vec<(D, Time, Diff)>>, _, _, _>(exchange, name, |_cap, _info| {
-            let mut rows: HashMap<D, RowState> = HashMap::new();
+            let mut rows: HashTable<(D, RowState)> = HashTable::new();
+            let hasher = DefaultHashBuilder::default();
             // Updates not yet processed, and rows to re-evaluate, by time (lexicographic order).
             let mut pending: BTreeMap<(Epoch, u32), Vec<(D, Diff)>> = BTreeMap::new();
             let mut todo: BTreeMap<(Epoch, u32), Vec<D>> = BTreeMap::new();
             let mut caps: BTreeMap<(Epoch, u32), Capability<Time>> = BTreeMap::new();
-            let mut batch: Vec<D> = Vec::new();
+            let mut work: Vec<(u64, D, Diff)> = Vec::new();
             move |(input, frontier), output| {
                 input.for_each(|cap, data| {
                     for (row, t, d) in data.drain(..) {
@@ -174,35 +181,48 @@ where
                     }
                     let Some(cap) = caps.remove(&next) else { break };
                     let (e, i) = next;
-                    batch.clear();
-                    for (row, d) in pending.remove(&next).unwrap_or_default() {
-                        let st = rows.entry(row).or_default();
-                        st.enter(e);
-                        st.cur.add(i, d);
-                        batch.push(row);
-                    }
-                    batch.extend(todo.remove(&next).unwrap_or_default());
-                    batch.sort_unstable();
-                    batch.dedup();
+                    // This round's updates and due rows, each row once, visited in the order of
+                    // their buckets in the table: a large round then sweeps the table instead of
+                    // jumping around it, which is what made a hash table slower than sorting.
+                    let updates = pending.remove(&next).unwrap_or_default();
+                    let due = todo.remove(&next).unwrap_or_default();
+                    rows.reserve(updates.len(), |x| hasher.hash_one(&x.0));
+                    let buckets = ((rows.capacity() + rows.capacity() / 7).max(8) as u64).next_power_of_two();
+                    let order = |h: u64| h & (buckets - 1);
+                    work.clear();
+                    work.extend(updates.into_iter().map(|(r, d)| (hasher.hash_one(&r), r, d)));
+                    work.extend(due.into_iter().map(|r| (hasher.hash_one(&r), r, 0)));
+                    work.sort_unstable_by(|a, b| (order(a.0), a.0, &a.1).cmp(&(order(b.0), b.0, &b.1)));
                     let mut session = output.session(&cap);
-                    for row in batch.drain(..) {
-                        let Some(st) = rows.get_mut(&row) else { continue };
+                    let mut k = 0;
+                    while k < work.len() {
+                        let (h, row, mut d) = work[k];
+                        k += 1;
+                        while k < work.len() && work[k].0 == h && work[k].1 == row {
+                            d += work[k].2;
+                            k += 1;
+                        }
+                        let entry = rows.entry(h, |x| x.0 == row, |x| hasher.hash_one(&x.0));
+                        let mut slot = entry.or_insert_with(|| (row, RowState::default()));
+                        let st = &mut slot.get_mut().1;
                         st.enter(e);
-                        let old = st.old.prefix(i);
-                        let new = old + st.cur.prefix(i);
-                        let want = Diff::from(new > 0) - Diff::from(old > 0);
+                        if d != 0 {
+                            st.add(i, d as i32);
+                        }
+                        let (old, new) = st.prefix(i);
+                        let want = (new > 0) as i8 - (old > 0) as i8;
                         if want != st.emitted {
-                            session.give((row, time, want - st.emitted));
+                            session.give((row, time, (want - st.emitted) as Diff));
                             st.emitted = want;
                         }
                         // The old history may flip the answer at a later round of this epoch.
-                        if let Some(r) = st.old.next_after(i) {
+                        if let Some(r) = st.old_flip_after(i) {
                             let at = (e, r);
                             caps.entry(at).or_insert_with(|| cap.delayed(&Product::new(e, r)));
                             todo.entry(at).or_default().push(row);
                         }
-                        if st.old.is_empty() && st.cur.is_empty() {
-                            rows.remove(&row);
+                        if st.len == 0 && st.emitted == 0 {
+                            slot.remove();
                         }
                     }
                 }
