@@ -218,7 +218,7 @@ fn bench_profile(locs: u32, workers: usize) {
         *by_rule.entry(key).or_default() += *t;
     }
     let mut by_rule: Vec<_> = by_rule.into_iter().collect();
-    by_rule.sort_by(|a, b| b.1.cmp(&a.1));
+    by_rule.sort_by_key(|r| std::cmp::Reverse(r.1));
     println!("| rule or relation | time | share |");
     println!("|---|---|---|");
     for (name, t) in by_rule.iter().take(25) {

@@ -216,13 +216,16 @@ impl<'s, const K: usize, const V: usize> Ctx<'s, '_, K, V> {
     }
 }
 
+/// Changes to one observed relation collected during an epoch.
+pub(crate) type OutputBuffer<const K: usize, const V: usize> = Rc<RefCell<Vec<(Row<K, V>, Diff)>>>;
+
 /// Input handles, output buffers and the probe of one worker's dataflow.
 pub(crate) struct Dataflow<const K: usize, const V: usize> {
     pub inputs: Vec<InputSession<Epoch, Row<K, V>, Diff>>,
     pub unit: InputSession<Epoch, Row<K, V>, Diff>,
     pub probe: ProbeHandle<Epoch>,
     /// Changes to observed relations since the last drain, per relation.
-    pub outputs: Vec<Option<Rc<RefCell<Vec<(Row<K, V>, Diff)>>>>>,
+    pub outputs: Vec<Option<OutputBuffer<K, V>>>,
 }
 
 /// Relations a stratum's rules read.
@@ -340,20 +343,20 @@ pub(crate) fn build<const K: usize, const V: usize>(
             }
         }
 
-        let mut probe = ProbeHandle::new();
+        let probe = ProbeHandle::new();
         let mut outputs = Vec::with_capacity(n);
         for (r, coll) in rels.into_iter().enumerate() {
             if observed.get(r).copied().unwrap_or(false) {
-                let buf: Rc<RefCell<Vec<(Row<K, V>, Diff)>>> = Rc::new(RefCell::new(Vec::new()));
+                let buf: OutputBuffer<K, V> = Rc::new(RefCell::new(Vec::new()));
                 let b = Rc::clone(&buf);
-                coll.inspect(move |(row, _t, d)| b.borrow_mut().push((*row, *d))).probe_with(&mut probe);
+                coll.inspect(move |(row, _t, d)| b.borrow_mut().push((*row, *d))).probe_with(&probe);
                 outputs.push(Some(buf));
             } else {
-                coll.probe_with(&mut probe);
+                coll.probe_with(&probe);
                 outputs.push(None);
             }
         }
-        unit_c.probe_with(&mut probe);
+        unit_c.probe_with(&probe);
         Dataflow { inputs, unit: unit_h, probe, outputs }
     })
 }

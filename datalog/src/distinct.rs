@@ -50,7 +50,7 @@ struct RowState {
     emitted: i8,
     len: u8,
     inline: [Entry; 2],
-    spill: Option<Box<Vec<Entry>>>,
+    spill: Option<Vec<Entry>>,
 }
 
 impl RowState {
@@ -186,12 +186,12 @@ where
                     // jumping around it, which is what made a hash table slower than sorting.
                     let updates = pending.remove(&next).unwrap_or_default();
                     let due = todo.remove(&next).unwrap_or_default();
-                    rows.reserve(updates.len(), |x| hasher.hash_one(&x.0));
+                    rows.reserve(updates.len(), |x| hasher.hash_one(x.0));
                     let buckets = ((rows.capacity() + rows.capacity() / 7).max(8) as u64).next_power_of_two();
                     let order = |h: u64| h & (buckets - 1);
                     work.clear();
-                    work.extend(updates.into_iter().map(|(r, d)| (hasher.hash_one(&r), r, d)));
-                    work.extend(due.into_iter().map(|r| (hasher.hash_one(&r), r, 0)));
+                    work.extend(updates.into_iter().map(|(r, d)| (hasher.hash_one(r), r, d)));
+                    work.extend(due.into_iter().map(|r| (hasher.hash_one(r), r, 0)));
                     work.sort_unstable_by(|a, b| (order(a.0), a.0, &a.1).cmp(&(order(b.0), b.0, &b.1)));
                     let mut session = output.session(&cap);
                     let mut k = 0;
@@ -202,7 +202,7 @@ where
                             d += work[k].2;
                             k += 1;
                         }
-                        let entry = rows.entry(h, |x| x.0 == row, |x| hasher.hash_one(&x.0));
+                        let entry = rows.entry(h, |x| x.0 == row, |x| hasher.hash_one(x.0));
                         let mut slot = entry.or_insert_with(|| (row, RowState::default()));
                         let st = &mut slot.get_mut().1;
                         st.enter(e);

@@ -113,7 +113,6 @@ pub(crate) fn run(
         (1, 1) => run_preset::<1, 1>(worker, plan, observed, io),
         (2, 2) => run_preset::<2, 2>(worker, plan, observed, io),
         (3, 3) => run_preset::<3, 3>(worker, plan, observed, io),
-        (4, 4) => run_preset::<4, 4>(worker, plan, observed, io),
         _ => run_preset::<8, 8>(worker, plan, observed, io),
     }
 }
