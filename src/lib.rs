@@ -4,9 +4,11 @@
 //! See `ARCHITECTURE.md` for the map.
 
 pub mod cli;
+pub mod coarsen;
 pub mod diag;
 pub mod engine;
 pub mod frontend;
 pub mod ir;
 pub mod report;
+pub mod rules;
 pub mod verdict;
