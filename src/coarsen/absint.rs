@@ -64,7 +64,7 @@ fn initial(prog: &Program, a: crate::ir::AbsLoc, root: bool, closed: bool) -> In
         // initialises when declared) are written before anyone reads them. Characters are
         // excluded because string literals live there.
         AbsKind::Region(r) if root && closed && r != "int8" => zero,
-        AbsKind::Region(_) => transfer::type_range(prog, info.ty),
+        AbsKind::Region(_) | AbsKind::Heap(..) => transfer::type_range(prog, info.ty),
     }
 }
 

@@ -116,7 +116,7 @@ fn owner(prog: &Program, cells: &cells::Cells, c: CellId) -> Option<TemplateId> 
             VarKind::Local(t) | VarKind::Temp(t) => Some(t),
             _ => None,
         },
-        AbsKind::Region(_) => None,
+        AbsKind::Region(_) | AbsKind::Heap(..) => None,
     }
 }
 

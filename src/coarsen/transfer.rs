@@ -52,8 +52,13 @@ pub struct Eval<'a, D: NumDomain> {
 }
 
 impl<D: NumDomain> Eval<'_, D> {
-    fn dim(&self, lv: &Lval) -> Option<usize> {
-        self.prog.memory.lookup(self.prog, lv).and_then(|a| self.frame.pos(a))
+    /// The dimensions an lvalue may designate, if all are in the frame.
+    fn dims(&self, lv: &Lval) -> Option<Vec<usize>> {
+        let ts = self.prog.memory.targets(self.prog, lv);
+        if ts.is_empty() {
+            return None;
+        }
+        ts.iter().map(|a| self.frame.pos(*a)).collect()
     }
 
     fn itv(&self, e: &NumExpr) -> Interval {
@@ -102,8 +107,10 @@ impl<D: NumDomain> Eval<'_, D> {
         match e {
             Expr::Const(v, _) => NumExpr::cst(*v),
             Expr::Nondet(t) => NumExpr::range(type_range(self.prog, *t)),
-            Expr::Load(lv) => match self.dim(lv) {
-                Some(d) => NumExpr::var(d),
+            Expr::Load(lv) => match self.dims(lv).as_deref() {
+                Some([d]) => NumExpr::var(*d),
+                // One of several locations: any value any of them holds.
+                Some(ds) => NumExpr::range(ds.iter().fold(Interval::EMPTY, |acc, d| acc.join(&self.st.bounds_of(*d)))),
                 None => NumExpr::range(type_range(self.prog, self.prog.lval_type(lv).scalar(dm))),
             },
             Expr::AddrOf(_) => {
@@ -232,17 +239,21 @@ pub fn guard<D: NumDomain>(prog: &Program, frame: &Frame, st: &mut D, cond: &Exp
     }
 }
 
-/// The position of an assignment's target and whether the write is strong.
-fn target(prog: &Program, frame: &Frame, lv: &Lval) -> Option<(usize, bool)> {
-    let a = prog.memory.lookup(prog, lv)?;
-    Some((frame.pos(a)?, prog.memory.info(a).strong))
+/// The positions an assignment may write and whether the write is strong.
+fn target(prog: &Program, frame: &Frame, lv: &Lval) -> Option<(Vec<usize>, bool)> {
+    let ts = prog.memory.targets(prog, lv);
+    let dims: Option<Vec<usize>> = ts.iter().map(|a| frame.pos(*a)).collect();
+    let dims = dims.filter(|d| !d.is_empty())?;
+    Some((dims, prog.memory.is_strong_write(prog, lv)))
 }
 
-fn store<D: NumDomain>(st: &mut D, (d, strong): (usize, bool), value: &NumExpr) {
-    if strong {
-        st.assign_expr(d, value);
-    } else {
-        // A weak update: the summarised location keeps its old values too.
+fn store<D: NumDomain>(st: &mut D, (dims, strong): (Vec<usize>, bool), value: &NumExpr) {
+    if strong && dims.len() == 1 {
+        st.assign_expr(dims[0], value);
+        return;
+    }
+    // A weak update: a summary, or one of several possible targets, keeps its old values too.
+    for d in dims {
         let mut updated = st.clone();
         updated.assign_expr(d, value);
         st.join_with(&updated);
