@@ -60,7 +60,11 @@ impl Cells {
                     _ => {}
                 }
             }
-            b.build().packs().to_vec()
+            let packing = b.build();
+            // The packing lists only packs of two or more; every other variable is alone.
+            let mut packs = packing.packs().to_vec();
+            packs.extend((0..n).filter(|&v| packing.pack_of(v).is_none()).map(|v| vec![v]));
+            packs
         } else {
             (0..n).map(|i| vec![i]).collect()
         };
