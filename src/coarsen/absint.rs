@@ -5,7 +5,7 @@
 //! narrowing pass follows, and a final check re-establishes a post-fixpoint.
 
 use super::cells::{CellId, Cells};
-use super::dfg::Dfg;
+use super::dfg::{Dfg, Use};
 use super::transfer::{self, Frame};
 use crate::ir::{AbsKind, LocId, Program, TemplateId, VarKind};
 use domains::{Interval, NumDomain, Thresholds};
@@ -20,8 +20,10 @@ const NARROW_PASSES: usize = 2;
 pub struct Solver<'a, D: NumDomain> {
     prog: &'a Program,
     cells: &'a Cells,
-    /// Per location: the cells whose incoming values it reads.
+    /// Per location: the cells whose incoming values its action reads.
     pub need: Vec<Vec<CellId>>,
+    /// The cells of observable conditions, whose values matter wherever a thread stands.
+    pub observed: Vec<CellId>,
     /// Per location: the cells it writes (for template entries: the cells they initialise).
     pub defs: Vec<Vec<CellId>>,
     /// Per location: the abstract locations of its state.
@@ -70,11 +72,12 @@ fn initial(prog: &Program, a: crate::ir::AbsLoc, root: bool, closed: bool) -> In
 
 impl<'a, D: NumDomain> Solver<'a, D> {
     /// A solver with every output at bottom.
-    pub fn new(prog: &'a Program, cells: &'a Cells, need: Vec<Vec<CellId>>, defs: Vec<Vec<CellId>>, thresholds: Thresholds) -> Self {
+    pub fn new(prog: &'a Program, cells: &'a Cells, need: Vec<Vec<CellId>>, observed: Vec<CellId>, defs: Vec<Vec<CellId>>, thresholds: Thresholds) -> Self {
         let n = prog.locs.len();
         let frames = (0..n)
             .map(|i| {
-                let mut dims: Vec<_> = need[i].iter().chain(defs[i].iter()).flat_map(|c| cells.cells[c.index()].vars.iter().copied()).collect();
+                let mut dims: Vec<_> =
+                    need[i].iter().chain(defs[i].iter()).chain(observed.iter()).flat_map(|c| cells.cells[c.index()].vars.iter().copied()).collect();
                 dims.sort_unstable();
                 dims.dedup();
                 Frame { dims }
@@ -93,6 +96,7 @@ impl<'a, D: NumDomain> Solver<'a, D> {
             prog,
             cells,
             need,
+            observed,
             defs,
             frames,
             out,
@@ -130,20 +134,34 @@ impl<'a, D: NumDomain> Solver<'a, D> {
         Some(&self.out[u.index()][i])
     }
 
-    /// The state at the entry of `v` over its frame, or `None` when no thread can be there.
+    /// The state in which `v`'s action executes, over its frame, or `None` when it never
+    /// executes. Cells the action does not read are unconstrained.
     pub fn input(&self, dfg: &Dfg, v: LocId) -> Option<D> {
+        self.state(dfg, v, &self.need[v.index()], false)
+    }
+
+    /// The observable cells while a thread stands at `v`, executing or not, or `None` when no
+    /// thread can stand there.
+    pub fn standing(&self, dfg: &Dfg, v: LocId) -> Option<D> {
+        self.state(dfg, v, &self.observed, true)
+    }
+
+    fn state(&self, dfg: &Dfg, v: LocId, cells: &[CellId], standing: bool) -> Option<D> {
         if !self.reach_in(v) {
             return None;
         }
         let frame = &self.frames[v.index()];
         let mut st = D::top(frame.dims.len());
         let incoming = &dfg.incoming[v.index()];
-        for &c in &self.need[v.index()] {
+        for &c in cells {
             let mut acc: Option<D> = None;
-            let lo = incoming.partition_point(|(cc, _)| *cc < c);
-            for (cc, u) in &incoming[lo..] {
+            let lo = incoming.partition_point(|(cc, _, _)| *cc < c);
+            for (cc, u, usage) in &incoming[lo..] {
                 if *cc != c {
                     break;
+                }
+                if *usage == Use::Stand && !standing {
+                    continue;
                 }
                 if let Some(val) = self.out_value(*u, c) {
                     if val.is_bottom() {

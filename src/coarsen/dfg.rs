@@ -6,15 +6,27 @@ use super::cells::CellId;
 use crate::ir::{LocId, Program};
 use hashbrown::HashMap;
 
+/// What an edge carries a value to.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Use {
+    /// The value may be the one the target's action reads when it executes.
+    Exec,
+    /// The value may be current while a thread stands at the target, perhaps unable to execute
+    /// (another thread is in an atomic section, or holds the lock it waits for). Such values
+    /// matter for what the target's invariant says about observable conditions.
+    Stand,
+}
+
 /// A data-flow graph over the program's locations.
 #[derive(Clone, Debug, Default)]
 pub struct Dfg {
-    /// Per target location: its incoming edges `(cell, source)`, sorted.
-    pub incoming: Vec<Vec<(CellId, LocId)>>,
+    /// Per target location: its incoming edges `(cell, source, use)`, sorted.
+    pub incoming: Vec<Vec<(CellId, LocId, Use)>>,
     /// Per source location: its outgoing edges `(cell, target)`.
     pub outgoing: Vec<Vec<(CellId, LocId)>>,
-    /// The round that added each edge: 0 for sequential edges, k for round k's interference.
-    pub round: HashMap<(LocId, CellId, LocId), u32>,
+    /// The round that added each edge (0 for sequential edges, k for round k's interference)
+    /// and its use.
+    pub round: HashMap<(LocId, CellId, LocId), (u32, Use)>,
 }
 
 impl Dfg {
@@ -23,16 +35,24 @@ impl Dfg {
         Dfg { incoming: vec![Vec::new(); n], outgoing: vec![Vec::new(); n], round: HashMap::new() }
     }
 
-    /// Adds an edge; returns whether it is new.
-    pub fn add(&mut self, from: LocId, cell: CellId, to: LocId, round: u32) -> bool {
-        if self.round.contains_key(&(from, cell, to)) {
+    /// Adds an edge, or makes a standing edge an execution edge; returns whether that
+    /// changed the graph.
+    pub fn add(&mut self, from: LocId, cell: CellId, to: LocId, round: u32, usage: Use) -> bool {
+        let inc = &mut self.incoming[to.index()];
+        if let Some(&(_, old)) = self.round.get(&(from, cell, to)) {
+            if old == Use::Stand && usage == Use::Exec {
+                self.round.insert((from, cell, to), (round, usage));
+                if let Some(e) = inc.iter_mut().find(|e| e.0 == cell && e.1 == from) {
+                    e.2 = Use::Exec;
+                }
+                return true;
+            }
             return false;
         }
-        self.round.insert((from, cell, to), round);
+        self.round.insert((from, cell, to), (round, usage));
         // Kept sorted by cell: the interpreter reads one cell's sources as a contiguous run.
-        let inc = &mut self.incoming[to.index()];
-        let at = inc.partition_point(|e| *e < (cell, from));
-        inc.insert(at, (cell, from));
+        let at = inc.partition_point(|e| (e.0, e.1) < (cell, from));
+        inc.insert(at, (cell, from, usage));
         self.outgoing[from.index()].push((cell, to));
         true
     }
@@ -47,9 +67,9 @@ impl Dfg {
         self.round.is_empty()
     }
 
-    /// Every edge with its round, sorted.
-    pub fn edges(&self) -> Vec<(LocId, CellId, LocId, u32)> {
-        let mut e: Vec<_> = self.round.iter().map(|(&(a, c, b), &r)| (a, c, b, r)).collect();
+    /// Every edge with its round and use, sorted.
+    pub fn edges(&self) -> Vec<(LocId, CellId, LocId, u32, Use)> {
+        let mut e: Vec<_> = self.round.iter().map(|(&(a, c, b), &(r, u))| (a, c, b, r, u)).collect();
         e.sort();
         e
     }
@@ -101,7 +121,7 @@ pub fn sequential(prog: &Program, defines: &[Vec<CellId>], need: &[Vec<CellId>])
             for (i, r) in reach_in.iter().enumerate() {
                 if need[start + i].contains(&c) {
                     for d in r {
-                        dfg.add(LocId(start as u32 + d), c, LocId((start + i) as u32), 0);
+                        dfg.add(LocId(start as u32 + d), c, LocId((start + i) as u32), 0, Use::Exec);
                     }
                 }
             }

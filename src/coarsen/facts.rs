@@ -32,10 +32,13 @@ const INPUTS: &[(&str, usize)] = &[
     ("atomic", 1),
     ("needs", 3),
     ("cond_val", 3),
+    ("observe", 1),
 ];
 
-/// The output relation whose tuples become DFG edges.
+/// The output relation of flows into what an action reads when it executes.
 pub const FLOW: &str = "may_flow";
+/// The output relation of flows into observed cells while a thread stands somewhere.
+pub const STAND: &str = "may_stand";
 
 /// The interference analysis of one program, alive across COARSEN rounds.
 pub struct Interference {
@@ -46,7 +49,7 @@ pub struct Interference {
 
 impl Interference {
     /// Starts the engine on the rules and feeds the facts that never change.
-    pub fn new(rules: &Rules, prog: &Program, cells: &Cells, conds: &Conditions, use_cells: &[Vec<super::CellId>], workers: usize) -> Result<Interference, FactError> {
+    pub fn new(rules: &Rules, prog: &Program, cells: &Cells, conds: &Conditions, reads: &[Vec<super::CellId>], workers: usize) -> Result<Interference, FactError> {
         check_schema(rules)?;
         let mut engine = Engine::new(rules, workers).map_err(|e| format!("cannot start the Datalog engine: {e}"))?;
         let declared = |name: &str| rules.relation(name).map(|r| r.is_input()).unwrap_or(false);
@@ -77,7 +80,7 @@ impl Interference {
             for c in written {
                 modf.push(vec![l, c.0]);
             }
-            for c in use_cells[i].iter().filter(|c| shared(c)) {
+            for c in reads[i].iter().filter(|c| shared(c)) {
                 usef.push(vec![l, c.0]);
             }
             if let Some(k) = locks::acquires(prog, LocId(l)) {
@@ -106,6 +109,7 @@ impl Interference {
         facts.push(("holds", holds));
         facts.push(("atomic", atomic));
         facts.push(("needs", needs));
+        facts.push(("observe", conds.cells.iter().filter(|c| shared(c)).map(|c| vec![c.0]).collect()));
         for (name, tuples) in facts {
             if declared(name) {
                 engine.insert(name, tuples.iter().map(|t| t.as_slice())).map_err(|e| format!("Datalog relation `{name}`: {e}"))?;
@@ -115,7 +119,7 @@ impl Interference {
     }
 
     /// Replaces the `cond_val` facts and returns the data flows that appeared.
-    pub fn round(&mut self, cond_val: HashSet<[u32; 3]>) -> Result<Vec<[u32; 3]>, FactError> {
+    pub fn round(&mut self, cond_val: HashSet<[u32; 3]>) -> Result<Vec<(super::Use, [u32; 3])>, FactError> {
         if self.feeds_cond_val {
             let mut added: Vec<[u32; 3]> = cond_val.difference(&self.cond_val).copied().collect();
             let mut removed: Vec<[u32; 3]> = self.cond_val.difference(&cond_val).copied().collect();
@@ -127,22 +131,32 @@ impl Interference {
         self.cond_val = cond_val;
         let changes = self.engine.advance().map_err(|e| format!("Datalog evaluation failed: {e}"))?;
         let mut flows = Vec::new();
-        if let Some(c) = changes.get(FLOW) {
-            for t in c.added.iter() {
-                flows.push([t[0], t[1], t[2]]);
+        for (rel, usage) in [(FLOW, super::Use::Exec), (STAND, super::Use::Stand)] {
+            if let Some(c) = changes.get(rel) {
+                for t in c.added.iter() {
+                    flows.push((usage, [t[0], t[1], t[2]]));
+                }
             }
         }
         Ok(flows)
     }
 }
 
-/// The rules must compute `may_flow(number, number, number)`, and the inputs they declare
-/// must have the arities duet-rs feeds.
+/// The rules must compute `may_flow` and `may_stand` (both `(number, number, number)`), and
+/// the inputs they declare must have the arities duet-rs feeds.
 fn check_schema(rules: &Rules) -> Result<(), FactError> {
-    match rules.relation(FLOW) {
-        Some(r) if r.arity() == 3 && r.is_output() => {}
-        Some(r) => return Err(format!("the rules declare `{FLOW}` with {} columns{}; duet-rs needs `.decl {FLOW}(def: number, cell: number, use: number)` and `.output {FLOW}`", r.arity(), if r.is_output() { "" } else { " and not as .output" })),
-        None => return Err(format!("the rules do not declare `{FLOW}`: duet-rs needs `.decl {FLOW}(def: number, cell: number, use: number)` and `.output {FLOW}`")),
+    for out in [FLOW, STAND] {
+        match rules.relation(out) {
+            Some(r) if r.arity() == 3 && r.is_output() => {}
+            Some(r) => {
+                return Err(format!(
+                    "the rules declare `{out}` with {} columns{}; duet-rs needs `.decl {out}(def: number, cell: number, at: number)` and `.output {out}`",
+                    r.arity(),
+                    if r.is_output() { "" } else { " and not as .output" }
+                ))
+            }
+            None => return Err(format!("the rules do not declare `{out}`: duet-rs needs `.decl {out}(def: number, cell: number, at: number)` and `.output {out}`")),
+        }
     }
     for (name, arity) in INPUTS {
         if let Some(r) = rules.relation(name) {

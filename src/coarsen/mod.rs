@@ -16,6 +16,7 @@ pub mod report;
 pub mod transfer;
 
 pub use cells::CellId;
+pub use dfg::Use;
 
 use crate::engine::DomainKind;
 use crate::ir::{AbsKind, Action, AssertId, Expr, LocId, Program, TemplateId, VarKind};
@@ -135,20 +136,21 @@ fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog
     let conds = conditions::extract(prog, &cells);
     let n = prog.locs.len();
 
-    // Cells each location reads. The cells of observable conditions are tracked everywhere:
-    // the invariant where another thread stands must tell which conditions may hold there.
+    // Cells each location's action reads (a pack it writes keeps its other variables).
     let mut need: Vec<Vec<CellId>> = (0..n)
         .map(|i| {
             let mut v = cells.refs[i].clone();
             if relational {
                 v.extend(cells.mods[i].iter().copied());
             }
-            v.extend(conds.cells.iter().copied());
             v.sort_unstable();
             v.dedup();
             v
         })
         .collect();
+    // The cells of observable conditions are tracked wherever a thread stands: the invariant
+    // there must tell which conditions may hold.
+    let observed = conds.cells.clone();
     let mut defs: Vec<Vec<CellId>> = cells.mods.clone();
     for (ti, t) in prog.templates.iter().enumerate() {
         let root = ti == 0;
@@ -164,12 +166,22 @@ fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog
             .collect();
         defs[t.entry.index()] = entry_defs;
         // The entry only initialises: it reads nothing.
-        need[t.entry.index()].retain(|c| conds.cells.contains(c));
+        need[t.entry.index()].clear();
     }
-    let mut dfg = dfg::sequential(prog, &defs, &need);
+    let tracked: Vec<Vec<CellId>> = need
+        .iter()
+        .map(|v| {
+            let mut t = v.clone();
+            t.extend(observed.iter().copied());
+            t.sort_unstable();
+            t.dedup();
+            t
+        })
+        .collect();
+    let mut dfg = dfg::sequential(prog, &defs, &tracked);
     let sequential_edges = dfg.len();
-    let mut solver: Solver<D> = Solver::new(prog, &cells, need.clone(), defs, thresholds(prog));
-    for &(from, _, to, _) in &dfg.edges() {
+    let mut solver: Solver<D> = Solver::new(prog, &cells, need.clone(), observed.clone(), defs, thresholds(prog));
+    for &(from, _, to, _, _) in &dfg.edges() {
         solver.edge_added(from, to);
     }
 
@@ -178,13 +190,12 @@ fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog
     solver.narrow(&dfg);
     let mut absint_seconds = start.elapsed().as_secs_f64();
 
-    let use_cells: Vec<Vec<CellId>> = need.clone();
-    let mut interference = facts::Interference::new(rules, prog, &cells, &conds, &use_cells, opts.workers.max(1))?;
+    let mut interference = facts::Interference::new(rules, prog, &cells, &conds, &need, opts.workers.max(1))?;
     let mut rounds = Vec::new();
     for round in 1u32.. {
         let mut cond_val: HashSet<[u32; 3]> = HashSet::new();
         for v in prog.loc_ids() {
-            let Some(st) = solver.input(&dfg, v) else { continue };
+            let Some(st) = solver.standing(&dfg, v) else { continue };
             let frame = &solver.frames[v.index()];
             for (i, c) in conds.conds.iter().enumerate() {
                 let (t, f) = transfer::may_hold(prog, frame, &st, c);
@@ -200,12 +211,12 @@ fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog
         let flows = interference.round(cond_val)?;
         let datalog_seconds = t0.elapsed().as_secs_f64();
         let mut targets = Vec::new();
-        for [u, c, v] in flows {
+        for (usage, [u, c, v]) in flows {
             let (u, c, v) = (LocId(u), CellId(c), LocId(v));
             if u.index() >= n || v.index() >= n || c.index() >= cells.len() {
-                return Err(format!("the rules derived may_flow({}, {}, {}), which names no location or cell", u.0, c.0, v.0));
+                return Err(format!("the rules derived a data flow ({}, {}, {}) that names no location or cell", u.0, c.0, v.0));
             }
-            if dfg.add(u, c, v, round) {
+            if dfg.add(u, c, v, round, usage) {
                 solver.edge_added(u, v);
                 targets.push(v);
             }

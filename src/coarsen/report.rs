@@ -39,10 +39,11 @@ fn escape(s: &str) -> String {
 }
 
 /// The final data-flow graph: intra-thread edges grey, interference edges red and labelled
-/// with the cell and the round that added them.
+/// with the cell and the round that added them (dotted when they only carry the value while
+/// a thread waits at the target, for observable conditions).
 pub fn dot(prog: &Program, out: &Outcome) -> String {
     let edges = out.dfg.edges();
-    let mut nodes: Vec<LocId> = edges.iter().flat_map(|(a, _, b, _)| [*a, *b]).collect();
+    let mut nodes: Vec<LocId> = edges.iter().flat_map(|(a, _, b, _, _)| [*a, *b]).collect();
     nodes.sort_unstable();
     nodes.dedup();
     let mut text = String::from("digraph dfg {\n  node [shape=box, fontname=\"monospace\", fontsize=10];\n");
@@ -51,12 +52,13 @@ pub fn dot(prog: &Program, out: &Outcome) -> String {
         let tpl = &prog.template(loc.template).name;
         let _ = writeln!(text, "  n{} [label=\"{l} ({tpl}) {}:{}\\n{}\"];", l.0, loc.span.line, loc.span.col, escape(&display::action(prog, &loc.action)));
     }
-    for (a, c, b, r) in edges {
+    for (a, c, b, r, usage) in edges {
         let cell = escape(&out.cells.name(prog, c));
+        let style = if usage == super::Use::Stand { "dotted" } else { "dashed" };
         if r == 0 {
             let _ = writeln!(text, "  n{} -> n{} [label=\"{cell}\", color=grey50, fontcolor=grey50];", a.0, b.0);
         } else {
-            let _ = writeln!(text, "  n{} -> n{} [label=\"{cell} (round {r})\", color=red, fontcolor=red, style=dashed];", a.0, b.0);
+            let _ = writeln!(text, "  n{} -> n{} [label=\"{cell} (round {r})\", color=red, fontcolor=red, style={style}];", a.0, b.0);
         }
     }
     text.push_str("}\n");

@@ -76,7 +76,25 @@ impl<D: NumDomain> Eval<'_, D> {
         }
         match (t, range.lo(), range.hi()) {
             (Ty::Int(i), Bound::Fin(lo), Bound::Fin(hi)) if i.signed => NumExpr::Max(Box::new(NumExpr::Min(Box::new(e), Box::new(NumExpr::cst(hi)))), Box::new(NumExpr::cst(lo))),
-            _ => NumExpr::range(range),
+            _ => NumExpr::range(self.wrapped(t, &e)),
+        }
+    }
+
+    /// The values `e` wraps to in type `t`: exact when its range covers less than one period
+    /// and does not straddle a wrap point, else the whole type.
+    fn wrapped(&self, t: Ty, e: &NumExpr) -> Interval {
+        let range = type_range(self.prog, t);
+        let dm = self.prog.data_model;
+        match (self.itv(e).lo(), self.itv(e).hi(), range.lo(), range.hi()) {
+            (Bound::Fin(a), Bound::Fin(b), Bound::Fin(lo), Bound::Fin(hi)) if b - a < hi - lo => {
+                let (wa, wb) = (t.convert(a, dm), t.convert(b, dm));
+                if wa <= wb {
+                    Interval::range(wa, wb)
+                } else {
+                    range
+                }
+            }
+            _ => range,
         }
     }
 
@@ -87,7 +105,7 @@ impl<D: NumDomain> Eval<'_, D> {
         if range.is_top() || self.itv(&e).leq(&range) {
             e
         } else {
-            NumExpr::range(range)
+            NumExpr::range(self.wrapped(t, &e))
         }
     }
 
