@@ -7,8 +7,18 @@ use std::path::Path;
 /// The shipped rule files, by the name `.include` uses for them.
 pub const FILES: &[(&str, &str)] = &[("interference.dl", include_str!("../rules/interference.dl"))];
 
-/// The built-in interference rules, or those of a file.
+/// The built-in interference rules, or those of a file, checked against the relations
+/// COARSEN feeds and reads.
 pub fn load(file: Option<&Path>) -> Result<Program, String> {
+    let rules = parse(file)?;
+    crate::coarsen::facts::check_schema(&rules).map_err(|e| match file {
+        Some(p) => format!("{}: {e}", p.display()),
+        None => format!("the built-in rules: {e}"),
+    })?;
+    Ok(rules)
+}
+
+fn parse(file: Option<&Path>) -> Result<Program, String> {
     match file {
         Some(p) => Program::from_file(p).map_err(|d| format!("in the rules {}:\n{d}", p.display())),
         None => {

@@ -85,6 +85,11 @@ impl CheckArgs {
 pub fn run(a: &CheckArgs) -> i32 {
     let front = a.input.frontend_options();
     let opts = a.check_options();
+    // A broken rules file would make every verdict unknown: report it once, up front.
+    if let Err(e) = crate::rules::load(opts.rules.as_deref()) {
+        eprintln!("error: {e}");
+        return exit::INPUT_ERROR;
+    }
     let files = expand_inputs(&a.files);
     if files.is_empty() {
         eprintln!("error: no .c or .i files found in the given paths");

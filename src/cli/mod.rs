@@ -2,6 +2,7 @@
 
 mod check;
 mod ir;
+mod rules;
 
 use crate::diag::{exit, Diagnostic};
 use crate::frontend::{self, FrontendOptions};
@@ -22,6 +23,8 @@ enum Command {
     Check(check::CheckArgs),
     /// Print the intermediate representation of a C file.
     Ir(ir::IrArgs),
+    /// Print the built-in interference rules, or write them out for editing.
+    Rules(rules::RulesArgs),
 }
 
 /// How C files are read: preprocessor options and the program's thread structure.
@@ -74,6 +77,7 @@ pub fn main() -> i32 {
     match cli.command {
         Command::Check(a) => check::run(&a),
         Command::Ir(a) => ir::run(&a),
+        Command::Rules(a) => rules::run(&a),
     }
 }
 

@@ -50,7 +50,6 @@ pub struct Interference {
 impl Interference {
     /// Starts the engine on the rules and feeds the facts that never change.
     pub fn new(rules: &Rules, prog: &Program, cells: &Cells, conds: &Conditions, reads: &[Vec<super::CellId>], workers: usize) -> Result<Interference, FactError> {
-        check_schema(rules)?;
         let mut engine = Engine::new(rules, workers).map_err(|e| format!("cannot start the Datalog engine: {e}"))?;
         let declared = |name: &str| rules.relation(name).map(|r| r.is_input()).unwrap_or(false);
         let mut facts: Vec<(&str, Vec<Vec<u32>>)> = Vec::new();
@@ -144,7 +143,7 @@ impl Interference {
 
 /// The rules must compute `may_flow` and `may_stand` (both `(number, number, number)`), and
 /// the inputs they declare must have the arities duet-rs feeds.
-fn check_schema(rules: &Rules) -> Result<(), FactError> {
+pub fn check_schema(rules: &Rules) -> Result<(), FactError> {
     for out in [FLOW, STAND] {
         match rules.relation(out) {
             Some(r) if r.arity() == 3 && r.is_output() => {}
