@@ -19,11 +19,11 @@ pub use cells::CellId;
 pub use dfg::Use;
 
 use crate::engine::DomainKind;
-use crate::ir::{AbsKind, Action, AssertId, Expr, LocId, Program, TemplateId, VarKind};
+use crate::ir::{AbsKind, AbsLoc, Action, AssertId, Expr, LocId, Program, TemplateId, VarKind};
 use crate::verdict::Status;
 use absint::Solver;
 use domains::{Intervals, NumDomain, Octagon, Thresholds};
-use hashbrown::HashSet;
+use hashbrown::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -79,6 +79,12 @@ pub struct Outcome {
     pub invariants: Vec<Option<String>>,
     /// Sequential edges of the first graph.
     pub sequential_edges: usize,
+    /// Where each read of a shared location may get its value: `(write, location, read)`. A
+    /// source is a location that stores (or the root's entry, for initial values); values
+    /// that pass through an `assume`, or through a weak store, are traced back to their stores.
+    pub read_flows: Vec<(LocId, AbsLoc, LocId)>,
+    /// Bounds of shared locations where they are read, from the invariants.
+    pub read_ranges: Vec<((LocId, AbsLoc), (Option<i128>, Option<i128>))>,
 }
 
 /// The constants of the program, with their neighbours, as widening thresholds.
@@ -243,13 +249,75 @@ fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog
         invariants.push(st.as_ref().map(|s| pretty(s, &ns)));
         states.push(st);
     }
+    let (read_flows, read_ranges) = read_facts(prog, &cells, &dfg, &states, &solver.frames);
     let assertions = prog
         .assertions
         .iter()
         .enumerate()
         .map(|(i, a)| judge(prog, AssertId(i as u32), a, &states, &solver.frames))
         .collect();
-    Ok(Outcome { assertions, rounds, dfg, cells, invariants, sequential_edges })
+    Ok(Outcome { assertions, rounds, dfg, cells, invariants, sequential_edges, read_flows, read_ranges })
+}
+
+/// The stores each shared read may copy, and the bounds of what it reads.
+#[allow(clippy::type_complexity)]
+fn read_facts<D: NumDomain>(
+    prog: &Program,
+    cells: &cells::Cells,
+    dfg: &dfg::Dfg,
+    states: &[Option<D>],
+    frames: &[transfer::Frame],
+) -> (Vec<(LocId, AbsLoc, LocId)>, Vec<((LocId, AbsLoc), (Option<i128>, Option<i128>))>) {
+    use domains::Bound;
+    // The stores behind the values that reach `v` in cell `c`: walking back along execution
+    // edges, a store ends the walk unless it is weak (it kept older values), and a refinement
+    // (assume, assert) passes values on without storing.
+    let sources = |v: LocId, c: CellId| -> Vec<LocId> {
+        let mut out = Vec::new();
+        let mut seen: HashSet<LocId> = HashSet::new();
+        let mut stack: Vec<LocId> = dfg.incoming[v.index()].iter().filter(|(cc, _, u)| *cc == c && *u == dfg::Use::Exec).map(|(_, w, _)| *w).collect();
+        while let Some(u) = stack.pop() {
+            if !seen.insert(u) {
+                continue;
+            }
+            let action = &prog.loc(u).action;
+            let entry = prog.templates.iter().any(|t| t.entry == u);
+            let stores = entry || matches!(action, Action::Assign(..) | Action::Alloc(..) | Action::Fork { .. });
+            if stores {
+                out.push(u);
+            }
+            let strong = entry || (stores && prog.memory.access(u).kills.iter().any(|a| cells.cell_of(*a) == c));
+            if !strong {
+                stack.extend(dfg.incoming[u.index()].iter().filter(|(cc, _, usage)| *cc == c && *usage == dfg::Use::Exec).map(|(_, w, _)| *w));
+            }
+        }
+        out.sort_unstable();
+        out
+    };
+    let mut flows = Vec::new();
+    let mut ranges = Vec::new();
+    for v in prog.loc_ids() {
+        let Some(st) = &states[v.index()] else { continue };
+        for a in &prog.memory.access(v).refs {
+            if !prog.memory.info(*a).shared {
+                continue;
+            }
+            for s in sources(v, cells.cell_of(*a)) {
+                flows.push((s, *a, v));
+            }
+            if let Some(d) = frames[v.index()].pos(*a) {
+                let b = st.bounds_of(d);
+                let fin = |x: Bound| match x {
+                    Bound::Fin(n) => Some(n),
+                    _ => None,
+                };
+                ranges.push(((v, *a), (fin(b.lo()), fin(b.hi()))));
+            }
+        }
+    }
+    flows.sort_unstable();
+    flows.dedup();
+    (flows, ranges)
 }
 
 fn pretty<D: NumDomain>(st: &D, names: &[String]) -> String {
