@@ -23,7 +23,7 @@ use crate::ir::{AbsKind, AbsLoc, Action, AssertId, Expr, LocId, Program, Templat
 use crate::verdict::Status;
 use absint::Solver;
 use domains::{Intervals, NumDomain, Octagon, Thresholds};
-use hashbrown::{HashMap, HashSet};
+use hashbrown::HashSet;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -272,7 +272,8 @@ fn read_facts<D: NumDomain>(
     // The stores behind the values that reach `v` in cell `c`: walking back along execution
     // edges, a store ends the walk unless it is weak (it kept older values), and a refinement
     // (assume, assert) passes values on without storing.
-    let sources = |v: LocId, c: CellId| -> Vec<LocId> {
+    let sources = |v: LocId, a: AbsLoc| -> Vec<LocId> {
+        let c = cells.cell_of(a);
         let mut out = Vec::new();
         let mut seen: HashSet<LocId> = HashSet::new();
         let mut stack: Vec<LocId> = dfg.incoming[v.index()].iter().filter(|(cc, _, u)| *cc == c && *u == dfg::Use::Exec).map(|(_, w, _)| *w).collect();
@@ -282,11 +283,13 @@ fn read_facts<D: NumDomain>(
             }
             let action = &prog.loc(u).action;
             let entry = prog.templates.iter().any(|t| t.entry == u);
-            let stores = entry || matches!(action, Action::Assign(..) | Action::Alloc(..) | Action::Fork { .. });
+            // In a pack, a store to another variable passes `a` on unchanged.
+            let writes_a = matches!(action, Action::Assign(..) | Action::Alloc(..) | Action::Fork { .. }) && prog.memory.access(u).mods.contains(&a);
+            let stores = entry || writes_a;
             if stores {
                 out.push(u);
             }
-            let strong = entry || (stores && prog.memory.access(u).kills.iter().any(|a| cells.cell_of(*a) == c));
+            let strong = entry || (writes_a && prog.memory.access(u).kills.contains(&a));
             if !strong {
                 stack.extend(dfg.incoming[u.index()].iter().filter(|(cc, _, usage)| *cc == c && *usage == dfg::Use::Exec).map(|(_, w, _)| *w));
             }
@@ -302,7 +305,7 @@ fn read_facts<D: NumDomain>(
             if !prog.memory.info(*a).shared {
                 continue;
             }
-            for s in sources(v, cells.cell_of(*a)) {
+            for s in sources(v, *a) {
                 flows.push((s, *a, v));
             }
             if let Some(d) = frames[v.index()].pos(*a) {
