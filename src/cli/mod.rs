@@ -1,6 +1,7 @@
 //! The `duet-rs` command line.
 
 mod check;
+mod datalog;
 mod ir;
 mod rules;
 
@@ -25,6 +26,8 @@ enum Command {
     Ir(ir::IrArgs),
     /// Print the built-in interference rules, or write them out for editing.
     Rules(rules::RulesArgs),
+    /// Run Datalog rules on Soufflé-style fact files (REL.facts in, REL.csv out).
+    Datalog(datalog::DatalogArgs),
 }
 
 /// How C files are read: preprocessor options and the program's thread structure.
@@ -78,6 +81,7 @@ pub fn main() -> i32 {
         Command::Check(a) => check::run(&a),
         Command::Ir(a) => ir::run(&a),
         Command::Rules(a) => rules::run(&a),
+        Command::Datalog(a) => datalog::run(&a),
     }
 }
 
