@@ -99,7 +99,7 @@ pub mod optimised {
 
     /// Output sizes only: what the benchmark times, without converting the results.
     pub fn counts(f: &super::Facts) -> (usize, usize, usize) {
-        let (co, mr, mf) = runtime(f).run();
+        let (co, mr, mf, _) = runtime(f).run();
         (co.len(), mr.len(), mf.len())
     }
 
@@ -187,7 +187,7 @@ pub mod reference {
 
     /// Output sizes only: what the benchmark times, without converting the results.
     pub fn counts(f: &super::Facts) -> (usize, usize, usize) {
-        let (co, mr, mf) = runtime(f).run();
+        let (co, mr, mf, _) = runtime(f).run();
         (co.len(), mr.len(), mf.len())
     }
 
