@@ -3,10 +3,12 @@
 //! Data flows one way: [`frontend`] (C to [`ir`]), the analyses, verdicts, reports.
 //! See `ARCHITECTURE.md` for the map.
 
+pub mod batch;
 pub mod cli;
 pub mod diag;
 pub mod engine;
 pub mod frontend;
 pub mod ir;
 pub mod report;
+pub mod svcomp;
 pub mod verdict;

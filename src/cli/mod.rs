@@ -2,6 +2,7 @@
 
 mod check;
 mod ir;
+mod svcomp;
 
 use crate::diag::{exit, Diagnostic};
 use crate::frontend::{self, FrontendOptions};
@@ -22,6 +23,11 @@ enum Command {
     Check(check::CheckArgs),
     /// Print the intermediate representation of a C file.
     Ir(ir::IrArgs),
+    /// Run SV-COMP task files (.yml) and score the answers.
+    Svcomp(svcomp::SvcompArgs),
+    /// Internal: run one task of a batch (a request on stdin, a result on stdout).
+    #[command(name = "__task", hide = true)]
+    Task,
 }
 
 /// How C files are read: preprocessor options and the program's thread structure.
@@ -74,6 +80,8 @@ pub fn main() -> i32 {
     match cli.command {
         Command::Check(a) => check::run(&a),
         Command::Ir(a) => ir::run(&a),
+        Command::Svcomp(a) => svcomp::run(&a),
+        Command::Task => crate::batch::child::main(),
     }
 }
 
