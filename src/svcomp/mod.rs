@@ -81,7 +81,7 @@ pub fn confusion(rows: &[Row]) -> Confusion {
 pub fn render(rows: &[Row], skipped: usize, total_seconds: f64) -> String {
     let mut out = String::new();
     let w = rows.iter().map(|r| r.task.len()).max().unwrap_or(4).max(4);
-    let _ = writeln!(out, "{:<w$}  {:<8}  {:<7}  {:>8}  {:>6}  {}", "task", "expected", "got", "time (s)", "points", "note");
+    let _ = writeln!(out, "{:<w$}  {:<8}  {:<7}  {:>8}  {:>6}  note", "task", "expected", "got", "time (s)", "points");
     for r in rows {
         let mark = match score::judge(r.expected, r.got) {
             Judgement::Wrong => "  WRONG",
