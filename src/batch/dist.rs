@@ -6,7 +6,7 @@
 //! on the task list, never on the worker or process count.
 
 use super::progress::Progress;
-use super::{isolate, BatchConfig, TaskRun, TaskSpec};
+use super::{isolate, BatchConfig, BatchError, TaskRun, TaskSpec};
 use crate::diag::Diagnostic;
 use crate::verdict::{Outcome, TaskResult};
 use std::cell::RefCell;
@@ -18,49 +18,59 @@ use std::sync::Arc;
 use std::time::Duration;
 use timely::dataflow::operators::{Exchange, Input, Inspect, Probe};
 use timely::dataflow::{InputHandle, ProbeHandle};
+use super::connect;
+use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
+use timely::communication::allocator::{AllocatorBuilder, ProcessBuilder};
+use timely::communication::Hooks;
 use timely::container::CapacityContainerBuilder;
 use timely::{CommunicationConfig, WorkerConfig};
 
 /// An event on its way to worker 0: (kind, task index, payload).
 type Event = (u8, u64, String);
-const HELLO: u8 = 0;
 const STARTED: u8 = 1;
 const FINISHED: u8 = 2;
 
 /// How long a worker parks between looks at its running task.
 const PARK: Duration = Duration::from_millis(5);
 
-/// The timely configuration for a distribution.
-fn config(d: &super::Distribution) -> Result<timely::Config, String> {
-    let workers = d.workers.max(1);
-    if d.processes <= 1 {
-        return Ok(timely::Config::process(workers));
-    }
-    if d.process >= d.processes {
-        return Err(format!("process index {} is not below the number of processes {}", d.process, d.processes));
-    }
-    let addresses = match &d.hostfile {
+/// The addresses of the processes, from the hostfile or timely's default ports.
+fn addresses(d: &super::Distribution) -> Result<Vec<String>, String> {
+    match &d.hostfile {
         Some(path) => {
             let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read the hostfile {}: {e}", path.display()))?;
             let hosts: Vec<String> = text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).map(String::from).collect();
             if hosts.len() < d.processes {
                 return Err(format!("the hostfile {} lists {} address(es), but there are {} processes", path.display(), hosts.len(), d.processes));
             }
-            hosts.into_iter().take(d.processes).collect()
+            Ok(hosts.into_iter().take(d.processes).collect())
         }
         // timely's own default, so that `-n` alone works on one machine.
-        None => (0..d.processes).map(|i| format!("localhost:{}", 2101 + i)).collect(),
-    };
-    Ok(timely::Config {
-        communication: CommunicationConfig::Cluster { threads: workers, process: d.process, addresses, report: false, zerocopy: false },
-        worker: WorkerConfig::default(),
-    })
+        None => Ok((0..d.processes).map(|i| format!("localhost:{}", 2101 + i)).collect()),
+    }
 }
 
-/// A fingerprint of the task list, so process 0 can tell that every process was given the
+/// timely's communication for a distribution: threads in one process, or connected sockets.
+fn communication(d: &super::Distribution, batch: &str) -> Result<(Vec<AllocatorBuilder>, Box<dyn std::any::Any + Send>), String> {
+    let workers = d.workers.max(1);
+    if d.processes <= 1 {
+        return CommunicationConfig::Process(workers).try_build();
+    }
+    if d.process >= d.processes {
+        return Err(format!("process index {} is not below the number of processes {}", d.process, d.processes));
+    }
+    let addrs = addresses(d)?;
+    let me = connect::Greeting { process: d.process as u64, workers: workers as u64, batch: batch.to_string() };
+    let sockets = connect::sockets(&addrs, &me)?;
+    let hooks = Hooks::default();
+    let local = ProcessBuilder::new_typed_vector(workers, hooks.refill.clone(), hooks.spill.clone());
+    let (builders, guard) = initialize_networking_from_sockets(local, sockets, d.process, workers, hooks).map_err(|e| format!("cannot start the network threads: {e}"))?;
+    Ok((builders.into_iter().map(AllocatorBuilder::Tcp).collect(), Box::new(guard)))
+}
+
+/// A fingerprint of the task list and worker count, so the processes can tell that they were given the
 /// same batch (FNV-1a: stable across builds, unlike the std hasher).
-fn fingerprint(tasks: &[TaskSpec]) -> String {
-    let text = serde_json::to_string(tasks).unwrap_or_default();
+fn fingerprint(tasks: &[TaskSpec], workers: usize) -> String {
+    let text = serde_json::to_string(&(tasks, workers)).unwrap_or_default();
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in text.bytes() {
         h ^= u64::from(b);
@@ -75,8 +85,6 @@ struct Gather {
     printed: usize,
     progress: Progress,
     stream: Option<fn(&TaskRun) -> String>,
-    fingerprint: String,
-    mismatch: Option<String>,
     labels: Vec<String>,
 }
 
@@ -84,12 +92,6 @@ impl Gather {
     fn take(&mut self, (kind, index, payload): Event) {
         let i = index as usize;
         match kind {
-            HELLO if payload != self.fingerprint && self.mismatch.is_none() => {
-                self.mismatch = Some(format!(
-                    "the processes were given different task lists (fingerprints {} and {payload}); give every process the same inputs and options",
-                    self.fingerprint
-                ));
-            }
             STARTED if i < self.labels.len() => self.progress.started(i, &self.labels[i]),
             FINISHED if i < self.results.len() => {
                 let run = serde_json::from_str::<TaskRun>(&payload).unwrap_or_else(|e| lost(&self.labels[i], &format!("its result could not be read back: {e}")));
@@ -129,19 +131,19 @@ fn lost(label: &str, why: &str) -> TaskRun {
 }
 
 /// Runs the batch on timely; see [`super::run`].
-pub fn run(tasks: Vec<TaskSpec>, cfg: &BatchConfig) -> Result<Option<Vec<TaskRun>>, String> {
+pub fn run(tasks: Vec<TaskSpec>, cfg: &BatchConfig) -> Result<Option<Vec<TaskRun>>, BatchError> {
     let d = &cfg.dist;
-    let tconfig = config(d)?;
     let processes = d.processes.max(1);
     let process = d.process;
     let total = tasks.len();
-    let print = fingerprint(&tasks);
+    let print = fingerprint(&tasks, d.workers);
+    let (builders, others) = communication(d, &print).map_err(BatchError::Setup)?;
     let mine: Arc<Vec<usize>> = Arc::new((0..total).filter(|i| i % processes == process).collect());
     let next = Arc::new(AtomicUsize::new(0));
     let tasks = Arc::new(tasks);
     let cfg = Arc::new(cfg.clone());
 
-    let guards = timely::execute(tconfig, move |worker| {
+    let guards = timely::execute::execute_from(builders, others, WorkerConfig::default(), move |worker| {
         let leader = worker.index() == 0;
         let mut input: InputHandle<u64, CapacityContainerBuilder<Vec<Event>>> = InputHandle::new();
         let probe = ProbeHandle::new();
@@ -159,8 +161,6 @@ pub fn run(tasks: Vec<TaskSpec>, cfg: &BatchConfig) -> Result<Option<Vec<TaskRun
             printed: 0,
             progress: Progress::new(cfg.progress, total),
             stream: cfg.stream,
-            fingerprint: print.clone(),
-            mismatch: None,
             labels: tasks.iter().map(TaskSpec::label).collect(),
         });
         let drain = |gather: &mut Option<Gather>| {
@@ -173,8 +173,6 @@ pub fn run(tasks: Vec<TaskSpec>, cfg: &BatchConfig) -> Result<Option<Vec<TaskRun
             }
         };
 
-        input.send((HELLO, 0, print.clone()));
-        input.flush();
         let mut running: Option<(usize, mpsc::Receiver<TaskRun>)> = None;
         loop {
             if running.is_none() {
@@ -220,27 +218,26 @@ pub fn run(tasks: Vec<TaskSpec>, cfg: &BatchConfig) -> Result<Option<Vec<TaskRun
         drain(&mut gather);
         gather.map(|mut g| {
             g.progress.finish();
-            match g.mismatch {
-                Some(m) => Err(m),
-                None => {
-                    let labels = std::mem::take(&mut g.labels);
-                    Ok(g.results.into_iter().zip(labels).map(|(r, l)| r.unwrap_or_else(|| lost(&l, "no process reported it"))).collect::<Vec<_>>())
-                }
-            }
+            let labels = std::mem::take(&mut g.labels);
+            g.results.into_iter().zip(labels).map(|(r, l)| r.unwrap_or_else(|| lost(&l, "no process reported it"))).collect::<Vec<_>>()
         })
-    })?;
+    })
+    .map_err(BatchError::Failed)?;
 
+    // A peer process that dies takes timely's network threads down with a panic, raised
+    // again when the guards are dropped; that is the batch failing, not duet-rs crashing.
+    let joined = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| guards.join()))
+        .map_err(|_| BatchError::Failed("lost the connection to another process of the batch".into()))?;
     let mut gathered = None;
-    for r in guards.join() {
+    for r in joined {
         match r {
-            Ok(Some(Ok(runs))) if process == 0 => gathered = Some(runs),
-            Ok(Some(Err(m))) => return Err(m),
+            Ok(Some(runs)) if process == 0 => gathered = Some(runs),
             Ok(_) => {}
-            Err(e) => return Err(format!("a batch worker failed: {e}")),
+            Err(e) => return Err(BatchError::Failed(format!("a batch worker failed: {e}"))),
         }
     }
     if process == 0 {
-        gathered.map(Some).ok_or_else(|| "worker 0 returned no results".to_string())
+        gathered.map(Some).ok_or_else(|| BatchError::Failed("worker 0 returned no results".into()))
     } else {
         Ok(None)
     }

@@ -5,12 +5,14 @@
 //! - [`child`]: the child's side (`duet-rs __task`);
 //! - [`isolate`]: the parent's side of one task (limits, watchdog, classification);
 //! - [`dist`]: the timely dataflow that spreads tasks and gathers results;
+//! - [`connect`]: the sockets between the processes of a distributed batch;
 //! - [`progress`]: the progress bar or lines on stderr;
 //! - [`budget`]: the heap budget behind `--memory` inside a child;
 //! - [`sys`]: the operating-system calls.
 
 pub mod budget;
 pub mod child;
+pub mod connect;
 pub mod dist;
 pub mod isolate;
 pub mod progress;
@@ -67,8 +69,36 @@ pub struct BatchConfig {
     pub stream: Option<fn(&TaskRun) -> String>,
 }
 
+/// Why a batch could not run to its end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BatchError {
+    /// The processes could not be set up as asked (hostfile, addresses, mismatched
+    /// batches); a usage error.
+    Setup(String),
+    /// The batch broke while running (a peer process died).
+    Failed(String),
+}
+
+impl std::fmt::Display for BatchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BatchError::Setup(m) | BatchError::Failed(m) => f.write_str(m),
+        }
+    }
+}
+
+impl BatchError {
+    /// The exit code this error gives.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            BatchError::Setup(_) => crate::diag::exit::USAGE,
+            BatchError::Failed(_) => crate::diag::exit::INTERNAL,
+        }
+    }
+}
+
 /// Runs every task; process 0 gets `Some` with the results in task order, the other
 /// processes `None` once their share has been delivered.
-pub fn run(tasks: Vec<TaskSpec>, cfg: &BatchConfig) -> Result<Option<Vec<TaskRun>>, String> {
+pub fn run(tasks: Vec<TaskSpec>, cfg: &BatchConfig) -> Result<Option<Vec<TaskRun>>, BatchError> {
     dist::run(tasks, cfg)
 }

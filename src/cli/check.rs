@@ -197,7 +197,7 @@ pub fn run(a: &CheckArgs) -> i32 {
         Ok(None) => return exit::SAFE,
         Err(e) => {
             eprintln!("error: {e}");
-            return exit::INTERNAL;
+            return e.exit_code();
         }
     };
     let results: Vec<_> = runs.iter().map(|r| r.result.clone()).collect();

@@ -80,7 +80,7 @@ pub fn run(a: &SvcompArgs) -> i32 {
         Ok(None) => return exit::SAFE,
         Err(e) => {
             eprintln!("error: {e}");
-            return exit::INTERNAL;
+            return e.exit_code();
         }
     };
     let rows: Vec<Row> = slots
