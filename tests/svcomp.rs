@@ -99,9 +99,11 @@ fn write(dir: &Path, name: &str, text: &str) -> String {
     p.to_str().unwrap().to_string()
 }
 
+/// A task file; LP64 because the test programs include system headers, which need the
+/// 32-bit multilib headers under ILP32 (SV-COMP's own inputs are preprocessed already).
 fn task_yml(input: &str, expected: &str) -> String {
     format!(
-        "format_version: '2.0'\ninput_files: '{input}'\nproperties:\n  - property_file: ../properties/unreach-call.prp\n    expected_verdict: {expected}\noptions:\n  language: C\n  data_model: ILP32\n"
+        "format_version: '2.0'\ninput_files: '{input}'\nproperties:\n  - property_file: ../properties/unreach-call.prp\n    expected_verdict: {expected}\noptions:\n  language: C\n  data_model: LP64\n"
     )
 }
 
@@ -113,6 +115,7 @@ fn bad_task_files_are_reported_and_the_others_run() {
     std::fs::copy(&threads, dir.join("threads.c")).unwrap();
     let good = write(&dir, "a_good.yml", &task_yml("threads.c", "true"));
     let unknown = write(&dir, "b_unknown.yml", &task_yml(control.to_str().unwrap(), "false"));
+    // The unclosed flow sequence is noticed at the end of the input, line 5.
     let malformed = write(&dir, "c_malformed.yml", "format_version: '2.0'\ninput_files: 'x.c'\nproperties:\n  - property_file: [unclosed\n");
     let missing_input = write(&dir, "d_missing_input.yml", &task_yml("absent.c", "true"));
     let java = write(&dir, "e_java.yml", &task_yml("threads.c", "true").replace("language: C", "language: Java"));
@@ -126,13 +129,13 @@ fn bad_task_files_are_reported_and_the_others_run() {
     assert_eq!(rows.len(), 7, "the task without unreach-call is skipped:\n{stdout}");
     assert_eq!((rows[0].1.as_str(), rows[0].2.as_str(), rows[0].4), ("true", "TRUE", 2), "no failure point at all: TRUE");
     assert_eq!((rows[1].1.as_str(), rows[1].2.as_str(), rows[1].4), ("false", "UNKNOWN", 0));
-    assert!(rows[2].5.starts_with("bad-task:") && rows[2].5.contains("c_malformed.yml:4: malformed YAML"), "{:?}", rows[2]);
+    assert!(rows[2].5.starts_with("bad-task:") && rows[2].5.contains("c_malformed.yml:5: malformed YAML"), "{:?}", rows[2]);
     assert!(rows[3].5.starts_with("error:") && rows[3].5.contains("absent.c: error: no such file"), "{:?}", rows[3]);
-    assert!(rows[4].5.contains("e_java.yml:9: language `Java` is not supported"), "{:?}", rows[4]);
+    assert!(rows[4].5.contains("e_java.yml:7: language `Java` is not supported"), "{:?}", rows[4]);
     assert!(rows[5].5.contains("g_two.yml:2: 2 input files"), "{:?}", rows[5]);
     assert!(rows[6].5.contains("h_absent.yml: cannot read the task file"), "{:?}", rows[6]);
     assert!(stdout.contains("1 task file(s) without an unreach-call property skipped"), "{stdout}");
-    assert!(stderr.contains("c_malformed.yml:4: malformed YAML"), "bad task files are also errors on stderr: {stderr}");
+    assert!(stderr.contains("c_malformed.yml:5: malformed YAML"), "bad task files are also errors on stderr: {stderr}");
     assert_eq!(check_summary(&stdout, &rows), 2);
     std::fs::remove_dir_all(&dir).unwrap();
 }
