@@ -49,7 +49,7 @@ impl Progress {
     pub fn new(mode: Mode, total: usize) -> Progress {
         let bar = (mode == Mode::Bar).then(|| {
             let b = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
-            if let Ok(style) = ProgressStyle::with_template("{bar:30.cyan/blue} {pos}/{len} [{elapsed_precise}] {msg}") {
+            if let Ok(style) = ProgressStyle::with_template("{bar:30.cyan/blue} {pos}/{len} [{elapsed_precise}] {wide_msg}") {
                 b.set_style(style);
             }
             b.enable_steady_tick(Duration::from_millis(200));
@@ -96,7 +96,10 @@ impl Progress {
 
     fn status(&self) -> String {
         let c = &self.counts;
-        let mut s = format!("safe {} violated {} unknown {} timeout {} error {}", c.safe, c.violated, c.unknown + c.bounded_safe, c.timeout + c.out_of_memory, c.error);
+        let mut s = format!("safe {} violated {} unknown {} timeout {} error {}", c.safe, c.violated, c.unknown + c.bounded_safe, c.timeout, c.error);
+        if c.out_of_memory > 0 {
+            s.push_str(&format!(" out-of-memory {}", c.out_of_memory));
+        }
         if let Some((_, first)) = self.running.iter().next() {
             s.push_str(&format!(" | running {first}"));
             if self.running.len() > 1 {

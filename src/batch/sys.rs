@@ -54,7 +54,14 @@ impl ChildRlimits {
             set(libc::RLIMIT_AS, b, b)?;
         }
         // A SIGXCPU or abort in a batch of hundreds must not leave core files behind.
-        set(libc::RLIMIT_CORE, 0, 0)
+        set(libc::RLIMIT_CORE, 0, 0)?;
+        // The child has its own process group, so a Ctrl-C at the terminal does not reach
+        // it; it dies with the thread that started it instead of running on orphaned.
+        // SAFETY: prctl with PR_SET_PDEATHSIG takes a signal number and has no pointers.
+        if unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) } != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        Ok(())
     }
 }
 
