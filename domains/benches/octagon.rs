@@ -139,6 +139,9 @@ fn main() {
             o.assign_linear(0, e)
         }));
         cases.push(case("clone", n, mb, closed.clone(), |o: &mut Octagon| o.clone()));
+        cases.push(case("clone_from", n, 2 * mb, (closed.clone(), other.clone()), |(o, t): &mut (Octagon, Octagon)| {
+            t.clone_from(o)
+        }));
         cases.push(case("itv join", n, ib, (boxes.clone(), boxes2.clone()), |(a, b): &mut (Intervals, Intervals)| {
             a.join_with(b)
         }));

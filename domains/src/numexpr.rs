@@ -10,6 +10,8 @@ use std::ops;
 /// Values are mathematical integers: the caller models C wrap-around itself.
 /// `Div` and `Rem` follow C (truncation towards zero, remainder with the
 /// sign of the dividend), which is also Rust's `/` and `%` on integers.
+/// Trees are processed recursively, so their depth is bounded by the stack
+/// (thousands of levels are fine; C expressions are far shallower).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum NumExpr {
     /// A constant.

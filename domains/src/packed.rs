@@ -61,6 +61,54 @@ impl Packed {
         self.octs.get(p)
     }
 
+    /// Replaces the cell (pack or lone variable) of `var` by the one of
+    /// `other`: the values of that cell's variables flow from `other`, as on
+    /// an edge of a relational data-flow graph (DUET §5.1). To assemble an
+    /// element from several sources, start from [`NumDomain::top_like`].
+    pub fn copy_cell_from(&mut self, other: &Packed, var: usize) {
+        self.cell_op(other, var, |a, b| a.clone_from(b), |a, b| *a = b);
+    }
+
+    /// Joins the cell (pack or lone variable) of `var` with the one of
+    /// `other`, leaving the other cells unchanged.
+    pub fn join_cell_from(&mut self, other: &Packed, var: usize) {
+        self.cell_op(other, var, |a, b| a.join_with(b), |a, b| *a = a.join(&b));
+    }
+
+    fn cell_op(
+        &mut self,
+        other: &Packed,
+        var: usize,
+        oct: impl FnOnce(&mut Octagon, &Octagon),
+        itv: impl FnOnce(&mut Interval, Interval),
+    ) {
+        if !self.compatible(other) || var >= self.n() {
+            debug_assert!(var < self.n(), "dimension {var} out of range");
+            return;
+        }
+        if self.bottom {
+            // Some other cell has no value, so no state has one; to build an
+            // element cell by cell, start from ⊤.
+            return;
+        }
+        if other.bottom {
+            // The cell's values come from no state, so none remains.
+            match self.packing.pack_of(var) {
+                Some(p) => {
+                    let n = self.octs[p].dims();
+                    oct(&mut self.octs[p], &Octagon::bottom(n));
+                }
+                None => itv(&mut self.free[var], Interval::EMPTY),
+            }
+        } else {
+            match self.packing.pack_of(var) {
+                Some(p) => oct(&mut self.octs[p], &other.octs[p]),
+                None => itv(&mut self.free[var], other.free[var]),
+            }
+        }
+        self.sync_bottom();
+    }
+
     fn n(&self) -> usize {
         self.packing.num_vars()
     }
@@ -413,6 +461,9 @@ impl NumDomain for Packed {
         if self.bottom {
             return Interval::EMPTY;
         }
+        if !self.in_range(e) {
+            return Interval::TOP;
+        }
         let s = self.split(e);
         let mut acc = Interval::point(s.cst).add(&self.free_bounds(&s.free));
         for (p, pe) in &s.packs {
@@ -584,6 +635,29 @@ mod tests {
         p.assign_interval(3, Interval::range(0, 1));
         p.guard(&LinCons::ge0(LinExpr::from_terms([(1, 1), (3, 1), (2, -1)], 0).unwrap()));
         assert_eq!(p.bounds_of(2), Interval::range(0, 4));
+    }
+
+    #[test]
+    fn cells_flow_between_elements() {
+        let mut a = Packed::top_with(packing());
+        a.assign_interval(2, Interval::range(0, 5));
+        a.assign_linear(0, &LinExpr::var(2));
+        a.assign_interval(1, Interval::point(7));
+        let mut b = Packed::top_with(packing());
+        b.assign_interval(2, Interval::point(9));
+        b.assign_linear(0, &LinExpr::var(2).with_constant(1));
+        b.assign_interval(1, Interval::point(8));
+        let mut c = a.clone();
+        c.copy_cell_from(&b, 0);
+        assert_eq!(c.bounds_of(2), Interval::point(9));
+        assert_eq!(c.bounds_of(1), Interval::point(7));
+        c.join_cell_from(&a, 2);
+        assert_eq!(c.bounds_of(2), Interval::range(0, 9));
+        assert_eq!(c.bounds(&LinExpr::from_terms([(0, 1), (2, -1)], 0).unwrap()), Interval::range(0, 1));
+        c.join_cell_from(&b, 1);
+        assert_eq!(c.bounds_of(1), Interval::range(7, 8));
+        c.copy_cell_from(&Packed::bottom_with(packing()), 1);
+        assert!(c.is_bottom());
     }
 
     #[test]

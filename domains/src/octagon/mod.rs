@@ -15,7 +15,7 @@ pub(crate) mod dbm;
 use crate::bound::{div_floor, Bound, Round};
 use crate::domain::{is_permutation, removal_list, removal_map, NumDomain};
 use crate::interval::Interval;
-use crate::intervals::{linear_bounds, push_interval_constraints};
+use crate::intervals::push_interval_constraints;
 use crate::linexpr::{ConsKind, LinCons, LinExpr};
 use crate::thresholds::Thresholds;
 use dbm::{from_bound, idx, matrix_len, row_len, row_start, to_bound, INF};
@@ -32,12 +32,24 @@ enum State {
 
 /// An integer octagon over a fixed number of dimensions.
 ///
-/// Equality is semantic (equality of the tight closures).
-#[derive(Clone)]
+/// Equality is semantic (equality of the tight closures). `clone_from`
+/// reuses the target's matrix allocation, which matters for large octagons.
 pub struct Octagon {
     n: usize,
     m: Vec<i64>,
     state: State,
+}
+
+impl Clone for Octagon {
+    fn clone(&self) -> Octagon {
+        Octagon { n: self.n, m: self.m.clone(), state: self.state }
+    }
+
+    fn clone_from(&mut self, source: &Octagon) {
+        self.n = source.n;
+        self.state = source.state;
+        self.m.clone_from(&source.m);
+    }
 }
 
 /// The vertex of `s·x` (`s = ±1`).
@@ -260,15 +272,81 @@ impl Octagon {
     fn bounds_closed(&self, e: &LinExpr) -> Interval {
         let base = match oct_form(e) {
             Some(f) => self.oct_bounds(&f).scale(f.scale),
-            None => linear_bounds(&e.clone().with_constant(0), |d| {
-                if d < self.n {
-                    self.bounds_of_closed(d)
-                } else {
-                    Interval::TOP
-                }
-            }),
+            None => {
+                let hi = self.sum_hi(e.terms());
+                let neg: Option<Vec<(usize, i128)>> =
+                    e.terms().iter().map(|&(d, a)| a.checked_neg().map(|n| (d, n))).collect();
+                let lo = neg.map_or(Bound::NegInf, |t| self.sum_hi(&t).neg(Round::Down));
+                Interval::new(lo, hi)
+            }
         };
         base.add(&Interval::point(e.cst()))
+    }
+
+    /// An upper bound of `Σ aᵢ·xᵢ` on a closed, non-empty matrix.
+    ///
+    /// Terms with the same coefficient magnitude are paired greedily when a
+    /// binary bound beats the sum of the two unary ones (e.g. `x − y ≤ 0`
+    /// bounds `x − y + z` better than the intervals do); the rest use
+    /// unary bounds.
+    fn sum_hi(&self, terms: &[(usize, i128)]) -> Bound {
+        let mut used = vec![false; terms.len()];
+        let mut total = Bound::ZERO;
+        let unit = |x: usize, a: i128| -> Bound {
+            if x >= self.n {
+                return Bound::PosInf;
+            }
+            self.bounds_of_closed(x).scale(a).hi()
+        };
+        const MAX_PAIRING: usize = 12;
+        if terms.len() <= MAX_PAIRING {
+            loop {
+                // The pair with the largest improvement over its unary bounds.
+                let mut best: Option<(usize, usize, Bound, Option<i128>)> = None;
+                for i in 0..terms.len() {
+                    for j in i + 1..terms.len() {
+                        let ((x, a), (y, b)) = (terms[i], terms[j]);
+                        let mag = match (a.checked_abs(), b.checked_abs()) {
+                            (Some(m), Some(k)) if m == k => m,
+                            _ => continue,
+                        };
+                        if used[i] || used[j] || x >= self.n || y >= self.n {
+                            continue;
+                        }
+                        let f = OctForm { terms: [(x, a > 0), (y, b > 0)], len: 2, scale: 1 };
+                        let pair = self.oct_bounds(&f).hi().scale(mag, Round::Up);
+                        let singles = unit(x, a).add(unit(y, b), Round::Up);
+                        if pair >= singles {
+                            continue;
+                        }
+                        // None stands for an infinite improvement.
+                        let gain = match (pair, singles) {
+                            (Bound::Fin(p), Bound::Fin(q)) => q.checked_sub(p),
+                            _ => None,
+                        };
+                        let better = match (&best, gain) {
+                            (None, _) => true,
+                            (Some((_, _, _, Some(g0))), Some(g)) => g > *g0,
+                            (Some((_, _, _, Some(_))), None) => true,
+                            (Some((_, _, _, None)), _) => false,
+                        };
+                        if better {
+                            best = Some((i, j, pair, gain));
+                        }
+                    }
+                }
+                let Some((i, j, pair, _)) = best else { break };
+                used[i] = true;
+                used[j] = true;
+                total = total.add(pair, Round::Up);
+            }
+        }
+        for (k, &(x, a)) in terms.iter().enumerate() {
+            if !used[k] {
+                total = total.add(unit(x, a), Round::Up);
+            }
+        }
+        total
     }
 
     /// Sets every entry of `x`'s row and column to +∞ (keeps closure).
@@ -712,6 +790,9 @@ impl NumDomain for Octagon {
     }
 
     fn bounds(&self, e: &LinExpr) -> Interval {
+        if !self.in_range(e) {
+            return Interval::TOP;
+        }
         let c = self.closed();
         if c.state == State::Bottom {
             return Interval::EMPTY;
@@ -928,6 +1009,21 @@ mod tests {
         assert_eq!(o.bounds_of(0), Interval::range(3, 13));
         assert_eq!(o.bounds(&LinExpr::from_terms([(0, 1), (1, -1)], 0).unwrap()), Interval::point(3));
         assert_eq!(o.to_string(), "3 <= x0 <= 13 && 0 <= x1 <= 10 && x0 - x1 == 3");
+    }
+
+    #[test]
+    fn long_expressions_use_binary_bounds() {
+        let mut o = Octagon::top(3);
+        o.assign_interval(1, Interval::range(0, 10));
+        o.assign_linear(0, &LinExpr::var(1)); // x0 = x1
+        o.assign_interval(2, Interval::range(0, 1));
+        let e = LinExpr::from_terms([(0, 1), (1, -1), (2, 1)], 0).unwrap();
+        assert_eq!(o.bounds(&e), Interval::range(0, 1));
+        let e2 = LinExpr::from_terms([(0, 2), (1, -2), (2, -3)], 1).unwrap();
+        assert_eq!(o.bounds(&e2), Interval::range(-2, 1));
+        // x0 - x1 + x2 >= 1 forces x2 = 1.
+        o.guard(&LinCons::ge0(e.with_constant(-1)));
+        assert_eq!(o.bounds_of(2), Interval::point(1));
     }
 
     #[test]

@@ -1,0 +1,307 @@
+//! Renders a [`Plan`] as a differential-dataflow computation, for one `(K, V)` preset.
+//!
+//! Everything here is generic over the row widths and is instantiated once per preset inside this
+//! crate; the public API stays concrete so dependent crates never re-instantiate dataflow code.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use differential_dataflow::input::{Input, InputSession};
+use differential_dataflow::operators::arrange::{Arranged, TraceAgent};
+use differential_dataflow::operators::iterate::VecVariable;
+use differential_dataflow::trace::implementations::ValSpine;
+use differential_dataflow::VecCollection;
+use serde::de::{self, SeqAccess, Visitor};
+use serde::ser::SerializeTuple;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use timely::dataflow::ProbeHandle;
+use timely::order::Product;
+
+use crate::plan::{ArrSpec, Emit, Plan, RulePlan, Source, Src, Step};
+use crate::syntax::ast::CmpOp;
+
+/// Multiplicities; relations are sets, but intermediate results count derivations.
+pub(crate) type Diff = isize;
+/// The outer timestamp: one per `advance`.
+pub(crate) type Epoch = u32;
+type Inner = Product<Epoch, u32>;
+
+/// A fixed-width array of values; the building block of every row.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub(crate) struct Arr<const N: usize>(pub [u32; N]);
+
+impl<const N: usize> Arr<N> {
+    pub(crate) const ZERO: Arr<N> = Arr([0; N]);
+}
+
+// Serde is implemented by hand because its derives cover arrays only up to fixed sizes, not a
+// const-generic `N`. Timely requires it for exchange even though in-process channels never serialise.
+impl<const N: usize> Serialize for Arr<N> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut t = s.serialize_tuple(N)?;
+        for x in &self.0 {
+            t.serialize_element(x)?;
+        }
+        t.end()
+    }
+}
+
+impl<'de, const N: usize> Deserialize<'de> for Arr<N> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Vis<const N: usize>;
+        impl<'de, const N: usize> Visitor<'de> for Vis<N> {
+            type Value = Arr<N>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                write!(f, "a tuple of {N} u32 values")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Arr<N>, A::Error> {
+                let mut a = [0u32; N];
+                for (i, slot) in a.iter_mut().enumerate() {
+                    *slot = seq.next_element()?.ok_or_else(|| de::Error::invalid_length(i, &self))?;
+                }
+                Ok(Arr(a))
+            }
+        }
+        d.deserialize_tuple(N, Vis::<N>)
+    }
+}
+
+/// A row: key part and value part.
+pub(crate) type Row<const K: usize, const V: usize> = (Arr<K>, Arr<V>);
+type Coll<'s, T, const K: usize, const V: usize> = VecCollection<'s, T, Row<K, V>, Diff>;
+type Agent<T, const K: usize, const V: usize> = TraceAgent<ValSpine<Arr<K>, Arr<V>, T, Diff>>;
+type LArr<'s, T, const K: usize, const V: usize> = Arranged<'s, Agent<T, K, V>>;
+
+impl CmpOp {
+    #[inline]
+    fn holds(self, a: u32, b: u32) -> bool {
+        match self {
+            CmpOp::Eq => a == b,
+            CmpOp::Ne => a != b,
+            CmpOp::Lt => a < b,
+            CmpOp::Le => a <= b,
+            CmpOp::Gt => a > b,
+            CmpOp::Ge => a >= b,
+        }
+    }
+}
+
+impl Emit {
+    #[inline]
+    fn get<const K: usize, const V: usize>(s: Src, k: &Arr<K>, a: &Arr<V>, b: &Arr<V>) -> u32 {
+        match s {
+            Src::K(i) => k.0[i as usize],
+            Src::A(i) => a.0[i as usize],
+            Src::B(i) => b.0[i as usize],
+            Src::C(c) => c,
+        }
+    }
+
+    /// Checks the filters and builds the output row.
+    #[inline]
+    pub(crate) fn apply<const K: usize, const V: usize>(&self, k: &Arr<K>, a: &Arr<V>, b: &Arr<V>) -> Option<Row<K, V>> {
+        for f in &self.filters {
+            if !f.op.holds(Self::get(f.a, k, a, b), Self::get(f.b, k, a, b)) {
+                return None;
+            }
+        }
+        let mut ok = Arr::<K>::ZERO;
+        for (slot, s) in ok.0.iter_mut().zip(&self.key) {
+            *slot = Self::get(*s, k, a, b);
+        }
+        let mut ov = Arr::<V>::ZERO;
+        for (slot, s) in ov.0.iter_mut().zip(&self.val) {
+            *slot = Self::get(*s, k, a, b);
+        }
+        Some((ok, ov))
+    }
+}
+
+/// The projection from a relation's canonical row to an arrangement's layout.
+fn projection(spec: &ArrSpec, kw: usize) -> Emit {
+    let src = |c: usize| if c < kw { Src::K(c as u8) } else { Src::A((c - kw) as u8) };
+    Emit { key: spec.key.iter().map(|&c| src(c)).collect(), val: spec.val.iter().map(|&c| src(c)).collect(), filters: Vec::new() }
+}
+
+/// The join logic for every join: one named function, so each pair of trace types instantiates
+/// the join operator once, whatever the rule.
+fn joiner<const K: usize, const V: usize>(e: Emit) -> impl FnMut(&Arr<K>, &Arr<V>, &Arr<V>) -> Option<Row<K, V>> + 'static {
+    move |k, a, b| e.apply(k, a, b)
+}
+
+fn mapper<const K: usize, const V: usize>(e: Emit) -> impl FnMut(Row<K, V>) -> Option<Row<K, V>> + 'static {
+    move |(k, a)| e.apply(&k, &a, &Arr::ZERO)
+}
+
+/// A stratum's loop scope: collections of every relation it reads, and arrangements by id.
+struct Ctx<'s, const K: usize, const V: usize> {
+    colls: HashMap<usize, Coll<'s, Inner, K, V>>,
+    arrs: HashMap<usize, LArr<'s, Inner, K, V>>,
+    unit: Coll<'s, Inner, K, V>,
+}
+
+impl<'s, const K: usize, const V: usize> Ctx<'s, K, V> {
+    fn coll(&self, rel: usize) -> Coll<'s, Inner, K, V> {
+        // Every relation a rule reads is entered before rendering; the fallback is never used.
+        self.colls.get(&rel).cloned().unwrap_or_else(|| self.unit.clone().filter(|_| false))
+    }
+
+    /// The shared arrangement `id`, built on first use.
+    fn arr(&mut self, plan: &Plan, id: usize) -> LArr<'s, Inner, K, V> {
+        if let Some(a) = self.arrs.get(&id) {
+            return a.clone();
+        }
+        let spec = &plan.arrs[id];
+        let projected = self.coll(spec.rel).flat_map(mapper(projection(spec, K)));
+        let projected = if spec.distinct { projected.distinct() } else { projected };
+        let a = projected.arrange_by_key();
+        self.arrs.insert(id, a.clone());
+        a
+    }
+
+    fn render_rule(&mut self, plan: &Plan, rule: &RulePlan) -> Coll<'s, Inner, K, V> {
+        let mut cur = match &rule.source {
+            Source::Unit(e) => self.unit.clone().flat_map(mapper(e.clone())),
+            Source::Scan { rel, emit } => self.coll(*rel).flat_map(mapper(emit.clone())),
+            Source::Join { left, right, emit } => {
+                let l = self.arr(plan, *left);
+                let r = self.arr(plan, *right);
+                l.join_core(r, joiner(emit.clone()))
+            }
+        };
+        for step in &rule.steps {
+            cur = match step {
+                Step::Join { right, emit } => {
+                    let r = self.arr(plan, *right);
+                    cur.arrange_by_key().join_core(r, joiner(emit.clone()))
+                }
+                Step::Anti { set, emit } => {
+                    // Antijoin as `rows - semijoin(rows, set)`; the set holds each key at most once.
+                    let r = self.arr(plan, *set);
+                    let keep = cur.clone().flat_map(mapper(emit.clone()));
+                    let drop = cur.arrange_by_key().join_core(r, joiner(emit.clone()));
+                    keep.concat(drop.negate())
+                }
+            };
+        }
+        cur
+    }
+}
+
+/// Input handles, output buffers and the probe of one worker's dataflow.
+pub(crate) struct Dataflow<const K: usize, const V: usize> {
+    pub inputs: Vec<InputSession<Epoch, Row<K, V>, Diff>>,
+    pub unit: InputSession<Epoch, Row<K, V>, Diff>,
+    pub probe: ProbeHandle<Epoch>,
+    /// Changes to observed relations since the last drain, per relation.
+    pub outputs: Vec<Option<Rc<RefCell<Vec<(Row<K, V>, Diff)>>>>>,
+}
+
+/// Relations a stratum's rules read.
+fn rule_reads(plan: &Plan, rule: &RulePlan, out: &mut Vec<usize>) {
+    let mut push = |r: usize| {
+        if !out.contains(&r) {
+            out.push(r);
+        }
+    };
+    match &rule.source {
+        Source::Unit(_) => {}
+        Source::Scan { rel, .. } => push(*rel),
+        Source::Join { left, right, .. } => {
+            push(plan.arrs[*left].rel);
+            push(plan.arrs[*right].rel);
+        }
+    }
+    for s in &rule.steps {
+        match s {
+            Step::Join { right: id, .. } | Step::Anti { set: id, .. } => push(plan.arrs[*id].rel),
+        }
+    }
+}
+
+/// Builds the dataflow for `plan` in `worker`; `observed[r]` selects relations whose changes are kept.
+///
+/// Each stratum with rules runs in its own iterative scope (a non-recursive one converges in a
+/// single round), so every join, arrangement and `distinct` has the same timestamp type and is
+/// compiled once per preset. Arrangements are shared by all rules of a stratum.
+pub(crate) fn build<const K: usize, const V: usize>(
+    worker: &mut timely::worker::Worker,
+    plan: &Plan,
+    observed: &[bool],
+) -> Dataflow<K, V> {
+    worker.dataflow::<Epoch, _, _>(|scope| {
+        let n = plan.arity.len();
+        let mut inputs = Vec::with_capacity(n);
+        let mut rels: Vec<Coll<'_, Epoch, K, V>> = Vec::with_capacity(n);
+        for _ in 0..n {
+            let (h, c) = scope.new_collection::<Row<K, V>, Diff>();
+            inputs.push(h);
+            rels.push(c);
+        }
+        let (unit_h, unit_c) = scope.new_collection::<Row<K, V>, Diff>();
+
+        for stratum in &plan.strata {
+            if stratum.rules.is_empty() {
+                continue;
+            }
+            let mut reads = Vec::new();
+            for rule in &stratum.rules {
+                rule_reads(plan, rule, &mut reads);
+            }
+            let results: Vec<(usize, Coll<'_, Epoch, K, V>)> = scope.iterative::<u32, _, _>(|inner| {
+                let mut ctx = Ctx { colls: HashMap::new(), arrs: HashMap::new(), unit: unit_c.clone().enter(inner) };
+                let mut vars = Vec::new();
+                for &r in &stratum.rels {
+                    if stratum.recursive {
+                        let (var, c) = VecVariable::new(inner, Product::new(0, 1));
+                        vars.push((r, Some(var)));
+                        ctx.colls.insert(r, c);
+                    } else {
+                        vars.push((r, None));
+                    }
+                }
+                for &r in &reads {
+                    if !ctx.colls.contains_key(&r) {
+                        ctx.colls.insert(r, rels[r].clone().enter(inner));
+                    }
+                }
+                let mut derived: HashMap<usize, Vec<Coll<'_, Inner, K, V>>> = HashMap::new();
+                for rule in &stratum.rules {
+                    let out = ctx.render_rule(plan, rule);
+                    derived.entry(rule.head).or_default().push(out);
+                }
+                let mut results = Vec::new();
+                for (r, var) in vars {
+                    let mut parts = derived.remove(&r).unwrap_or_default();
+                    parts.push(rels[r].clone().enter(inner));
+                    let next = differential_dataflow::collection::concatenate(inner, parts).distinct();
+                    if let Some(var) = var {
+                        var.set(next.clone());
+                    }
+                    results.push((r, next.leave(scope)));
+                }
+                results
+            });
+            for (r, c) in results {
+                rels[r] = c;
+            }
+        }
+
+        let mut probe = ProbeHandle::new();
+        let mut outputs = Vec::with_capacity(n);
+        for (r, coll) in rels.into_iter().enumerate() {
+            if observed.get(r).copied().unwrap_or(false) {
+                let buf: Rc<RefCell<Vec<(Row<K, V>, Diff)>>> = Rc::new(RefCell::new(Vec::new()));
+                let b = Rc::clone(&buf);
+                coll.inspect(move |(row, _t, d)| b.borrow_mut().push((*row, *d))).probe_with(&mut probe);
+                outputs.push(Some(buf));
+            } else {
+                coll.probe_with(&mut probe);
+                outputs.push(None);
+            }
+        }
+        unit_c.probe_with(&mut probe);
+        Dataflow { inputs, unit: unit_h, probe, outputs }
+    })
+}

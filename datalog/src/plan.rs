@@ -1,0 +1,521 @@
+//! Compiles checked rules into join plans over fixed-width rows.
+//!
+//! Every collection in the dataflow holds rows `(key, val)` of two fixed-width `u32` arrays.
+//! A relation's tuple is stored with its first `K` columns in `key` and the rest in `val`; an
+//! intermediate result of a rule is stored with the next join's key in `key` and the variables
+//! still needed in `val`. Each rule becomes a chain of binary joins (and antijoins for negation)
+//! whose closures are small programs over [`Src`] slots, so one compiled join serves every rule.
+//! The widths `(K, V)` are chosen per program from a few presets, so transitive closure runs on
+//! 8-byte rows while wider programs still fit.
+
+use std::fmt::Write;
+
+use hashbrown::HashMap;
+
+use crate::check::Checked;
+use crate::program::{Arg, AtomIr, Lit, RelationInfo, Rule};
+use crate::syntax::ast::CmpOp;
+
+/// The `(key width, value width)` instantiations of the engine, smallest first.
+pub(crate) const PRESETS: &[(usize, usize)] = &[(1, 1), (2, 2), (3, 3), (4, 4), (8, 8)];
+
+/// The widest relation the largest preset can store.
+pub(crate) const MAX_ARITY: usize = 16;
+
+/// Where a closure reads a value: the shared key, the left value, the right value, or a constant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Src {
+    K(u8),
+    A(u8),
+    B(u8),
+    C(u32),
+}
+
+/// A comparison checked inside a closure; values are in the order-preserving internal encoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Filter {
+    pub a: Src,
+    pub op: CmpOp,
+    pub b: Src,
+}
+
+/// How a closure builds its output row from its inputs, after checking its filters.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Emit {
+    pub key: Vec<Src>,
+    pub val: Vec<Src>,
+    pub filters: Vec<Filter>,
+}
+
+/// An arrangement of a relation: `key` columns as the join key, `val` columns carried along.
+///
+/// A projection (columns omitted) may hold a row several times, which a join only turns into
+/// larger counts; an antijoin needs a set, so its arrangements are `distinct`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct ArrSpec {
+    pub rel: usize,
+    pub key: Vec<usize>,
+    pub val: Vec<usize>,
+    pub distinct: bool,
+}
+
+/// How a rule's first intermediate result is produced.
+#[derive(Clone, Debug)]
+pub(crate) enum Source {
+    /// No positive atom: one empty row (`unit`), then constants only.
+    Unit(Emit),
+    /// One relation, read row by row.
+    Scan { rel: usize, emit: Emit },
+    /// Two shared arrangements joined directly.
+    Join { left: usize, right: usize, emit: Emit },
+}
+
+/// A further step on the intermediate result, which arrives keyed for it.
+#[derive(Clone, Debug)]
+pub(crate) enum Step {
+    /// Join with a shared arrangement.
+    Join { right: usize, emit: Emit },
+    /// Remove rows whose key is in a (distinct) arrangement.
+    Anti { set: usize, emit: Emit },
+}
+
+/// One rule as a dataflow fragment.
+#[derive(Clone, Debug)]
+pub(crate) struct RulePlan {
+    pub head: usize,
+    pub source: Source,
+    pub steps: Vec<Step>,
+    /// True if the body reads a relation of the rule's own recursive stratum.
+    pub recursive: bool,
+    pub label: String,
+}
+
+/// A stratum's relations and rules.
+#[derive(Clone, Debug)]
+pub(crate) struct StratumPlan {
+    pub rels: Vec<usize>,
+    pub recursive: bool,
+    pub rules: Vec<RulePlan>,
+}
+
+/// The whole program as a dataflow plan.
+#[derive(Clone, Debug)]
+pub(crate) struct Plan {
+    pub key_width: usize,
+    pub val_width: usize,
+    pub arity: Vec<usize>,
+    pub arrs: Vec<ArrSpec>,
+    pub strata: Vec<StratumPlan>,
+}
+
+/// Plans `checked` with the smallest preset that fits every rule; the error names a rule index.
+pub(crate) fn plan(checked: &Checked) -> Result<Plan, (usize, String)> {
+    let mut last = None;
+    for &(k, v) in PRESETS {
+        match build(checked, k, v) {
+            Ok(p) => return Ok(p),
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(last.unwrap_or((0, "no engine preset fits this program".into())))
+}
+
+fn build(checked: &Checked, kw: usize, vw: usize) -> Result<Plan, (usize, String)> {
+    let arity: Vec<usize> = checked.relations.iter().map(|r| r.columns.len()).collect();
+    if let Some(r) = checked.relations.iter().find(|r| r.columns.len() > kw + vw) {
+        // Only the last preset reports this; the checker already bounds arity by MAX_ARITY.
+        return Err((0, format!("relation '{}' has {} columns; this preset stores at most {}", r.name, r.columns.len(), kw + vw)));
+    }
+    let mut stratum_of = vec![0; arity.len()];
+    for (i, s) in checked.strata.iter().enumerate() {
+        for &r in &s.rels {
+            stratum_of[r] = i;
+        }
+    }
+    let mut b = Builder { kw, vw, arity: &arity, arrs: Vec::new(), arr_ids: HashMap::new() };
+    let mut strata = Vec::new();
+    for (si, s) in checked.strata.iter().enumerate() {
+        let mut rules = Vec::new();
+        for (ri, rule) in checked.rules.iter().enumerate() {
+            if stratum_of[rule.head.rel] != si {
+                continue;
+            }
+            let in_scc = |rel: usize| s.recursive && stratum_of[rel] == si;
+            let label = format!("rule at line {} for '{}'", rule.pos.line, checked.relations[rule.head.rel].name);
+            let p = b.rule(rule, &in_scc, label).map_err(|m| (ri, m))?;
+            rules.push(p);
+        }
+        strata.push(StratumPlan { rels: s.rels.clone(), recursive: s.recursive, rules });
+    }
+    Ok(Plan { key_width: kw, val_width: vw, arity: arity.clone(), arrs: b.arrs, strata })
+}
+
+struct Builder<'a> {
+    kw: usize,
+    vw: usize,
+    arity: &'a [usize],
+    arrs: Vec<ArrSpec>,
+    arr_ids: HashMap<ArrSpec, usize>,
+}
+
+/// The producer whose output layout is decided once the next step is known.
+enum Pending {
+    Unit,
+    Scan(usize),
+    Join(usize, usize),
+    Step(Step),
+}
+
+impl Builder<'_> {
+    fn arr(&mut self, rel: usize, key: Vec<usize>, val: Vec<usize>, for_anti: bool) -> Result<usize, String> {
+        if key.len() > self.kw || val.len() > self.vw {
+            return Err(format!(
+                "a join needs {} key and {} carried columns; the widest engine preset supports {} and {}",
+                key.len(),
+                val.len(),
+                self.kw,
+                self.vw
+            ));
+        }
+        let distinct = for_anti && key.len() + val.len() < self.arity[rel];
+        let spec = ArrSpec { rel, key, val, distinct };
+        if let Some(&id) = self.arr_ids.get(&spec) {
+            return Ok(id);
+        }
+        let id = self.arrs.len();
+        self.arrs.push(spec.clone());
+        self.arr_ids.insert(spec, id);
+        Ok(id)
+    }
+
+    fn canonical(&self, col: usize) -> Src {
+        if col < self.kw {
+            Src::K(col as u8)
+        } else {
+            Src::A((col - self.kw) as u8)
+        }
+    }
+
+    fn rule(&mut self, rule: &Rule, in_scc: &dyn Fn(usize) -> bool, label: String) -> Result<RulePlan, String> {
+        let nvars = rule.var_names.len();
+        let mut remaining: Vec<&AtomIr> = Vec::new();
+        let mut negs: Vec<&AtomIr> = Vec::new();
+        let mut cmps: Vec<(Arg, CmpOp, Arg)> = Vec::new();
+        for l in &rule.body {
+            match l {
+                Lit::Pos(a) => remaining.push(a),
+                Lit::Neg(a) => negs.push(a),
+                Lit::Cmp(a, op, b) => cmps.push((*a, *op, *b)),
+            }
+        }
+        let recursive = remaining.iter().any(|a| in_scc(a.rel));
+        // A recursive rule starts from its recursive atom, so the first join's left side is
+        // always an arrangement built inside the loop.
+        if let Some(i) = remaining.iter().position(|a| in_scc(a.rel)) {
+            let a = remaining.remove(i);
+            remaining.insert(0, a);
+        }
+        let mut bound: Vec<Option<Src>> = vec![None; nvars];
+        let mut filters: Vec<Filter> = Vec::new();
+
+        let mut pending = match remaining.len() {
+            0 => Pending::Unit,
+            1 => {
+                let a = remaining.remove(0);
+                for (col, arg) in a.args.iter().enumerate() {
+                    bind_or_filter(&mut bound, &mut filters, *arg, self.canonical(col));
+                }
+                Pending::Scan(a.rel)
+            }
+            _ => {
+                let a1 = remaining.remove(0);
+                let bound1: Vec<bool> = (0..nvars).map(|v| a1.args.contains(&Arg::Var(v as u32))).collect();
+                let i2 = pick_next(&remaining, &bound1);
+                let a2 = remaining.remove(i2);
+                let mut shared: Vec<u32> = Vec::new();
+                for arg in &a2.args {
+                    if let Arg::Var(v) = arg {
+                        if bound1[*v as usize] && !shared.contains(v) {
+                            shared.push(*v);
+                        }
+                    }
+                }
+                let first_col = |a: &AtomIr, v: u32| a.args.iter().position(|x| *x == Arg::Var(v)).unwrap_or(0);
+                let lkey: Vec<usize> = shared.iter().map(|&v| first_col(a1, v)).collect();
+                let rkey: Vec<usize> = shared.iter().map(|&v| first_col(a2, v)).collect();
+                for (i, &v) in shared.iter().enumerate() {
+                    bound[v as usize] = Some(Src::K(i as u8));
+                }
+                let lval: Vec<usize> =
+                    (0..a1.args.len()).filter(|c| !lkey.contains(c) && a1.args[*c] != Arg::Wild).collect();
+                let rval: Vec<usize> =
+                    (0..a2.args.len()).filter(|c| !rkey.contains(c) && a2.args[*c] != Arg::Wild).collect();
+                for (j, &c) in lval.iter().enumerate() {
+                    bind_or_filter(&mut bound, &mut filters, a1.args[c], Src::A(j as u8));
+                }
+                for (j, &c) in rval.iter().enumerate() {
+                    bind_or_filter(&mut bound, &mut filters, a2.args[c], Src::B(j as u8));
+                }
+                let left = self.arr(a1.rel, lkey, lval, false)?;
+                let right = self.arr(a2.rel, rkey, rval, false)?;
+                Pending::Join(left, right)
+            }
+        };
+        apply_constraints(&mut bound, &mut filters, &mut cmps);
+
+        let mut source: Option<Source> = None;
+        let mut steps: Vec<Step> = Vec::new();
+        loop {
+            let bound_set: Vec<bool> = bound.iter().map(|b| b.is_some()).collect();
+            let neg_ready = negs.iter().position(|n| {
+                n.args.iter().all(|a| match a {
+                    Arg::Var(v) => bound_set[*v as usize],
+                    _ => true,
+                })
+            });
+            let (emit, next_bound, next_filters, next): (Emit, Vec<Option<Src>>, Vec<Filter>, Option<Pending>) =
+                if let Some(i) = neg_ready {
+                    let n = negs.remove(i);
+                    let (key_cols, key_srcs, key_vars) = key_terms(n, &bound);
+                    let live = live_vars(nvars, &remaining, &negs, &cmps, &rule.head);
+                    let val_vars: Vec<u32> = (0..nvars as u32)
+                        .filter(|v| live[*v as usize] && bound_set[*v as usize] && !key_vars.contains(&Some(*v)))
+                        .collect();
+                    let emit = Emit {
+                        key: key_srcs,
+                        val: val_vars.iter().map(|v| bound[*v as usize].unwrap_or(Src::C(0))).collect(),
+                        filters: std::mem::take(&mut filters),
+                    };
+                    let nb = relayout(nvars, &key_vars, &val_vars);
+                    let set = self.arr(n.rel, key_cols, Vec::new(), true)?;
+                    (emit, nb, Vec::new(), Some(Pending::Step(Step::Anti { set, emit: Emit::default() })))
+                } else if !remaining.is_empty() {
+                    let i = pick_next(&remaining, &bound_set);
+                    let a = remaining.remove(i);
+                    let (key_cols, key_srcs, key_vars) = key_terms(a, &bound);
+                    let live = live_vars(nvars, &remaining, &negs, &cmps, &rule.head);
+                    let val_vars: Vec<u32> = (0..nvars as u32)
+                        .filter(|v| live[*v as usize] && bound_set[*v as usize] && !key_vars.contains(&Some(*v)))
+                        .collect();
+                    let emit = Emit {
+                        key: key_srcs,
+                        val: val_vars.iter().map(|v| bound[*v as usize].unwrap_or(Src::C(0))).collect(),
+                        filters: std::mem::take(&mut filters),
+                    };
+                    let mut nb = relayout(nvars, &key_vars, &val_vars);
+                    let mut nf = Vec::new();
+                    let rval: Vec<usize> = (0..a.args.len())
+                        .filter(|c| !key_cols.contains(c) && a.args[*c] != Arg::Wild)
+                        .collect();
+                    for (j, &c) in rval.iter().enumerate() {
+                        bind_or_filter(&mut nb, &mut nf, a.args[c], Src::B(j as u8));
+                    }
+                    let right = self.arr(a.rel, key_cols, rval, false)?;
+                    (emit, nb, nf, Some(Pending::Step(Step::Join { right, emit: Emit::default() })))
+                } else {
+                    let arity = rule.head.args.len();
+                    let srcs: Vec<Src> = rule
+                        .head
+                        .args
+                        .iter()
+                        .map(|a| match a {
+                            Arg::Var(v) => bound[*v as usize].unwrap_or(Src::C(0)),
+                            Arg::Const(c) => Src::C(*c),
+                            Arg::Wild => Src::C(0),
+                        })
+                        .collect();
+                    let split = arity.min(self.kw);
+                    let emit = Emit {
+                        key: srcs[..split].to_vec(),
+                        val: srcs[split..].to_vec(),
+                        filters: std::mem::take(&mut filters),
+                    };
+                    (emit, Vec::new(), Vec::new(), None)
+                };
+            if emit.key.len() > self.kw || emit.val.len() > self.vw {
+                return Err(format!(
+                    "an intermediate result needs {} key and {} carried values; the widest engine preset supports {} and {}",
+                    emit.key.len(),
+                    emit.val.len(),
+                    self.kw,
+                    self.vw
+                ));
+            }
+            // Finish the current producer with the layout the next step needs.
+            match pending {
+                Pending::Unit => source = Some(Source::Unit(emit)),
+                Pending::Scan(rel) => source = Some(Source::Scan { rel, emit }),
+                Pending::Join(left, right) => source = Some(Source::Join { left, right, emit }),
+                Pending::Step(Step::Join { right, .. }) => steps.push(Step::Join { right, emit }),
+                Pending::Step(Step::Anti { set, .. }) => steps.push(Step::Anti { set, emit }),
+            }
+            match next {
+                None => break,
+                Some(p) => {
+                    pending = p;
+                    bound = next_bound;
+                    filters = next_filters;
+                    apply_constraints(&mut bound, &mut filters, &mut cmps);
+                }
+            }
+        }
+        let source = source.ok_or_else(|| "internal: rule without a source".to_string())?;
+        Ok(RulePlan { head: rule.head.rel, source, steps, recursive, label })
+    }
+}
+
+/// Binds a variable to `src` on first sight; later sightings and constants become filters.
+fn bind_or_filter(bound: &mut [Option<Src>], filters: &mut Vec<Filter>, arg: Arg, src: Src) {
+    match arg {
+        Arg::Var(v) => match bound[v as usize] {
+            None => bound[v as usize] = Some(src),
+            Some(prev) => filters.push(Filter { a: prev, op: CmpOp::Eq, b: src }),
+        },
+        Arg::Const(c) => filters.push(Filter { a: src, op: CmpOp::Eq, b: Src::C(c) }),
+        Arg::Wild => {}
+    }
+}
+
+/// Binds variables through `x = t` once `t` is bound, and turns fully bound comparisons into filters.
+fn apply_constraints(bound: &mut [Option<Src>], filters: &mut Vec<Filter>, cmps: &mut Vec<(Arg, CmpOp, Arg)>) {
+    let src = |bound: &[Option<Src>], a: Arg| match a {
+        Arg::Var(v) => bound[v as usize],
+        Arg::Const(c) => Some(Src::C(c)),
+        Arg::Wild => None,
+    };
+    loop {
+        let mut changed = false;
+        cmps.retain(|&(a, op, b)| {
+            if op != CmpOp::Eq {
+                return true;
+            }
+            for (x, y) in [(a, b), (b, a)] {
+                if let (Arg::Var(v), Some(s)) = (x, src(bound, y)) {
+                    if bound[v as usize].is_none() {
+                        bound[v as usize] = Some(s);
+                        changed = true;
+                        return false;
+                    }
+                }
+            }
+            true
+        });
+        if !changed {
+            break;
+        }
+    }
+    cmps.retain(|&(a, op, b)| match (src(bound, a), src(bound, b)) {
+        (Some(x), Some(y)) => {
+            filters.push(Filter { a: x, op, b: y });
+            false
+        }
+        _ => true,
+    });
+}
+
+/// The next atom to join: the first (in written order) that shares a bound variable, else the first.
+fn pick_next(remaining: &[&AtomIr], bound: &[bool]) -> usize {
+    remaining
+        .iter()
+        .position(|a| a.args.iter().any(|x| matches!(x, Arg::Var(v) if bound[*v as usize])))
+        .unwrap_or(0)
+}
+
+/// The key of a join or antijoin with `a`: its bound-variable and constant columns, in column
+/// order, with where the current closure finds each value, and the variable (if any) in each slot.
+fn key_terms(a: &AtomIr, bound: &[Option<Src>]) -> (Vec<usize>, Vec<Src>, Vec<Option<u32>>) {
+    let mut cols = Vec::new();
+    let mut srcs = Vec::new();
+    let mut vars = Vec::new();
+    for (c, arg) in a.args.iter().enumerate() {
+        match arg {
+            Arg::Var(v) => {
+                if let Some(s) = bound[*v as usize] {
+                    cols.push(c);
+                    srcs.push(s);
+                    vars.push(Some(*v));
+                }
+            }
+            Arg::Const(k) => {
+                cols.push(c);
+                srcs.push(Src::C(*k));
+                vars.push(None);
+            }
+            Arg::Wild => {}
+        }
+    }
+    (cols, srcs, vars)
+}
+
+/// Where each carried variable sits in the next closure: key variables in `K`, others in `A`.
+fn relayout(nvars: usize, key_vars: &[Option<u32>], val_vars: &[u32]) -> Vec<Option<Src>> {
+    let mut nb = vec![None; nvars];
+    for (i, v) in key_vars.iter().enumerate() {
+        if let Some(v) = v {
+            if nb[*v as usize].is_none() {
+                nb[*v as usize] = Some(Src::K(i as u8));
+            }
+        }
+    }
+    for (j, v) in val_vars.iter().enumerate() {
+        nb[*v as usize] = Some(Src::A(j as u8));
+    }
+    nb
+}
+
+/// Variables still needed by later atoms, negations, comparisons or the head.
+fn live_vars(nvars: usize, remaining: &[&AtomIr], negs: &[&AtomIr], cmps: &[(Arg, CmpOp, Arg)], head: &AtomIr) -> Vec<bool> {
+    let mut live = vec![false; nvars];
+    let mut mark = |a: &Arg| {
+        if let Arg::Var(v) = a {
+            live[*v as usize] = true;
+        }
+    };
+    for a in remaining.iter().chain(negs.iter()).chain(std::iter::once(&head)) {
+        a.args.iter().for_each(&mut mark);
+    }
+    for (a, _, b) in cmps {
+        mark(a);
+        mark(b);
+    }
+    live
+}
+
+impl Plan {
+    /// A readable description of the plan.
+    pub(crate) fn explain(&self, rels: &[RelationInfo]) -> String {
+        let mut s = String::new();
+        let name = |r: usize| rels[r].name.as_str();
+        let arr = |id: usize| {
+            let a = &self.arrs[id];
+            let cols = |v: &[usize]| v.iter().map(|c| rels[a.rel].columns[*c].name.clone()).collect::<Vec<_>>().join(",");
+            format!("#{id} {}[{} | {}]{}", name(a.rel), cols(&a.key), cols(&a.val), if a.distinct { " distinct" } else { "" })
+        };
+        let _ = writeln!(s, "engine preset: key width {}, value width {}", self.key_width, self.val_width);
+        for (i, st) in self.strata.iter().enumerate() {
+            let names: Vec<&str> = st.rels.iter().map(|&r| name(r)).collect();
+            let _ = writeln!(s, "stratum {i}{}: {}", if st.recursive { " (recursive)" } else { "" }, names.join(", "));
+            for r in &st.rules {
+                let _ = writeln!(s, "  {}{}", r.label, if r.recursive { " (in the loop)" } else { "" });
+                match &r.source {
+                    Source::Unit(_) => {
+                        let _ = writeln!(s, "    start from one empty row");
+                    }
+                    Source::Scan { rel, .. } => {
+                        let _ = writeln!(s, "    scan {}", name(*rel));
+                    }
+                    Source::Join { left, right, .. } => {
+                        let _ = writeln!(s, "    join {} with {}", arr(*left), arr(*right));
+                    }
+                }
+                for st in &r.steps {
+                    let _ = match st {
+                        Step::Join { right, .. } => writeln!(s, "    join with {}", arr(*right)),
+                        Step::Anti { set, .. } => writeln!(s, "    remove rows found in {}", arr(*set)),
+                    };
+                }
+            }
+        }
+        s
+    }
+}

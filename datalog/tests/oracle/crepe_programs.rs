@@ -1,0 +1,249 @@
+//! Crepe transcriptions of `rules/interference.dl`, `rules/reference/interference.dl` and the
+//! examples. Relation and variable names follow the `.dl` files.
+
+use std::collections::BTreeSet;
+
+use crate::oracle::gen::Facts;
+
+/// Sorted tuples per output relation, as flat `Vec<u32>` rows.
+pub type Rows = BTreeSet<Vec<u32>>;
+
+/// Outputs of the interference rules.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Interference {
+    pub coreachable: Rows,
+    pub may_reach: Rows,
+    pub may_flow: Rows,
+}
+
+pub mod optimised {
+    use crepe::crepe;
+
+    crepe! {
+        @input struct Cf(u32, u32);
+        @input struct Spawn(u32, u32);
+        @input struct MultiSpawn(u32);
+        @input struct Defines(u32, u32);
+        @input struct Kill(u32, u32);
+        @input struct Reads(u32, u32);
+        @input struct Acquires(u32, u32);
+        @input struct Holds(u32, u32);
+        @input struct Atomic(u32);
+        @input struct Needs(u32, u32, u32);
+        @input struct CondVal(u32, u32, u32);
+
+        @output struct Coreachable(u32, u32);
+        @output struct MayReach(u32, u32, u32, u32);
+        @output struct MayFlow(u32, u32, u32);
+
+        struct Blocks(u32);
+        struct FreeStep(u32, u32);
+        struct LockStep(u32, u32, u32);
+        struct CondStep(u32, u32, u32, u32);
+        struct Relevant(u32, u32);
+        struct WriterMayStep(u32, u32, u32, u32);
+        struct ReaderMayStep(u32, u32, u32, u32);
+        struct SeqReach(u32, u32, u32);
+
+        Blocks(a) <- Acquires(a, _);
+        Blocks(a) <- Needs(a, _, _);
+        FreeStep(a, b) <- Cf(a, b), !Blocks(a);
+        LockStep(a, l, b) <- Cf(a, b), Acquires(a, l);
+        CondStep(a, c, val, b) <- Cf(a, b), Needs(a, c, val);
+
+        Coreachable(e, a1) <- Spawn(a0, e), Cf(a0, a1);
+        Coreachable(e, w) <- Spawn(a0, e), Coreachable(a0, w), !Atomic(w);
+        Coreachable(e, e) <- Spawn(a0, e), MultiSpawn(a0);
+        Coreachable(v, u) <- Coreachable(u, v);
+        Coreachable(u1, v) <- Coreachable(u0, v), FreeStep(u0, u1), !Atomic(v);
+        Coreachable(u1, v) <- Coreachable(u0, v), LockStep(u0, l, u1), !Holds(v, l), !Atomic(v);
+        Coreachable(u1, v) <- Coreachable(u0, v), CondStep(u0, c, val, u1), CondVal(v, c, val), !Atomic(v);
+
+        Relevant(v, x) <- Reads(v, x);
+        Relevant(v, x) <- Defines(v, x);
+        Relevant(v0, x) <- Cf(v0, v1), Relevant(v1, x), !Kill(v0, x);
+        Relevant(a0, x) <- Spawn(a0, e), Relevant(e, x), !Kill(a0, x);
+
+        MayReach(u0, x, u1, v) <- Coreachable(u0, v), Defines(u0, x), FreeStep(u0, u1), !Atomic(v), Relevant(v, x);
+        MayReach(u0, x, u1, v) <- Coreachable(u0, v), Defines(u0, x), LockStep(u0, l, u1), !Holds(v, l), !Atomic(v), Relevant(v, x);
+        MayReach(u0, x, u1, v) <- Coreachable(u0, v), Defines(u0, x), CondStep(u0, c, val, u1), CondVal(v, c, val), !Atomic(v), Relevant(v, x);
+
+        WriterMayStep(u0, x, u1, v) <- MayReach(u0, x, u1, v), !Kill(u1, x), !Atomic(v);
+        ReaderMayStep(u0, x, u1, v) <- MayReach(u0, x, u1, v), !Kill(v, x), !Atomic(u1);
+
+        MayReach(u0, x, u2, v) <- WriterMayStep(u0, x, u1, v), FreeStep(u1, u2);
+        MayReach(u0, x, u2, v) <- WriterMayStep(u0, x, u1, v), LockStep(u1, l, u2), !Holds(v, l);
+        MayReach(u0, x, u2, v) <- WriterMayStep(u0, x, u1, v), CondStep(u1, c, val, u2), CondVal(v, c, val);
+
+        MayReach(u0, x, u1, v1) <- ReaderMayStep(u0, x, u1, v0), FreeStep(v0, v1), Relevant(v1, x);
+        MayReach(u0, x, u1, v1) <- ReaderMayStep(u0, x, u1, v0), LockStep(v0, l, v1), !Holds(u1, l), Relevant(v1, x);
+        MayReach(u0, x, u1, v1) <- ReaderMayStep(u0, x, u1, v0), CondStep(v0, c, val, v1), CondVal(u1, c, val), Relevant(v1, x);
+
+        SeqReach(u0, x, u1) <- Defines(u0, x), Cf(u0, u1);
+        SeqReach(u0, x, u2) <- SeqReach(u0, x, u1), !Kill(u1, x), Cf(u1, u2);
+
+        MayReach(u0, x, a1, e) <- SeqReach(u0, x, a0), !Kill(a0, x), Spawn(a0, e), Cf(a0, a1), Relevant(e, x);
+        MayReach(a0, x, a1, e) <- Defines(a0, x), Spawn(a0, e), Cf(a0, a1), Relevant(e, x);
+        MayReach(u0, x, u1, e) <- ReaderMayStep(u0, x, u1, a0), Spawn(a0, e), Relevant(e, x);
+
+        MayFlow(u0, x, v) <- MayReach(u0, x, _, v), Reads(v, x);
+        MayFlow(u0, x, v) <- MayReach(u0, x, _, v), Defines(v, x);
+    }
+
+    pub fn run(f: &super::Facts) -> super::Interference {
+        let mut rt = Crepe::new();
+        rt.extend(f.cf.iter().map(|r| Cf(r[0], r[1])));
+        rt.extend(f.spawn.iter().map(|r| Spawn(r[0], r[1])));
+        rt.extend(f.multi_spawn.iter().map(|r| MultiSpawn(r[0])));
+        rt.extend(f.r#mod.iter().map(|r| Defines(r[0], r[1])));
+        rt.extend(f.kill.iter().map(|r| Kill(r[0], r[1])));
+        rt.extend(f.r#use.iter().map(|r| Reads(r[0], r[1])));
+        rt.extend(f.acquires.iter().map(|r| Acquires(r[0], r[1])));
+        rt.extend(f.holds.iter().map(|r| Holds(r[0], r[1])));
+        rt.extend(f.atomic.iter().map(|r| Atomic(r[0])));
+        rt.extend(f.needs.iter().map(|r| Needs(r[0], r[1], r[2])));
+        rt.extend(f.cond_val.iter().map(|r| CondVal(r[0], r[1], r[2])));
+        let (co, mr, mf) = rt.run();
+        super::Interference {
+            coreachable: co.into_iter().map(|Coreachable(a, b)| vec![a, b]).collect(),
+            may_reach: mr.into_iter().map(|MayReach(a, b, c, d)| vec![a, b, c, d]).collect(),
+            may_flow: mf.into_iter().map(|MayFlow(a, b, c)| vec![a, b, c]).collect(),
+        }
+    }
+}
+
+pub mod reference {
+    use crepe::crepe;
+
+    crepe! {
+        @input struct Cf(u32, u32);
+        @input struct Spawn(u32, u32);
+        @input struct MultiSpawn(u32);
+        @input struct Defines(u32, u32);
+        @input struct Kill(u32, u32);
+        @input struct Reads(u32, u32);
+        @input struct Acquires(u32, u32);
+        @input struct Holds(u32, u32);
+        @input struct Atomic(u32);
+        @input struct Needs(u32, u32, u32);
+        @input struct CondVal(u32, u32, u32);
+
+        @output struct Coreachable(u32, u32);
+        @output struct MayReach(u32, u32, u32, u32);
+        @output struct MayFlow(u32, u32, u32);
+
+        struct SeqReach(u32, u32, u32);
+
+        Coreachable(e, a1) <- Spawn(a0, e), Cf(a0, a1);
+        Coreachable(e, w) <- Spawn(a0, e), Coreachable(a0, w), !Atomic(w);
+        Coreachable(e, e) <- Spawn(a0, e), MultiSpawn(a0);
+        Coreachable(v, u) <- Coreachable(u, v);
+        Coreachable(u1, v) <- Coreachable(u0, v), !Atomic(v), Cf(u0, u1), !Acquires(u0, _), !Needs(u0, _, _);
+        Coreachable(u1, v) <- Coreachable(u0, v), !Atomic(v), Cf(u0, u1), Acquires(u0, l), !Holds(v, l);
+        Coreachable(u1, v) <- Coreachable(u0, v), !Atomic(v), Cf(u0, u1), Needs(u0, c, val), CondVal(v, c, val);
+
+        MayReach(u0, x, u1, v) <- Coreachable(u0, v), Defines(u0, x), !Atomic(v), Cf(u0, u1), !Acquires(u0, _), !Needs(u0, _, _);
+        MayReach(u0, x, u1, v) <- Coreachable(u0, v), Defines(u0, x), !Atomic(v), Cf(u0, u1), Acquires(u0, l), !Holds(v, l);
+        MayReach(u0, x, u1, v) <- Coreachable(u0, v), Defines(u0, x), !Atomic(v), Cf(u0, u1), Needs(u0, c, val), CondVal(v, c, val);
+        MayReach(u0, x, u2, v) <- MayReach(u0, x, u1, v), !Kill(u1, x), !Atomic(v), Cf(u1, u2), !Acquires(u1, _), !Needs(u1, _, _);
+        MayReach(u0, x, u2, v) <- MayReach(u0, x, u1, v), !Kill(u1, x), !Atomic(v), Cf(u1, u2), Acquires(u1, l), !Holds(v, l);
+        MayReach(u0, x, u2, v) <- MayReach(u0, x, u1, v), !Kill(u1, x), !Atomic(v), Cf(u1, u2), Needs(u1, c, val), CondVal(v, c, val);
+        MayReach(u0, x, u1, v1) <- MayReach(u0, x, u1, v0), !Kill(v0, x), !Atomic(u1), Cf(v0, v1), !Acquires(v0, _), !Needs(v0, _, _);
+        MayReach(u0, x, u1, v1) <- MayReach(u0, x, u1, v0), !Kill(v0, x), !Atomic(u1), Cf(v0, v1), Acquires(v0, l), !Holds(u1, l);
+        MayReach(u0, x, u1, v1) <- MayReach(u0, x, u1, v0), !Kill(v0, x), !Atomic(u1), Cf(v0, v1), Needs(v0, c, val), CondVal(u1, c, val);
+
+        SeqReach(u0, x, u1) <- Defines(u0, x), Cf(u0, u1);
+        SeqReach(u0, x, u2) <- SeqReach(u0, x, u1), !Kill(u1, x), Cf(u1, u2);
+        MayReach(u0, x, a1, e) <- SeqReach(u0, x, a0), !Kill(a0, x), Spawn(a0, e), Cf(a0, a1);
+        MayReach(a0, x, a1, e) <- Defines(a0, x), Spawn(a0, e), Cf(a0, a1);
+        MayReach(u0, x, u1, e) <- MayReach(u0, x, u1, a0), Spawn(a0, e), !Kill(a0, x), !Atomic(u1);
+
+        MayFlow(u0, x, v) <- MayReach(u0, x, _, v), Reads(v, x);
+        MayFlow(u0, x, v) <- MayReach(u0, x, _, v), Defines(v, x);
+    }
+
+    pub fn run(f: &super::Facts) -> super::Interference {
+        let mut rt = Crepe::new();
+        rt.extend(f.cf.iter().map(|r| Cf(r[0], r[1])));
+        rt.extend(f.spawn.iter().map(|r| Spawn(r[0], r[1])));
+        rt.extend(f.multi_spawn.iter().map(|r| MultiSpawn(r[0])));
+        rt.extend(f.r#mod.iter().map(|r| Defines(r[0], r[1])));
+        rt.extend(f.kill.iter().map(|r| Kill(r[0], r[1])));
+        rt.extend(f.r#use.iter().map(|r| Reads(r[0], r[1])));
+        rt.extend(f.acquires.iter().map(|r| Acquires(r[0], r[1])));
+        rt.extend(f.holds.iter().map(|r| Holds(r[0], r[1])));
+        rt.extend(f.atomic.iter().map(|r| Atomic(r[0])));
+        rt.extend(f.needs.iter().map(|r| Needs(r[0], r[1], r[2])));
+        rt.extend(f.cond_val.iter().map(|r| CondVal(r[0], r[1], r[2])));
+        let (co, mr, mf) = rt.run();
+        super::Interference {
+            coreachable: co.into_iter().map(|Coreachable(a, b)| vec![a, b]).collect(),
+            may_reach: mr.into_iter().map(|MayReach(a, b, c, d)| vec![a, b, c, d]).collect(),
+            may_flow: mf.into_iter().map(|MayFlow(a, b, c)| vec![a, b, c]).collect(),
+        }
+    }
+}
+
+pub mod tc {
+    use crepe::crepe;
+
+    crepe! {
+        @input struct Edge(u32, u32);
+        @output struct Path(u32, u32);
+        Path(a, b) <- Edge(a, b);
+        Path(a, c) <- Path(a, b), Edge(b, c);
+    }
+
+    pub fn run(edges: &[[u32; 2]]) -> super::Rows {
+        let mut rt = Crepe::new();
+        rt.extend(edges.iter().map(|e| Edge(e[0], e[1])));
+        let (p,) = rt.run();
+        p.into_iter().map(|Path(a, b)| vec![a, b]).collect()
+    }
+}
+
+pub mod same_generation {
+    use crepe::crepe;
+
+    crepe! {
+        @input struct Parent(u32, u32);
+        @output struct SameGeneration(u32, u32);
+        SameGeneration(a, b) <- Parent(a, p), Parent(b, p), (a != b);
+        SameGeneration(a, b) <- Parent(a, pa), SameGeneration(pa, pb), Parent(b, pb);
+    }
+
+    pub fn run(parent: &[[u32; 2]]) -> super::Rows {
+        let mut rt = Crepe::new();
+        rt.extend(parent.iter().map(|e| Parent(e[0], e[1])));
+        let (p,) = rt.run();
+        p.into_iter().map(|SameGeneration(a, b)| vec![a, b]).collect()
+    }
+}
+
+pub mod unreachable {
+    use crepe::crepe;
+
+    crepe! {
+        @input struct Edge(u32, u32);
+        @input struct Root(u32);
+        struct Node(u32);
+        struct Reached(u32);
+        @output struct Unreachable(u32);
+        @output struct BackEdge(u32, u32);
+        Node(a) <- Edge(a, _);
+        Node(b) <- Edge(_, b);
+        Node(a) <- Root(a);
+        Reached(a) <- Root(a);
+        Reached(b) <- Reached(a), Edge(a, b);
+        Unreachable(a) <- Node(a), !Reached(a);
+        BackEdge(a, b) <- Reached(a), Edge(a, b), (b <= a);
+    }
+
+    pub fn run(edges: &[[u32; 2]], roots: &[u32]) -> (super::Rows, super::Rows) {
+        let mut rt = Crepe::new();
+        rt.extend(edges.iter().map(|e| Edge(e[0], e[1])));
+        rt.extend(roots.iter().map(|&r| Root(r)));
+        let (u, b) = rt.run();
+        (u.into_iter().map(|Unreachable(a)| vec![a]).collect(), b.into_iter().map(|BackEdge(a, b)| vec![a, b]).collect())
+    }
+}

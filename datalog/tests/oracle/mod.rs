@@ -1,0 +1,7 @@
+//! Shared by the tests and the benchmark: crepe versions of the shipped rule files, and random
+//! fact generators. The crepe programs transcribe the `.dl` files rule for rule.
+
+#![allow(dead_code)]
+
+pub mod crepe_programs;
+pub mod gen;
