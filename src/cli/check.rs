@@ -167,6 +167,13 @@ impl BatchArgs {
     }
 }
 
+/// Writes results to stdout; a closed pipe (`| head`) is the reader's choice, not a crash.
+pub fn emit(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
+}
+
 fn stream_text(run: &TaskRun) -> String {
     report::text::task(&run.result)
 }
@@ -204,7 +211,7 @@ pub fn run(a: &CheckArgs) -> i32 {
     let code = combined_exit_code(&results);
     let seconds = start.elapsed().as_secs_f64();
     if streaming {
-        print!("\n{}", report::text_summary(&runs, code, seconds));
+        emit(&format!("\n{}", report::text_summary(&runs, code, seconds)));
         return code;
     }
     let text = report::render(a.format, &runs, code, seconds);
@@ -215,7 +222,7 @@ pub fn run(a: &CheckArgs) -> i32 {
                 return exit::USAGE;
             }
         }
-        None => print!("{text}"),
+        None => emit(&text),
     }
     code
 }

@@ -1,6 +1,6 @@
 //! `duet-rs svcomp`: runs SV-COMP task files and scores the answers.
 
-use super::check::{AnalysisArgs, BatchArgs};
+use super::check::{emit, AnalysisArgs, BatchArgs};
 use super::InputArgs;
 use crate::batch::{self, FrontSpec, TaskSpec};
 use crate::diag::exit;
@@ -90,7 +90,7 @@ pub fn run(a: &SvcompArgs) -> i32 {
             Slot::Run(i, expected, label) => Row::of(&label, expected, &runs[i].result),
         })
         .collect();
-    print!("{}", svcomp::render(&rows, skipped, start.elapsed().as_secs_f64()));
+    emit(&svcomp::render(&rows, skipped, start.elapsed().as_secs_f64()));
     if let Some(path) = &a.csv {
         if let Err(e) = report::atomic::write(path, &svcomp::csv(&rows)) {
             eprintln!("error: cannot write the CSV to {}: {e}", path.display());
