@@ -90,7 +90,13 @@ pub mod optimised {
         MayFlow(u0, x, v) <- MayReach(u0, x, _, v), Defines(v, x);
     }
 
-    pub fn run(f: &super::Facts) -> super::Interference {
+    /// Output sizes only: what the benchmark times, without converting the results.
+    pub fn counts(f: &super::Facts) -> (usize, usize, usize) {
+        let (co, mr, mf) = runtime(f).run();
+        (co.len(), mr.len(), mf.len())
+    }
+
+    fn runtime(f: &super::Facts) -> Crepe {
         let mut rt = Crepe::new();
         rt.extend(f.cf.iter().map(|r| Cf(r[0], r[1])));
         rt.extend(f.spawn.iter().map(|r| Spawn(r[0], r[1])));
@@ -103,7 +109,11 @@ pub mod optimised {
         rt.extend(f.atomic.iter().map(|r| Atomic(r[0])));
         rt.extend(f.needs.iter().map(|r| Needs(r[0], r[1], r[2])));
         rt.extend(f.cond_val.iter().map(|r| CondVal(r[0], r[1], r[2])));
-        let (co, mr, mf) = rt.run();
+        rt
+    }
+
+    pub fn run(f: &super::Facts) -> super::Interference {
+        let (co, mr, mf) = runtime(f).run();
         super::Interference {
             coreachable: co.into_iter().map(|Coreachable(a, b)| vec![a, b]).collect(),
             may_reach: mr.into_iter().map(|MayReach(a, b, c, d)| vec![a, b, c, d]).collect(),
@@ -162,7 +172,13 @@ pub mod reference {
         MayFlow(u0, x, v) <- MayReach(u0, x, _, v), Defines(v, x);
     }
 
-    pub fn run(f: &super::Facts) -> super::Interference {
+    /// Output sizes only: what the benchmark times, without converting the results.
+    pub fn counts(f: &super::Facts) -> (usize, usize, usize) {
+        let (co, mr, mf) = runtime(f).run();
+        (co.len(), mr.len(), mf.len())
+    }
+
+    fn runtime(f: &super::Facts) -> Crepe {
         let mut rt = Crepe::new();
         rt.extend(f.cf.iter().map(|r| Cf(r[0], r[1])));
         rt.extend(f.spawn.iter().map(|r| Spawn(r[0], r[1])));
@@ -175,7 +191,11 @@ pub mod reference {
         rt.extend(f.atomic.iter().map(|r| Atomic(r[0])));
         rt.extend(f.needs.iter().map(|r| Needs(r[0], r[1], r[2])));
         rt.extend(f.cond_val.iter().map(|r| CondVal(r[0], r[1], r[2])));
-        let (co, mr, mf) = rt.run();
+        rt
+    }
+
+    pub fn run(f: &super::Facts) -> super::Interference {
+        let (co, mr, mf) = runtime(f).run();
         super::Interference {
             coreachable: co.into_iter().map(|Coreachable(a, b)| vec![a, b]).collect(),
             may_reach: mr.into_iter().map(|MayReach(a, b, c, d)| vec![a, b, c, d]).collect(),
@@ -192,6 +212,13 @@ pub mod tc {
         @output struct Path(u32, u32);
         Path(a, b) <- Edge(a, b);
         Path(a, c) <- Path(a, b), Edge(b, c);
+    }
+
+    /// The closure's size only: what the benchmark times.
+    pub fn count(edges: &[[u32; 2]]) -> usize {
+        let mut rt = Crepe::new();
+        rt.extend(edges.iter().map(|e| Edge(e[0], e[1])));
+        rt.run().0.len()
     }
 
     pub fn run(edges: &[[u32; 2]]) -> super::Rows {
