@@ -19,17 +19,49 @@ fn rules(path: &str) -> Program {
     Program::from_file(&full).unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// Best of `reps` runs of `f`, with the last result.
-fn best<T>(reps: usize, mut f: impl FnMut() -> T) -> (Duration, T) {
-    let mut best = Duration::MAX;
+/// CPU time (user + system) of this process so far, all threads, from /proc (Linux only; zero
+/// elsewhere). The machine this runs on is shared, so wall time alone can mislead: a descheduled
+/// thread still counts towards wall time but not towards CPU time.
+fn cpu() -> Duration {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else { return Duration::ZERO };
+    // Fields after the command name (which may contain spaces) start at field 3.
+    let Some(rest) = stat.rsplit(')').next() else { return Duration::ZERO };
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| f.get(i).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
+    // utime and stime are fields 14 and 15, i.e. indexes 11 and 12 here; 100 ticks per second.
+    Duration::from_millis((ticks(11) + ticks(12)) * 10)
+}
+
+/// A measurement: best wall time over the repetitions and the CPU time of that repetition.
+#[derive(Clone, Copy)]
+struct Time {
+    wall: Duration,
+    cpu: Duration,
+}
+
+/// Best of `reps` runs of `f` (by wall time), with the last result.
+fn best<T>(reps: usize, mut f: impl FnMut() -> T) -> (Time, T) {
+    let mut best = Time { wall: Duration::MAX, cpu: Duration::ZERO };
     let mut out = None;
     for _ in 0..reps {
+        let c = cpu();
         let t = Instant::now();
         let r = f();
-        best = best.min(t.elapsed());
+        let wall = t.elapsed();
+        if wall < best.wall {
+            best = Time { wall, cpu: cpu().saturating_sub(c) };
+        }
         out = Some(r);
     }
     (best, out.expect("at least one repetition"))
+}
+
+fn cell(t: Time) -> String {
+    format!("{:.2}s ({:.2}s cpu)", t.wall.as_secs_f64(), t.cpu.as_secs_f64())
+}
+
+fn ratio(a: Time, b: Time) -> String {
+    format!("{:.2} ({:.2} cpu)", a.wall.as_secs_f64() / b.wall.as_secs_f64(), a.cpu.as_secs_f64() / b.cpu.as_secs_f64().max(1e-9))
 }
 
 fn secs(d: Duration) -> String {
@@ -64,17 +96,7 @@ fn bench_tc(quick: bool) {
         let (t1, n1) = best(reps, || tc_engine(&p, &g, 1));
         let (t2, n2) = best(reps, || tc_engine(&p, &g, 2));
         assert_eq!((n, n), (n1, n2), "engine and crepe disagree");
-        println!(
-            "| {} | {} | {} | {} | {} | {} | {:.2} | {:.2} |",
-            g.len(),
-            nodes,
-            n,
-            secs(tc),
-            secs(t1),
-            secs(t2),
-            t1.as_secs_f64() / tc.as_secs_f64(),
-            t2.as_secs_f64() / tc.as_secs_f64()
-        );
+        println!("| {} | {} | {} | {} | {} | {} | {} | {} |", g.len(), nodes, n, cell(tc), cell(t1), cell(t2), ratio(t1, tc), ratio(t2, tc));
     }
 }
 
@@ -107,17 +129,17 @@ fn bench_interference(quick: bool) {
         let (t2, c2) = best(reps, || interference_engine(&p, &f, 2));
         assert_eq!((c, c), (c1, c2), "engine and crepe disagree");
         println!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {:.2} | {:.2} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             shape.locations(),
             f.len(),
             c.0,
             c.1,
             c.2,
-            secs(tc),
-            secs(t1),
-            secs(t2),
-            t1.as_secs_f64() / tc.as_secs_f64(),
-            t2.as_secs_f64() / tc.as_secs_f64()
+            cell(tc),
+            cell(t1),
+            cell(t2),
+            ratio(t1, tc),
+            ratio(t2, tc)
         );
     }
 }
@@ -145,25 +167,25 @@ fn bench_incremental(quick: bool) {
         for workers in [1, 2] {
             let (scratch, _) = best(1, || interference_engine(&p, &full, workers));
             let mut e = Engine::new(&p, workers).expect("engine");
-            let t = Instant::now();
-            insert_all(&mut e, &early);
-            e.advance().expect("advance");
-            let first = t.elapsed();
-            let t = Instant::now();
-            e.insert("cond_val", late.iter().map(|r| r.as_slice())).expect("insert");
-            e.advance().expect("advance");
-            let round = t.elapsed();
+            let (first, _) = best(1, || {
+                insert_all(&mut e, &early);
+                e.advance().expect("advance")
+            });
+            let (round, _) = best(1, || {
+                e.insert("cond_val", late.iter().map(|r| r.as_slice())).expect("insert");
+                e.advance().expect("advance")
+            });
             let n = e.relation("may_flow").expect("may_flow").len();
             assert_eq!(n, interference_engine(&p, &full, workers).2, "incremental result differs");
             println!(
-                "| {} | {} | {} | {} | {} | {} | {:.3} |",
+                "| {} | {} | {} | {} | {} | {} | {} |",
                 shape.locations(),
                 workers,
                 late.len(),
-                secs(scratch),
-                secs(first),
-                secs(round),
-                round.as_secs_f64() / scratch.as_secs_f64()
+                cell(scratch),
+                cell(first),
+                cell(round),
+                ratio(round, scratch)
             );
         }
     }
@@ -181,7 +203,7 @@ fn bench_profile(locs: u32, workers: usize) {
     let wall = t.elapsed();
     let ops = e.profile().expect("profile");
     let total: Duration = ops.iter().map(|(_, t)| *t).sum();
-    println!("## Profile: interference rules, {locs} locations, {workers} worker(s), wall {}", secs(wall));
+    println!("## Profile: interference rules, {locs} locations, {workers} worker(s), wall {:.2}s", wall.as_secs_f64());
     println!("operator time summed over workers: {}", secs(total));
     println!("| operator | time | share |");
     println!("|---|---|---|");

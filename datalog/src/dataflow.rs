@@ -175,7 +175,7 @@ impl<'s, const K: usize, const V: usize> Ctx<'s, '_, K, V> {
         let spec = &plan.arrs[id];
         let projected = self.coll(spec.rel).flat_map(mapper(projection(spec, K)));
         let projected = if spec.distinct {
-            projected.threshold_named(&format!("distinct {}", self.names[spec.rel]), |_, _| 1)
+            crate::distinct::distinct(projected, &format!("distinct {}", self.names[spec.rel]))
         } else {
             projected
         };
@@ -319,7 +319,7 @@ pub(crate) fn build<const K: usize, const V: usize>(
                     if stratum.set_valued.contains(&r) {
                         all
                     } else {
-                        all.threshold_named(&format!("distinct {}", plan.names[r]), |_, _| 1)
+                        crate::distinct::distinct(all, &format!("distinct {}", plan.names[r]))
                     }
                 };
                 for (r, var) in vars {

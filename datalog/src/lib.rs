@@ -9,6 +9,7 @@ pub mod value;
 
 mod check;
 mod dataflow;
+mod distinct;
 mod engine;
 mod plan;
 mod store;

@@ -41,9 +41,15 @@ pub mod optimised {
         struct LockStep(u32, u32, u32);
         struct CondStep(u32, u32, u32, u32);
         struct Relevant(u32, u32);
-        struct WriterMayStep(u32, u32, u32, u32);
-        struct ReaderMayStep(u32, u32, u32, u32);
         struct SeqReach(u32, u32, u32);
+        struct WriterAt(u32, u32);
+        struct WriterStep(u32, u32, u32);
+        struct WriterLockStep(u32, u32, u32, u32);
+        struct WriterCondStep(u32, u32, u32, u32, u32);
+        struct ReaderStep(u32, u32, u32);
+        struct ReaderLockStep(u32, u32, u32, u32);
+        struct ReaderCondStep(u32, u32, u32, u32, u32);
+        struct ReaderFork(u32, u32, u32);
 
         Blocks(a) <- Acquires(a, _);
         Blocks(a) <- Needs(a, _, _);
@@ -68,23 +74,29 @@ pub mod optimised {
         MayReach(u0, x, u1, v) <- Coreachable(u0, v), Defines(u0, x), LockStep(u0, l, u1), !Holds(v, l), !Atomic(v), Relevant(v, x);
         MayReach(u0, x, u1, v) <- Coreachable(u0, v), Defines(u0, x), CondStep(u0, c, val, u1), CondVal(v, c, val), !Atomic(v), Relevant(v, x);
 
-        WriterMayStep(u0, x, u1, v) <- MayReach(u0, x, u1, v), !Kill(u1, x), !Atomic(v);
-        ReaderMayStep(u0, x, u1, v) <- MayReach(u0, x, u1, v), !Kill(v, x), !Atomic(u1);
-
-        MayReach(u0, x, u2, v) <- WriterMayStep(u0, x, u1, v), FreeStep(u1, u2);
-        MayReach(u0, x, u2, v) <- WriterMayStep(u0, x, u1, v), LockStep(u1, l, u2), !Holds(v, l);
-        MayReach(u0, x, u2, v) <- WriterMayStep(u0, x, u1, v), CondStep(u1, c, val, u2), CondVal(v, c, val);
-
-        MayReach(u0, x, u1, v1) <- ReaderMayStep(u0, x, u1, v0), FreeStep(v0, v1), Relevant(v1, x);
-        MayReach(u0, x, u1, v1) <- ReaderMayStep(u0, x, u1, v0), LockStep(v0, l, v1), !Holds(u1, l), Relevant(v1, x);
-        MayReach(u0, x, u1, v1) <- ReaderMayStep(u0, x, u1, v0), CondStep(v0, c, val, v1), CondVal(u1, c, val), Relevant(v1, x);
-
         SeqReach(u0, x, u1) <- Defines(u0, x), Cf(u0, u1);
         SeqReach(u0, x, u2) <- SeqReach(u0, x, u1), !Kill(u1, x), Cf(u1, u2);
 
+        WriterAt(u1, x) <- SeqReach(_, x, u1);
+        WriterStep(u1, x, u2) <- WriterAt(u1, x), !Kill(u1, x), FreeStep(u1, u2);
+        WriterLockStep(u1, x, l, u2) <- WriterAt(u1, x), !Kill(u1, x), LockStep(u1, l, u2);
+        WriterCondStep(u1, x, c, val, u2) <- WriterAt(u1, x), !Kill(u1, x), CondStep(u1, c, val, u2);
+        ReaderStep(v0, x, v1) <- FreeStep(v0, v1), Relevant(v1, x), !Kill(v0, x);
+        ReaderLockStep(v0, x, l, v1) <- LockStep(v0, l, v1), Relevant(v1, x), !Kill(v0, x);
+        ReaderCondStep(v0, x, c, val, v1) <- CondStep(v0, c, val, v1), Relevant(v1, x), !Kill(v0, x);
+        ReaderFork(a0, x, e) <- Spawn(a0, e), Relevant(e, x), !Kill(a0, x);
+
+        MayReach(u0, x, u2, v) <- MayReach(u0, x, u1, v), WriterStep(u1, x, u2), !Atomic(v);
+        MayReach(u0, x, u2, v) <- MayReach(u0, x, u1, v), WriterLockStep(u1, x, l, u2), !Holds(v, l), !Atomic(v);
+        MayReach(u0, x, u2, v) <- MayReach(u0, x, u1, v), WriterCondStep(u1, x, c, val, u2), CondVal(v, c, val), !Atomic(v);
+
+        MayReach(u0, x, u1, v1) <- MayReach(u0, x, u1, v0), ReaderStep(v0, x, v1), !Atomic(u1);
+        MayReach(u0, x, u1, v1) <- MayReach(u0, x, u1, v0), ReaderLockStep(v0, x, l, v1), !Holds(u1, l), !Atomic(u1);
+        MayReach(u0, x, u1, v1) <- MayReach(u0, x, u1, v0), ReaderCondStep(v0, x, c, val, v1), CondVal(u1, c, val), !Atomic(u1);
+
         MayReach(u0, x, a1, e) <- SeqReach(u0, x, a0), !Kill(a0, x), Spawn(a0, e), Cf(a0, a1), Relevant(e, x);
         MayReach(a0, x, a1, e) <- Defines(a0, x), Spawn(a0, e), Cf(a0, a1), Relevant(e, x);
-        MayReach(u0, x, u1, e) <- ReaderMayStep(u0, x, u1, a0), Spawn(a0, e), Relevant(e, x);
+        MayReach(u0, x, u1, e) <- MayReach(u0, x, u1, a0), ReaderFork(a0, x, e), !Atomic(u1);
 
         MayFlow(u0, x, v) <- MayReach(u0, x, _, v), Reads(v, x);
         MayFlow(u0, x, v) <- MayReach(u0, x, _, v), Defines(v, x);
