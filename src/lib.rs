@@ -3,6 +3,7 @@
 //! Data flows one way: [`frontend`] (C to [`ir`]), the analyses, verdicts, reports.
 //! See `ARCHITECTURE.md` for the map.
 
+pub mod batch;
 pub mod cli;
 pub mod coarsen;
 pub mod diag;
@@ -11,4 +12,5 @@ pub mod frontend;
 pub mod ir;
 pub mod report;
 pub mod rules;
+pub mod svcomp;
 pub mod verdict;

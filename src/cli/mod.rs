@@ -4,6 +4,7 @@ mod check;
 mod datalog;
 mod ir;
 mod rules;
+mod svcomp;
 
 use crate::diag::{exit, Diagnostic};
 use crate::frontend::{self, FrontendOptions};
@@ -28,6 +29,11 @@ enum Command {
     Rules(rules::RulesArgs),
     /// Run Datalog rules on Soufflé-style fact files (REL.facts in, REL.csv out).
     Datalog(datalog::DatalogArgs),
+    /// Run SV-COMP task files (.yml) and score the answers.
+    Svcomp(svcomp::SvcompArgs),
+    /// Internal: run one task of a batch (a request on stdin, a result on stdout).
+    #[command(name = "__task", hide = true)]
+    Task,
 }
 
 /// How C files are read: preprocessor options and the program's thread structure.
@@ -82,6 +88,8 @@ pub fn main() -> i32 {
         Command::Ir(a) => ir::run(&a),
         Command::Rules(a) => rules::run(&a),
         Command::Datalog(a) => datalog::run(&a),
+        Command::Svcomp(a) => svcomp::run(&a),
+        Command::Task => crate::batch::child::main(),
     }
 }
 
