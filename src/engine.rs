@@ -1,6 +1,7 @@
 //! Runs the analyses on a lowered program and turns their results into verdicts.
 
-use crate::ir::Program;
+use crate::coarsen;
+use crate::ir::{AssertId, Program};
 use crate::verdict::{AssertionVerdict, Section, Status};
 use std::path::PathBuf;
 
@@ -56,24 +57,52 @@ pub struct CheckReport {
     pub sections: Vec<Section>,
 }
 
-/// Verdicts for every assertion of the program.
-pub fn check_program(prog: &Program, _opts: &CheckOptions) -> CheckReport {
-    let unsupported = prog.unsupported.first().map(|u| format!("unsupported construct: {} at {}", u.construct, prog.span_str(u.span)));
-    let verdicts = prog
-        .assertions
-        .iter()
-        .enumerate()
-        .map(|(i, a)| {
-            let id = prog.assertion_id(crate::ir::AssertId(i as u32));
-            let (status, reason) = if a.locs.is_empty() {
-                (Status::Safe, format!("never reached: `{}` is never called", a.function))
-            } else if let Some(u) = &unsupported {
-                (Status::Unknown, u.clone())
-            } else {
-                (Status::Unknown, "no analysis engine has run".to_string())
-            };
-            AssertionVerdict { id, text: a.text.clone(), status, reason, detail: None }
-        })
-        .collect();
-    CheckReport { verdicts, sections: Vec::new() }
+/// Verdicts for every assertion of the program: COARSEN's proof for any number of threads.
+pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
+    let verdict = |i: usize, status: Status, reason: String, detail: Option<String>| AssertionVerdict {
+        id: prog.assertion_id(AssertId(i as u32)),
+        text: prog.assertions[i].text.clone(),
+        status,
+        reason,
+        detail,
+    };
+    // A construct the IR could not model means the IR may miss behaviours: nothing can be
+    // proved, not even that an assertion is unreachable.
+    if let Some(u) = prog.unsupported.first() {
+        let why = format!("unknown: unsupported construct: {} at {}", u.construct, prog.span_str(u.span));
+        let verdicts = (0..prog.assertions.len()).map(|i| verdict(i, Status::Unknown, why.clone(), None)).collect();
+        return CheckReport { verdicts, sections: Vec::new() };
+    }
+    let copts = coarsen::CoarsenOptions { domain: opts.domain, rules: opts.rules.clone(), workers: 1 };
+    match coarsen::run(prog, &copts) {
+        Ok(out) => {
+            let verdicts = out
+                .assertions
+                .iter()
+                .enumerate()
+                .map(|(i, r)| {
+                    if prog.assertions[i].locs.is_empty() {
+                        verdict(i, Status::Safe, format!("safe: `{}` is never called", prog.assertions[i].function), None)
+                    } else {
+                        verdict(i, r.status.clone(), r.reason.clone(), r.detail.clone())
+                    }
+                })
+                .collect();
+            let mut sections = Vec::new();
+            if opts.invariants {
+                sections.push(Section { title: "invariants".into(), body: coarsen::report::invariants(prog, &out) });
+            }
+            if opts.dot {
+                sections.push(Section { title: "dfg".into(), body: coarsen::report::dot(prog, &out) });
+            }
+            if opts.stats {
+                sections.push(Section { title: "stats".into(), body: coarsen::report::stats(&out) });
+            }
+            CheckReport { verdicts, sections }
+        }
+        Err(e) => {
+            let verdicts = (0..prog.assertions.len()).map(|i| verdict(i, Status::Unknown, format!("unknown: {e}"), None)).collect();
+            CheckReport { verdicts, sections: Vec::new() }
+        }
+    }
 }

@@ -3,10 +3,14 @@
 //! Data flows one way: [`frontend`] (C to [`ir`]), the analyses, verdicts, reports.
 //! See `ARCHITECTURE.md` for the map.
 
+pub mod batch;
 pub mod cli;
+pub mod coarsen;
 pub mod diag;
 pub mod engine;
 pub mod frontend;
 pub mod ir;
 pub mod report;
+pub mod rules;
+pub mod svcomp;
 pub mod verdict;

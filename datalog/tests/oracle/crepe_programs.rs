@@ -14,6 +14,7 @@ pub struct Interference {
     pub coreachable: Rows,
     pub may_reach: Rows,
     pub may_flow: Rows,
+    pub may_stand: Rows,
 }
 
 pub mod optimised {
@@ -31,10 +32,12 @@ pub mod optimised {
         @input struct Atomic(u32);
         @input struct Needs(u32, u32, u32);
         @input struct CondVal(u32, u32, u32);
+        @input struct Observe(u32);
 
         @output struct Coreachable(u32, u32);
         @output struct MayReach(u32, u32, u32, u32);
         @output struct MayFlow(u32, u32, u32);
+        @output struct MayStand(u32, u32, u32);
 
         struct Blocks(u32);
         struct FreeStep(u32, u32);
@@ -67,6 +70,8 @@ pub mod optimised {
 
         Relevant(v, x) <- Reads(v, x);
         Relevant(v, x) <- Defines(v, x);
+        Relevant(v, x) <- Observe(x), Cf(v, _);
+        Relevant(v, x) <- Observe(x), Cf(_, v);
         Relevant(v0, x) <- Cf(v0, v1), Relevant(v1, x), !Kill(v0, x);
         Relevant(a0, x) <- Spawn(a0, e), Relevant(e, x), !Kill(a0, x);
 
@@ -98,13 +103,15 @@ pub mod optimised {
         MayReach(a0, x, a1, e) <- Defines(a0, x), Spawn(a0, e), Cf(a0, a1), Relevant(e, x);
         MayReach(u0, x, u1, e) <- MayReach(u0, x, u1, a0), ReaderFork(a0, x, e), !Atomic(u1);
 
-        MayFlow(u0, x, v) <- MayReach(u0, x, _, v), Reads(v, x);
-        MayFlow(u0, x, v) <- MayReach(u0, x, _, v), Defines(v, x);
+        MayFlow(u0, x, v) <- MayReach(u0, x, u1, v), Reads(v, x), !Blocks(v), !Atomic(u1);
+        MayFlow(u0, x, v) <- MayReach(u0, x, u1, v), Reads(v, x), Acquires(v, l), !Holds(u1, l), !Atomic(u1);
+        MayFlow(u0, x, v) <- MayReach(u0, x, u1, v), Reads(v, x), Needs(v, c, val), CondVal(u1, c, val), !Atomic(u1);
+        MayStand(u0, x, v) <- MayReach(u0, x, _, v), Observe(x);
     }
 
     /// Output sizes only: what the benchmark times, without converting the results.
     pub fn counts(f: &super::Facts) -> (usize, usize, usize) {
-        let (co, mr, mf) = runtime(f).run();
+        let (co, mr, mf, _) = runtime(f).run();
         (co.len(), mr.len(), mf.len())
     }
 
@@ -121,15 +128,17 @@ pub mod optimised {
         rt.extend(f.atomic.iter().map(|r| Atomic(r[0])));
         rt.extend(f.needs.iter().map(|r| Needs(r[0], r[1], r[2])));
         rt.extend(f.cond_val.iter().map(|r| CondVal(r[0], r[1], r[2])));
+        rt.extend(f.observe.iter().map(|r| Observe(r[0])));
         rt
     }
 
     pub fn run(f: &super::Facts) -> super::Interference {
-        let (co, mr, mf) = runtime(f).run();
+        let (co, mr, mf, ms) = runtime(f).run();
         super::Interference {
             coreachable: co.into_iter().map(|Coreachable(a, b)| vec![a, b]).collect(),
             may_reach: mr.into_iter().map(|MayReach(a, b, c, d)| vec![a, b, c, d]).collect(),
             may_flow: mf.into_iter().map(|MayFlow(a, b, c)| vec![a, b, c]).collect(),
+            may_stand: ms.into_iter().map(|MayStand(a, b, c)| vec![a, b, c]).collect(),
         }
     }
 }
@@ -149,10 +158,12 @@ pub mod reference {
         @input struct Atomic(u32);
         @input struct Needs(u32, u32, u32);
         @input struct CondVal(u32, u32, u32);
+        @input struct Observe(u32);
 
         @output struct Coreachable(u32, u32);
         @output struct MayReach(u32, u32, u32, u32);
         @output struct MayFlow(u32, u32, u32);
+        @output struct MayStand(u32, u32, u32);
 
         struct SeqReach(u32, u32, u32);
 
@@ -180,13 +191,15 @@ pub mod reference {
         MayReach(a0, x, a1, e) <- Defines(a0, x), Spawn(a0, e), Cf(a0, a1);
         MayReach(u0, x, u1, e) <- MayReach(u0, x, u1, a0), Spawn(a0, e), !Kill(a0, x), !Atomic(u1);
 
-        MayFlow(u0, x, v) <- MayReach(u0, x, _, v), Reads(v, x);
-        MayFlow(u0, x, v) <- MayReach(u0, x, _, v), Defines(v, x);
+        MayFlow(u0, x, v) <- MayReach(u0, x, u1, v), Reads(v, x), !Atomic(u1), !Acquires(v, _), !Needs(v, _, _);
+        MayFlow(u0, x, v) <- MayReach(u0, x, u1, v), Reads(v, x), !Atomic(u1), Acquires(v, l), !Holds(u1, l);
+        MayFlow(u0, x, v) <- MayReach(u0, x, u1, v), Reads(v, x), !Atomic(u1), Needs(v, c, val), CondVal(u1, c, val);
+        MayStand(u0, x, v) <- MayReach(u0, x, _, v), Observe(x);
     }
 
     /// Output sizes only: what the benchmark times, without converting the results.
     pub fn counts(f: &super::Facts) -> (usize, usize, usize) {
-        let (co, mr, mf) = runtime(f).run();
+        let (co, mr, mf, _) = runtime(f).run();
         (co.len(), mr.len(), mf.len())
     }
 
@@ -203,15 +216,17 @@ pub mod reference {
         rt.extend(f.atomic.iter().map(|r| Atomic(r[0])));
         rt.extend(f.needs.iter().map(|r| Needs(r[0], r[1], r[2])));
         rt.extend(f.cond_val.iter().map(|r| CondVal(r[0], r[1], r[2])));
+        rt.extend(f.observe.iter().map(|r| Observe(r[0])));
         rt
     }
 
     pub fn run(f: &super::Facts) -> super::Interference {
-        let (co, mr, mf) = runtime(f).run();
+        let (co, mr, mf, ms) = runtime(f).run();
         super::Interference {
             coreachable: co.into_iter().map(|Coreachable(a, b)| vec![a, b]).collect(),
             may_reach: mr.into_iter().map(|MayReach(a, b, c, d)| vec![a, b, c, d]).collect(),
             may_flow: mf.into_iter().map(|MayFlow(a, b, c)| vec![a, b, c]).collect(),
+            may_stand: ms.into_iter().map(|MayStand(a, b, c)| vec![a, b, c]).collect(),
         }
     }
 }

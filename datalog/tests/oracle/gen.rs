@@ -41,6 +41,7 @@ pub struct Facts {
     pub atomic: Vec<Vec<u32>>,
     pub needs: Vec<Vec<u32>>,
     pub cond_val: Vec<Vec<u32>>,
+    pub observe: Vec<Vec<u32>>,
 }
 
 impl Facts {
@@ -58,6 +59,7 @@ impl Facts {
             ("atomic", &self.atomic),
             ("needs", &self.needs),
             ("cond_val", &self.cond_val),
+            ("observe", &self.observe),
         ]
     }
     pub fn len(&self) -> usize {
@@ -182,6 +184,7 @@ fn dedup(f: &mut Facts) {
         &mut f.atomic,
         &mut f.needs,
         &mut f.cond_val,
+        &mut f.observe,
     ] {
         rel.sort();
         rel.dedup();
@@ -240,6 +243,10 @@ pub fn small(seed: u64, max_locs: u32) -> Facts {
                 f.r#mod.push(vec![a, rng.below(vars)]);
             }
         }
+    }
+    // The variables the conditions read are observed.
+    for c in 0..conds {
+        f.observe.extend(cond_vars(c).into_iter().map(|x| vec![x]));
     }
     // What each condition may be at each location: usually both values, sometimes one, rarely none.
     for b in 0..next {
@@ -315,6 +322,9 @@ pub fn synthetic(seed: u64, shape: Shape) -> Facts {
         let cond0 = g * cond_stride;
         let cond_vars = move |c: u32| vec![var0 + (c - cond0) % vars_per_group];
         let done = cond0 + conds_per_group;
+        for c in cond0..done {
+            f.observe.extend(cond_vars(c).into_iter().map(|x| vec![x]));
+        }
         let mut group_locs = Vec::new();
         let mut exits = Vec::new();
         for t in 0..shape.threads {
