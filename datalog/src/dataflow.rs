@@ -7,11 +7,10 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use differential_dataflow::consolidation::ConsolidatingContainerBuilder;
 use differential_dataflow::input::{Input, InputSession};
 use differential_dataflow::operators::cursor::join::join_traces;
 use differential_dataflow::AsCollection;
-use timely::container::PushInto;
+use timely::container::{CapacityContainerBuilder, PushInto};
 use differential_dataflow::operators::arrange::{Arranged, TraceAgent};
 use differential_dataflow::operators::iterate::VecVariable;
 use differential_dataflow::trace::implementations::ValSpine;
@@ -129,14 +128,16 @@ fn projection(spec: &ArrSpec, kw: usize) -> Emit {
 }
 
 /// Joins two arrangements through `emit`, as one named operator. Every join goes through this
-/// function, so the join operator is instantiated once per preset whatever the rule.
+/// function, so the join operator is instantiated once per preset whatever the rule. Its output is
+/// not consolidated: rows are mostly distinct, and every consumer (an arrangement or `distinct`)
+/// consolidates anyway.
 fn join<'s, const K: usize, const V: usize>(
     left: LArr<'s, Inner, K, V>,
     right: LArr<'s, Inner, K, V>,
     name: &str,
     emit: Emit,
 ) -> Coll<'s, Inner, K, V> {
-    join_traces::<_, _, _, _, ConsolidatingContainerBuilder<Vec<(Row<K, V>, Inner, Diff)>>>(
+    join_traces::<_, _, _, _, CapacityContainerBuilder<Vec<(Row<K, V>, Inner, Diff)>>>(
         left,
         right,
         name,
