@@ -9,6 +9,7 @@ pub mod coarsen;
 pub mod diag;
 pub mod engine;
 pub mod frontend;
+pub mod inputs;
 pub mod ir;
 pub mod report;
 pub mod rules;

@@ -41,7 +41,7 @@ pub fn main() -> i32 {
     let label = req.spec.label();
     inject_fault(&label);
     let start = Instant::now();
-    let front = req.spec.front.options();
+    let front = req.spec.front.clone();
     let (outcome, sections) = match load_program(&req.spec.file, &front) {
         Ok(prog) => {
             let opts = req.spec.check.clone();

@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
 pub use isolate::Limits;
-pub use spec::{FrontSpec, TaskSpec};
+pub use spec::TaskSpec;
 
 /// One task's result with what the parent measured about its process.
 #[derive(Clone, Debug, Serialize, Deserialize)]

@@ -1,7 +1,7 @@
 //! `duet-rs check`: verdicts for every assertion of every file.
 
 use super::{expand_inputs, InputArgs};
-use crate::batch::{self, progress, BatchConfig, Distribution, FrontSpec, Limits, TaskRun, TaskSpec};
+use crate::batch::{self, progress, BatchConfig, Distribution, Limits, TaskRun, TaskSpec};
 use crate::diag::exit;
 use crate::engine::{Bound, CheckOptions, DomainKind};
 use crate::report::{self, Format};
@@ -181,7 +181,7 @@ fn stream_text(run: &TaskRun) -> String {
 /// Runs `duet-rs check`.
 pub fn run(a: &CheckArgs) -> i32 {
     let start = Instant::now();
-    let front = FrontSpec::from(&a.input.frontend_options());
+    let front = a.input.frontend_options();
     let opts = a.check_options();
     // A broken rules file would make every verdict unknown: report it once, up front.
     if let Err(e) = crate::rules::load(opts.rules.as_deref()) {

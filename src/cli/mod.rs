@@ -95,27 +95,7 @@ pub fn main() -> i32 {
 
 /// Expands directories into the .c and .i files they contain, sorted, recursively.
 pub fn expand_inputs(paths: &[PathBuf]) -> Vec<PathBuf> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        let Ok(entries) = std::fs::read_dir(dir) else { return };
-        let mut items: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-        items.sort();
-        for p in items {
-            if p.is_dir() {
-                walk(&p, out);
-            } else if matches!(p.extension().and_then(|e| e.to_str()), Some("c" | "i")) {
-                out.push(p);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    for p in paths {
-        if p.is_dir() {
-            walk(p, &mut out);
-        } else {
-            out.push(p.clone());
-        }
-    }
-    out
+    crate::inputs::expand(paths, &["c", "i"])
 }
 
 /// Loads a program with panics turned into internal errors, on a thread with a large stack

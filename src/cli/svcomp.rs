@@ -2,7 +2,7 @@
 
 use super::check::{emit, AnalysisArgs, BatchArgs};
 use super::InputArgs;
-use crate::batch::{self, FrontSpec, TaskSpec};
+use crate::batch::{self, TaskSpec};
 use crate::diag::exit;
 use crate::report;
 use crate::svcomp::{self, task, Row};
@@ -56,7 +56,7 @@ pub fn run(a: &SvcompArgs) -> i32 {
         let label = yml.display().to_string();
         match task::read(yml) {
             Ok(task::Read::Task(t)) => {
-                let mut front = FrontSpec::from(&base);
+                let mut front = base.clone();
                 front.m32 = t.data_model == task::DataModel::Ilp32;
                 slots.push(Slot::Run(specs.len(), t.expected, label));
                 specs.push(TaskSpec { file: t.input, front, check: check.clone() });

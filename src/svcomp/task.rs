@@ -142,25 +142,5 @@ fn key_line(text: &str, key: &str) -> usize {
 
 /// Expands directories into the `.yml` files they contain, sorted, recursively.
 pub fn expand(paths: &[PathBuf]) -> Vec<PathBuf> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        let Ok(entries) = std::fs::read_dir(dir) else { return };
-        let mut items: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-        items.sort();
-        for p in items {
-            if p.is_dir() {
-                walk(&p, out);
-            } else if matches!(p.extension().and_then(|e| e.to_str()), Some("yml" | "yaml")) {
-                out.push(p);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    for p in paths {
-        if p.is_dir() {
-            walk(p, &mut out);
-        } else {
-            out.push(p.clone());
-        }
-    }
-    out
+    crate::inputs::expand(paths, &["yml", "yaml"])
 }
