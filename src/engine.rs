@@ -1,6 +1,7 @@
 //! Runs the analyses on a lowered program and turns their results into verdicts.
 
-use crate::ir::Program;
+use crate::{bounded, coarsen};
+use crate::ir::{AssertId, Program};
 use crate::verdict::{AssertionVerdict, Section, Status};
 use std::path::PathBuf;
 
@@ -35,6 +36,8 @@ pub struct CheckOptions {
     pub bound: Option<Bound>,
     /// Eager copy constraints in the bounded encoding.
     pub no_prune: bool,
+    /// Leave COARSEN's data-flow edges and ranges out of the bounded encoding.
+    pub no_hints: bool,
     /// Where to write a violation witness.
     pub witness: Option<PathBuf>,
     /// Where to write the SMT-LIB2 encoding.
@@ -56,49 +59,77 @@ pub struct CheckReport {
     pub sections: Vec<Section>,
 }
 
-/// Verdicts for every assertion of the program.
+/// Verdicts for every assertion of the program: COARSEN's proof for any number of threads,
+/// then, with a bound, the bounded search on what COARSEN left open.
 pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
-    let unsupported = prog.unsupported.first().map(|u| format!("unsupported construct: {} at {}", u.construct, prog.span_str(u.span)));
-    let verdicts = prog
-        .assertions
-        .iter()
-        .enumerate()
-        .map(|(i, a)| {
-            let id = prog.assertion_id(crate::ir::AssertId(i as u32));
-            let (status, reason) = if a.locs.is_empty() {
-                (Status::Safe, format!("never reached: `{}` is never called", a.function))
-            } else if let Some(u) = &unsupported {
-                (Status::Unknown, u.clone())
-            } else {
-                (Status::Unknown, "no analysis engine has run".to_string())
-            };
-            AssertionVerdict { id, text: a.text.clone(), status, reason, detail: None }
-        })
-        .collect();
-    let mut verdicts: Vec<AssertionVerdict> = verdicts;
+    let verdict = |i: usize, status: Status, reason: String, detail: Option<String>| AssertionVerdict {
+        id: prog.assertion_id(AssertId(i as u32)),
+        text: prog.assertions[i].text.clone(),
+        status,
+        reason,
+        detail,
+    };
+    // A construct the IR could not model means the IR may miss behaviours: nothing can be
+    // proved, not even that an assertion is unreachable, and a replayed interleaving of the
+    // IR need not be one of the program.
+    if let Some(u) = prog.unsupported.first() {
+        let why = format!("unknown: unsupported construct: {} at {}", u.construct, prog.span_str(u.span));
+        let verdicts = (0..prog.assertions.len()).map(|i| verdict(i, Status::Unknown, why.clone(), None)).collect();
+        return CheckReport { verdicts, sections: Vec::new() };
+    }
+    let copts = coarsen::CoarsenOptions { domain: opts.domain, rules: opts.rules.clone(), workers: 1 };
     let mut sections = Vec::new();
+    let (mut verdicts, hints) = match coarsen::run(prog, &copts) {
+        Ok(out) => {
+            let verdicts = out
+                .assertions
+                .iter()
+                .enumerate()
+                .map(|(i, r)| {
+                    if prog.assertions[i].locs.is_empty() {
+                        verdict(i, Status::Safe, format!("safe: `{}` is never called", prog.assertions[i].function), None)
+                    } else {
+                        verdict(i, r.status.clone(), r.reason.clone(), r.detail.clone())
+                    }
+                })
+                .collect::<Vec<_>>();
+            if opts.invariants {
+                sections.push(Section { title: "invariants".into(), body: coarsen::report::invariants(prog, &out) });
+            }
+            if opts.dot {
+                sections.push(Section { title: "dfg".into(), body: coarsen::report::dot(prog, &out) });
+            }
+            if opts.stats {
+                sections.push(Section { title: "stats".into(), body: coarsen::report::stats(&out) });
+            }
+            let hints = (!opts.no_hints).then(|| bounded::Hints { flows: out.read_flows.iter().copied().collect(), ranges: out.read_ranges.iter().copied().collect() });
+            (verdicts, hints)
+        }
+        Err(e) => ((0..prog.assertions.len()).map(|i| verdict(i, Status::Unknown, format!("unknown: {e}"), None)).collect(), None),
+    };
     if let Some(b) = opts.bound {
-        bounded_pass(prog, opts, b, &mut verdicts, &mut sections);
+        bounded_pass(prog, opts, b, hints.as_ref(), &mut verdicts, &mut sections);
     }
     CheckReport { verdicts, sections }
 }
 
-/// The bounded search on every assertion the earlier analyses left open.
-fn bounded_pass(prog: &Program, opts: &CheckOptions, b: Bound, verdicts: &mut [AssertionVerdict], sections: &mut Vec<Section>) {
-    use crate::bounded::{self, BoundedOptions, BoundedOutcome};
-    let targets: Vec<crate::ir::AssertId> = (0..verdicts.len()).filter(|&i| verdicts[i].status != Status::Safe).map(|i| crate::ir::AssertId(i as u32)).collect();
+/// The bounded search on every assertion COARSEN left open.
+fn bounded_pass(prog: &Program, opts: &CheckOptions, b: Bound, hints: Option<&bounded::Hints>, verdicts: &mut [AssertionVerdict], sections: &mut Vec<Section>) {
+    use crate::bounded::{BoundedOptions, BoundedOutcome};
+    let targets: Vec<AssertId> = (0..verdicts.len()).filter(|&i| verdicts[i].status != Status::Safe).map(|i| AssertId(i as u32)).collect();
     if targets.is_empty() {
         return;
     }
     let bo = BoundedOptions { unroll: b.unroll, threads: b.threads, no_prune: opts.no_prune, witness: opts.witness.clone(), dump_smt: opts.dump_smt.clone(), timeout: bounded::DEFAULT_TIMEOUT };
-    let report = bounded::run(prog, &bo, None, &targets);
+    let report = bounded::run(prog, &bo, hints, &targets);
     if opts.stats {
         let s = &report.stats;
         let e = &s.encoding;
         sections.push(Section {
             title: "bounded".into(),
             body: format!(
-                "instances {}\nevents {}\nreads {}\nwrites {}\ncopy pairs {}\nbetween constraints {}\nclock units {}\nterm nodes {}\nsummarise s {:.3}\nencode s {:.3}\nsolve s {:.3}\n",
+                "coarsen hints {}\ninstances {}\nevents {}\nreads {}\nwrites {}\ncopy pairs {}\nbetween constraints {}\nclock units {}\nterm nodes {}\nsummarise s {:.3}\nencode s {:.3}\nsolve s {:.3}\n",
+                if hints.is_some() { "on" } else { "off" },
                 s.instances, s.events, e.reads, e.writes, e.copy_pairs, e.between, e.units, e.terms, s.summarise, s.encode, s.solve
             ),
         });
@@ -108,16 +139,17 @@ fn bounded_pass(prog: &Program, opts: &CheckOptions, b: Bound, verdicts: &mut [A
         match outcome {
             BoundedOutcome::Violated { trace } => {
                 v.status = Status::Violated;
-                v.reason = "bounded search: a replayed interleaving reaches the failure".into();
+                v.reason = "violated: a replayed interleaving reaches the failure".into();
                 v.detail = Some(trace);
             }
             BoundedOutcome::BoundedSafe { reason } => {
                 v.status = Status::BoundedSafe;
-                v.reason = format!("bounded search: {reason}");
+                v.reason = format!("{}; bounded search: {reason}", v.reason);
             }
             BoundedOutcome::Safe { reason } => {
                 v.status = Status::Safe;
-                v.reason = format!("bounded search: {reason}");
+                v.reason = format!("safe: bounded search: {reason}");
+                v.detail = None;
             }
             BoundedOutcome::Unknown { reason } => {
                 v.reason = format!("{}; bounded search: {reason}", v.reason);

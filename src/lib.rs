@@ -4,11 +4,16 @@
 //! See `ARCHITECTURE.md` for the map.
 
 pub mod bounded;
+pub mod batch;
 pub mod cli;
+pub mod coarsen;
 pub mod diag;
 pub mod engine;
 pub mod frontend;
 pub mod interp;
+pub mod inputs;
 pub mod ir;
 pub mod report;
+pub mod rules;
+pub mod svcomp;
 pub mod verdict;

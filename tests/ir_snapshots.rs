@@ -87,24 +87,34 @@ fn locks_trylock_and_atomic_functions() {
 }
 
 #[test]
-fn type_based_alias_model() {
+fn alias_model_points_to_and_regions() {
     let p = lower("alias.c");
     let info = |name: &str| p.memory.locs.iter().find(|l| l.name == name).unwrap_or_else(|| panic!("no abstract location {name}: {:?}", p.memory.locs.iter().map(|l| &l.name).collect::<Vec<_>>()));
-    // `x` has its address taken: it lives in the weakly-updated `int` region.
+    let access_of = |text: &str| {
+        let at = p.locs.iter().position(|l| ir::display::action(&p, &l.action) == text).unwrap_or_else(|| panic!("no action `{text}`"));
+        p.memory.access(ir::LocId(at as u32)).clone()
+    };
+    let names = |set: &[ir::AbsLoc]| set.iter().map(|a| p.memory.info(*a).name.clone()).collect::<Vec<_>>();
+    // `x` has its address taken, but `p` can only point to it: the store through `p` is a
+    // strong update of `x`.
     assert!(p.vars.iter().find(|v| v.name == "x").unwrap().addr_taken);
-    let region = info("*int32");
-    assert!(!region.strong && region.shared);
-    // `y` is a plain global: strong updates.
-    assert!(info("y").strong);
-    // A struct field of a variable whose address is never taken is its own cell; an array
-    // inside is one summarised cell.
+    let acc = access_of("*p := 3");
+    assert_eq!(names(&acc.mods), vec!["x"]);
+    assert_eq!(names(&acc.kills), vec!["x"]);
+    // A plain global, a struct field and an array inside a struct.
+    assert!(info("y").strong && info("y").shared);
     assert!(info("v.a").strong);
     assert!(!info("v.b[*]").strong);
-    // The write through `p` is weak: it also reads the region.
-    let store = p.locs.iter().position(|l| ir::display::action(&p, &l.action) == "*p := 3").unwrap();
-    let acc = p.memory.access(ir::LocId(store as u32));
-    assert_eq!(acc.kills, vec![]);
-    assert!(acc.refs.iter().any(|a| p.memory.info(*a).name == "*int32"));
+    // `s` points to `x` or `y`: the store may write either, and kills neither.
+    let acc = access_of("*s := 9");
+    assert_eq!(names(&acc.mods), vec!["x", "y"]);
+    assert!(acc.kills.is_empty());
+    assert_eq!(names(&acc.refs), vec!["x", "y", "s"]);
+    // Memory a library function hands out is the weakly-updated `int` region.
+    let acc = access_of("*r := 7");
+    assert_eq!(names(&acc.mods), vec!["*int32"]);
+    let region = info("*int32");
+    assert!(!region.strong && region.shared);
 }
 
 #[test]

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The indexer benchmark (Sinha & Wang, Figure 3): the bounded check of benchmarks/bounded/indexer.c
-# for 10, 15, 20, 25 and 32 threads, pruned against --no-prune. Prints |R|, |W|, the copy-
+# for 10, 15, 20, 25 and 32 threads: pruned against --no-prune, and with against without
+# COARSEN's data-flow edges and ranges (--no-coarsen-hints). Prints |R|, |W|, the copy-
 # constraint instances (read/write pairs and "no write in between" constraints) and the times.
 #
 #   benchmarks/bounded/run.sh [THREADS...]      (default: 10 15 20 25 32)
@@ -21,7 +22,10 @@ field() { grep -E "^ *$1 " <<<"$2" | awk '{print $NF}' | head -1; }
 
 run() {
     local n=$1 mode=$2 flags=()
-    if [ "$mode" = "no-prune" ]; then flags=(--no-prune); fi
+    case "$mode" in
+        no-prune) flags=(--no-prune) ;;
+        no-hints) flags=(--no-coarsen-hints) ;;
+    esac
     local start end out verdict
     start=$(date +%s.%N)
     out=$("$bin" check --bound "$unroll" --stats "${flags[@]}" -D NTHREADS="$n" benchmarks/bounded/indexer.c 2>&1 || true)
@@ -35,5 +39,6 @@ run() {
 printf "%-8s %-9s %6s %6s %10s %12s %9s %9s %8s  %s\n" threads mode "|R|" "|W|" "copy-pairs" "in-between" "encode-s" "solve-s" "total-s" verdict
 for n in "${threads[@]}"; do
     run "$n" pruned
+    run "$n" no-hints
     if [ "$n" -le "$no_prune_max" ]; then run "$n" no-prune; else printf "%-8s %-9s %s\n" "$n" no-prune "skipped (NO_PRUNE_MAX=$no_prune_max)"; fi
 done

@@ -8,6 +8,9 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use differential_dataflow::input::{Input, InputSession};
+use differential_dataflow::operators::cursor::join::join_traces;
+use differential_dataflow::AsCollection;
+use timely::container::{CapacityContainerBuilder, PushInto};
 use differential_dataflow::operators::arrange::{Arranged, TraceAgent};
 use differential_dataflow::operators::iterate::VecVariable;
 use differential_dataflow::trace::implementations::ValSpine;
@@ -124,10 +127,27 @@ fn projection(spec: &ArrSpec, kw: usize) -> Emit {
     Emit { key: spec.key.iter().map(|&c| src(c)).collect(), val: spec.val.iter().map(|&c| src(c)).collect(), filters: Vec::new() }
 }
 
-/// The join logic for every join: one named function, so each pair of trace types instantiates
-/// the join operator once, whatever the rule.
-fn joiner<const K: usize, const V: usize>(e: Emit) -> impl FnMut(&Arr<K>, &Arr<V>, &Arr<V>) -> Option<Row<K, V>> + 'static {
-    move |k, a, b| e.apply(k, a, b)
+/// Joins two arrangements through `emit`, as one named operator. Every join goes through this
+/// function, so the join operator is instantiated once per preset whatever the rule. Its output is
+/// not consolidated: rows are mostly distinct, and every consumer (an arrangement or `distinct`)
+/// consolidates anyway.
+fn join<'s, const K: usize, const V: usize>(
+    left: LArr<'s, Inner, K, V>,
+    right: LArr<'s, Inner, K, V>,
+    name: &str,
+    emit: Emit,
+) -> Coll<'s, Inner, K, V> {
+    join_traces::<_, _, _, _, CapacityContainerBuilder<Vec<(Row<K, V>, Inner, Diff)>>>(
+        left,
+        right,
+        name,
+        move |k, a, b, t, d1, d2, out| {
+            if let Some(row) = emit.apply(k, a, b) {
+                out.push_into((row, t, d1 * d2));
+            }
+        },
+    )
+    .as_collection()
 }
 
 fn mapper<const K: usize, const V: usize>(e: Emit) -> impl FnMut(Row<K, V>) -> Option<Row<K, V>> + 'static {
@@ -135,13 +155,14 @@ fn mapper<const K: usize, const V: usize>(e: Emit) -> impl FnMut(Row<K, V>) -> O
 }
 
 /// A stratum's loop scope: collections of every relation it reads, and arrangements by id.
-struct Ctx<'s, const K: usize, const V: usize> {
+struct Ctx<'s, 'p, const K: usize, const V: usize> {
+    names: &'p [String],
     colls: HashMap<usize, Coll<'s, Inner, K, V>>,
     arrs: HashMap<usize, LArr<'s, Inner, K, V>>,
     unit: Coll<'s, Inner, K, V>,
 }
 
-impl<'s, const K: usize, const V: usize> Ctx<'s, K, V> {
+impl<'s, const K: usize, const V: usize> Ctx<'s, '_, K, V> {
     fn coll(&self, rel: usize) -> Coll<'s, Inner, K, V> {
         // Every relation a rule reads is entered before rendering; the fallback is never used.
         self.colls.get(&rel).cloned().unwrap_or_else(|| self.unit.clone().filter(|_| false))
@@ -154,8 +175,12 @@ impl<'s, const K: usize, const V: usize> Ctx<'s, K, V> {
         }
         let spec = &plan.arrs[id];
         let projected = self.coll(spec.rel).flat_map(mapper(projection(spec, K)));
-        let projected = if spec.distinct { projected.distinct() } else { projected };
-        let a = projected.arrange_by_key();
+        let projected = if spec.distinct {
+            crate::distinct::distinct(projected, &format!("distinct {}", self.names[spec.rel]))
+        } else {
+            projected
+        };
+        let a = projected.arrange_by_key_named(&format!("arrange {}", plan.describe_arr(id, self.names)));
         self.arrs.insert(id, a.clone());
         a
     }
@@ -167,20 +192,23 @@ impl<'s, const K: usize, const V: usize> Ctx<'s, K, V> {
             Source::Join { left, right, emit } => {
                 let l = self.arr(plan, *left);
                 let r = self.arr(plan, *right);
-                l.join_core(r, joiner(emit.clone()))
+                join(l, r, &format!("join: {}", rule.label), emit.clone())
             }
         };
-        for step in &rule.steps {
+        for (i, step) in rule.steps.iter().enumerate() {
+            let label = format!("{}, step {}", rule.label, i + 1);
             cur = match step {
                 Step::Join { right, emit } => {
                     let r = self.arr(plan, *right);
-                    cur.arrange_by_key().join_core(r, joiner(emit.clone()))
+                    let p = cur.arrange_by_key_named(&format!("arrange: {label}"));
+                    join(p, r, &format!("join: {label}"), emit.clone())
                 }
                 Step::Anti { set, emit } => {
                     // Antijoin as `rows - semijoin(rows, set)`; the set holds each key at most once.
                     let r = self.arr(plan, *set);
                     let keep = cur.clone().flat_map(mapper(emit.clone()));
-                    let drop = cur.arrange_by_key().join_core(r, joiner(emit.clone()));
+                    let p = cur.arrange_by_key_named(&format!("arrange: {label}"));
+                    let drop = join(p, r, &format!("antijoin: {label}"), emit.clone());
                     keep.concat(drop.negate())
                 }
             };
@@ -189,13 +217,16 @@ impl<'s, const K: usize, const V: usize> Ctx<'s, K, V> {
     }
 }
 
+/// Changes to one observed relation collected during an epoch.
+pub(crate) type OutputBuffer<const K: usize, const V: usize> = Rc<RefCell<Vec<(Row<K, V>, Diff)>>>;
+
 /// Input handles, output buffers and the probe of one worker's dataflow.
 pub(crate) struct Dataflow<const K: usize, const V: usize> {
     pub inputs: Vec<InputSession<Epoch, Row<K, V>, Diff>>,
     pub unit: InputSession<Epoch, Row<K, V>, Diff>,
     pub probe: ProbeHandle<Epoch>,
     /// Changes to observed relations since the last drain, per relation.
-    pub outputs: Vec<Option<Rc<RefCell<Vec<(Row<K, V>, Diff)>>>>>,
+    pub outputs: Vec<Option<OutputBuffer<K, V>>>,
 }
 
 /// Relations a stratum's rules read.
@@ -250,36 +281,61 @@ pub(crate) fn build<const K: usize, const V: usize>(
                 rule_reads(plan, rule, &mut reads);
             }
             let results: Vec<(usize, Coll<'_, Epoch, K, V>)> = scope.iterative::<u32, _, _>(|inner| {
-                let mut ctx = Ctx { colls: HashMap::new(), arrs: HashMap::new(), unit: unit_c.clone().enter(inner) };
+                let mut ctx =
+                    Ctx { names: &plan.names, colls: HashMap::new(), arrs: HashMap::new(), unit: unit_c.clone().enter(inner) };
                 let mut vars = Vec::new();
                 for &r in &stratum.rels {
-                    if stratum.recursive {
+                    if stratum.recursive && !stratum.inline.contains(&r) {
                         let (var, c) = VecVariable::new(inner, Product::new(0, 1));
-                        vars.push((r, Some(var)));
+                        vars.push((r, var));
                         ctx.colls.insert(r, c);
-                    } else {
-                        vars.push((r, None));
                     }
                 }
                 for &r in &reads {
-                    if !ctx.colls.contains_key(&r) {
+                    if !ctx.colls.contains_key(&r) && !stratum.inline.contains(&r) {
                         ctx.colls.insert(r, rels[r].clone().enter(inner));
                     }
                 }
+                // Inline relations first, in dependency order, so that later rules can read them.
+                for &r in &stratum.inline {
+                    let parts: Vec<_> =
+                        stratum.rules.iter().filter(|rule| rule.head == r).map(|rule| ctx.render_rule(plan, rule)).collect();
+                    let c = differential_dataflow::collection::concatenate(inner, parts);
+                    ctx.colls.insert(r, c);
+                }
                 let mut derived: HashMap<usize, Vec<Coll<'_, Inner, K, V>>> = HashMap::new();
-                for rule in &stratum.rules {
+                for rule in stratum.rules.iter().filter(|rule| !stratum.inline.contains(&rule.head)) {
                     let out = ctx.render_rule(plan, rule);
                     derived.entry(rule.head).or_default().push(out);
                 }
                 let mut results = Vec::new();
-                for (r, var) in vars {
-                    let mut parts = derived.remove(&r).unwrap_or_default();
-                    parts.push(rels[r].clone().enter(inner));
-                    let next = differential_dataflow::collection::concatenate(inner, parts).distinct();
-                    if let Some(var) = var {
-                        var.set(next.clone());
+                for &r in &stratum.inline {
+                    if let Some(c) = ctx.colls.get(&r) {
+                        results.push((r, c.clone().leave(scope)));
                     }
+                }
+                let mut finish = |r: usize| {
+                    let mut parts = derived.remove(&r).unwrap_or_default();
+                    if !stratum.set_valued.contains(&r) {
+                        parts.push(rels[r].clone().enter(inner));
+                    }
+                    let all = differential_dataflow::collection::concatenate(inner, parts);
+                    if stratum.set_valued.contains(&r) {
+                        all
+                    } else {
+                        crate::distinct::distinct(all, &format!("distinct {}", plan.names[r]))
+                    }
+                };
+                for (r, var) in vars {
+                    let next = finish(r);
+                    var.set(next.clone());
                     results.push((r, next.leave(scope)));
+                }
+                if !stratum.recursive {
+                    for &r in &stratum.rels {
+                        let next = finish(r);
+                        results.push((r, next.leave(scope)));
+                    }
                 }
                 results
             });
@@ -288,20 +344,20 @@ pub(crate) fn build<const K: usize, const V: usize>(
             }
         }
 
-        let mut probe = ProbeHandle::new();
+        let probe = ProbeHandle::new();
         let mut outputs = Vec::with_capacity(n);
         for (r, coll) in rels.into_iter().enumerate() {
             if observed.get(r).copied().unwrap_or(false) {
-                let buf: Rc<RefCell<Vec<(Row<K, V>, Diff)>>> = Rc::new(RefCell::new(Vec::new()));
+                let buf: OutputBuffer<K, V> = Rc::new(RefCell::new(Vec::new()));
                 let b = Rc::clone(&buf);
-                coll.inspect(move |(row, _t, d)| b.borrow_mut().push((*row, *d))).probe_with(&mut probe);
+                coll.inspect(move |(row, _t, d)| b.borrow_mut().push((*row, *d))).probe_with(&probe);
                 outputs.push(Some(buf));
             } else {
-                coll.probe_with(&mut probe);
+                coll.probe_with(&probe);
                 outputs.push(None);
             }
         }
-        unit_c.probe_with(&mut probe);
+        unit_c.probe_with(&probe);
         Dataflow { inputs, unit: unit_h, probe, outputs }
     })
 }

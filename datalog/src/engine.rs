@@ -79,11 +79,13 @@ pub struct EngineConfig {
     /// Track every relation, not only `.input`, `.output` and `.printsize` ones, so that
     /// [`Engine::relation`] and [`Changes`] cover intermediate relations too (costs memory).
     pub observe_all: bool,
+    /// Record the time spent in each dataflow operator, for [`Engine::profile`] (small overhead).
+    pub profile: bool,
 }
 
 impl Default for EngineConfig {
     fn default() -> Self {
-        EngineConfig { workers: 1, observe_all: false }
+        EngineConfig { workers: 1, observe_all: false, profile: false }
     }
 }
 
@@ -149,7 +151,7 @@ impl Engine {
     /// Starts an engine for `program` on `workers` threads, observing its `.input`, `.output`
     /// and `.printsize` relations. Facts written in the rule text are staged for the first epoch.
     pub fn new(program: &Program, workers: usize) -> Result<Engine, EngineError> {
-        Engine::with_config(program, &EngineConfig { workers, observe_all: false })
+        Engine::with_config(program, &EngineConfig { workers, ..EngineConfig::default() })
     }
 
     /// Starts an engine with explicit options.
@@ -202,11 +204,12 @@ impl Engine {
         let receivers = Arc::new(Mutex::new(receivers));
         let plan = Arc::clone(&program.plan);
         let observed = Arc::new(observed);
+        let profile = config.profile;
         let guards = timely::execute(timely::Config::process(config.workers), move |worker| {
             let index = worker.index();
             let rx = receivers.lock().ok().and_then(|mut v| v.get_mut(index).and_then(Option::take));
             if let Some(rx) = rx {
-                crate::worker::run(worker, &plan, &observed, rx, reply_tx.clone());
+                crate::worker::run(worker, &plan, &observed, profile, rx, reply_tx.clone());
             }
         })
         .map_err(EngineError::Start)?;
@@ -336,22 +339,9 @@ impl Engine {
             }
         }
         let mut per_rel: Vec<Vec<RelChange>> = (0..self.relations.len()).map(|_| Vec::new()).collect();
-        let mut received = 0;
-        while received < self.senders.len() {
-            match self.replies.recv_timeout(Duration::from_millis(200)) {
-                Ok(reply) => {
-                    received += 1;
-                    for c in reply.changes {
-                        per_rel[c.rel].push(c);
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => {
-                    let dead = self.guards.as_ref().is_some_and(|g| g.guards().iter().any(|h| h.is_finished()));
-                    if dead {
-                        return Err(self.fail("a worker thread exited during an epoch"));
-                    }
-                }
-                Err(RecvTimeoutError::Disconnected) => return Err(self.fail("all workers exited")),
+        for reply in self.collect_replies()? {
+            for c in reply.changes {
+                per_rel[c.rel].push(c);
             }
         }
         self.epoch += 1;
@@ -378,6 +368,47 @@ impl Engine {
         }
         changes.relations.sort_by_key(|c| self.by_name.get(&c.name).copied());
         Ok(changes)
+    }
+
+    /// Waits for one reply from every worker, noticing a worker that died instead.
+    fn collect_replies(&mut self) -> Result<Vec<Reply>, EngineError> {
+        let mut replies = Vec::with_capacity(self.senders.len());
+        while replies.len() < self.senders.len() {
+            match self.replies.recv_timeout(Duration::from_millis(200)) {
+                Ok(reply) => replies.push(reply),
+                Err(RecvTimeoutError::Timeout) => {
+                    let dead = self.guards.as_ref().is_some_and(|g| g.guards().iter().any(|h| h.is_finished()));
+                    if dead {
+                        return Err(self.fail("a worker thread exited during an epoch"));
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => return Err(self.fail("all workers exited")),
+            }
+        }
+        Ok(replies)
+    }
+
+    /// Time spent in each kind of dataflow operator so far, summed over workers, largest first.
+    /// Operators are named after what they do and the rule or relation they serve (for example
+    /// `join: rule at line 141 for 'may_reach'`). Empty unless [`EngineConfig::profile`] is set.
+    pub fn profile(&mut self) -> Result<Vec<(String, Duration)>, EngineError> {
+        if let Some(e) = &self.failed {
+            return Err(EngineError::WorkerFailed(e.clone()));
+        }
+        for s in &self.senders {
+            if s.send(Cmd::Profile).is_err() {
+                return Err(self.fail("a worker's command channel is closed"));
+            }
+        }
+        let mut total: hashbrown::HashMap<String, Duration> = hashbrown::HashMap::new();
+        for reply in self.collect_replies()? {
+            for (name, t) in reply.profile {
+                *total.entry(name).or_default() += t;
+            }
+        }
+        let mut v: Vec<(String, Duration)> = total.into_iter().collect();
+        v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        Ok(v)
     }
 
     fn fail(&mut self, why: &str) -> EngineError {
@@ -443,35 +474,59 @@ impl Drop for Engine {
     }
 }
 
-/// Merges per-worker sorted changes into sorted, consolidated additions and deletions.
+/// Merges per-worker changes (each sorted and consolidated by its worker) into sorted,
+/// consolidated additions and deletions. A row's updates may come from several workers (an input
+/// row inserted by one and removed by another), so equal rows are summed across parts.
 fn merge_changes(arity: usize, parts: Vec<RelChange>) -> (Vec<u32>, usize, Vec<u32>, usize) {
-    let mut data = Vec::new();
-    let mut diffs: Vec<Diff> = Vec::new();
-    for p in parts {
-        data.extend_from_slice(&p.data);
-        diffs.extend_from_slice(&p.diffs);
-    }
-    let count = diffs.len();
-    let order = sort_rows(&data, arity, count);
     let (mut adds, mut dels) = (Vec::new(), Vec::new());
     let (mut n_adds, mut n_dels) = (0, 0);
-    let row = |i: usize| &data[i * arity..(i + 1) * arity];
-    let mut i = 0;
-    while i < count {
-        let mut total = diffs[order[i]];
-        let mut j = i + 1;
-        while j < count && row(order[j]) == row(order[i]) {
-            total += diffs[order[j]];
-            j += 1;
+    if parts.len() == 1 {
+        let p = &parts[0];
+        for (i, &d) in p.diffs.iter().enumerate() {
+            let r = &p.data[i * arity..(i + 1) * arity];
+            if d > 0 {
+                adds.extend_from_slice(r);
+                n_adds += 1;
+            } else if d < 0 {
+                dels.extend_from_slice(r);
+                n_dels += 1;
+            }
+        }
+        return (adds, n_adds, dels, n_dels);
+    }
+    let mut pos: Vec<usize> = vec![0; parts.len()];
+    fn row(p: &RelChange, arity: usize, i: usize) -> &[u32] {
+        &p.data[i * arity..(i + 1) * arity]
+    }
+    let mut cur: Vec<u32> = Vec::with_capacity(arity);
+    loop {
+        // The smallest next row among the parts (few parts: a linear scan is enough).
+        let mut min: Option<&[u32]> = None;
+        for (k, p) in parts.iter().enumerate() {
+            if pos[k] < p.diffs.len() {
+                let r = row(p, arity, pos[k]);
+                if min.is_none_or(|m| r < m) {
+                    min = Some(r);
+                }
+            }
+        }
+        let Some(min) = min else { break };
+        cur.clear();
+        cur.extend_from_slice(min);
+        let mut total: Diff = 0;
+        for (k, p) in parts.iter().enumerate() {
+            while pos[k] < p.diffs.len() && row(p, arity, pos[k]) == cur.as_slice() {
+                total += p.diffs[pos[k]];
+                pos[k] += 1;
+            }
         }
         if total > 0 {
-            adds.extend_from_slice(row(order[i]));
+            adds.extend_from_slice(&cur);
             n_adds += 1;
         } else if total < 0 {
-            dels.extend_from_slice(row(order[i]));
+            dels.extend_from_slice(&cur);
             n_dels += 1;
         }
-        i = j;
     }
     (adds, n_adds, dels, n_dels)
 }

@@ -16,8 +16,10 @@ use crate::check::Checked;
 use crate::program::{Arg, AtomIr, Lit, RelationInfo, Rule};
 use crate::syntax::ast::CmpOp;
 
-/// The `(key width, value width)` instantiations of the engine, smallest first.
-pub(crate) const PRESETS: &[(usize, usize)] = &[(1, 1), (2, 2), (3, 3), (4, 4), (8, 8)];
+/// The `(key width, value width)` instantiations of the engine, smallest first. Each preset is a
+/// full copy of the dataflow code (about 40 s of compile time), so there are few: transitive
+/// closure fits `(1, 1)`, the interference rules `(3, 3)`, anything up to 16 columns `(8, 8)`.
+pub(crate) const PRESETS: &[(usize, usize)] = &[(1, 1), (2, 2), (3, 3), (8, 8)];
 
 /// The widest relation the largest preset can store.
 pub(crate) const MAX_ARITY: usize = 16;
@@ -96,11 +98,18 @@ pub(crate) struct StratumPlan {
     pub rels: Vec<usize>,
     pub recursive: bool,
     pub rules: Vec<RulePlan>,
+    /// Relations whose rule yields each tuple at most once, so `distinct` can be skipped.
+    pub set_valued: Vec<usize>,
+    /// Relations of a recursive stratum computed inside each round from the loop variables, in
+    /// dependency order, instead of being loop variables themselves.
+    pub inline: Vec<usize>,
 }
 
 /// The whole program as a dataflow plan.
 #[derive(Clone, Debug)]
 pub(crate) struct Plan {
+    pub names: Vec<String>,
+    pub columns: Vec<Vec<String>>,
     pub key_width: usize,
     pub val_width: usize,
     pub arity: Vec<usize>,
@@ -134,8 +143,24 @@ fn build(checked: &Checked, kw: usize, vw: usize) -> Result<Plan, (usize, String
     }
     let mut b = Builder { kw, vw, arity: &arity, arrs: Vec::new(), arr_ids: HashMap::new() };
     let mut strata = Vec::new();
+    let mut has_input = vec![false; arity.len()];
+    for (r, _) in &checked.facts {
+        has_input[*r] = true;
+    }
+    for (r, info) in checked.relations.iter().enumerate() {
+        has_input[r] |= info.is_input();
+    }
     for (si, s) in checked.strata.iter().enumerate() {
         let mut rules = Vec::new();
+        let mut rule_count = vec![0usize; arity.len()];
+        let mut set_rule = vec![false; arity.len()];
+        for rule in checked.rules.iter().filter(|r| stratum_of[r.head.rel] == si) {
+            rule_count[rule.head.rel] += 1;
+            set_rule[rule.head.rel] = is_set_preserving(rule);
+        }
+        let set_valued: Vec<usize> =
+            s.rels.iter().copied().filter(|&r| rule_count[r] == 1 && set_rule[r] && !has_input[r]).collect();
+        let inline = if s.recursive { inline_order(checked, s, &set_valued) } else { Vec::new() };
         for (ri, rule) in checked.rules.iter().enumerate() {
             if stratum_of[rule.head.rel] != si {
                 continue;
@@ -145,9 +170,71 @@ fn build(checked: &Checked, kw: usize, vw: usize) -> Result<Plan, (usize, String
             let p = b.rule(rule, &in_scc, label).map_err(|m| (ri, m))?;
             rules.push(p);
         }
-        strata.push(StratumPlan { rels: s.rels.clone(), recursive: s.recursive, rules });
+        strata.push(StratumPlan { rels: s.rels.clone(), recursive: s.recursive, rules, set_valued, inline });
     }
-    Ok(Plan { key_width: kw, val_width: vw, arity: arity.clone(), arrs: b.arrs, strata })
+    let names = checked.relations.iter().map(|r| r.name.clone()).collect();
+    let columns = checked.relations.iter().map(|r| r.columns.iter().map(|c| c.name.clone()).collect()).collect();
+    Ok(Plan { names, columns, key_width: kw, val_width: vw, arity: arity.clone(), arrs: b.arrs, strata })
+}
+
+/// True if every derivation of the rule gives a different head tuple, so that on sets of inputs
+/// it yields a set: every variable of a positive atom is in the head, and no atom has a wildcard.
+fn is_set_preserving(rule: &Rule) -> bool {
+    let head_vars: Vec<u32> = rule.head.args.iter().filter_map(|a| if let Arg::Var(v) = a { Some(*v) } else { None }).collect();
+    rule.body.iter().all(|l| match l {
+        Lit::Pos(a) => a.args.iter().all(|x| match x {
+            Arg::Var(v) => head_vars.contains(v),
+            Arg::Const(_) => true,
+            Arg::Wild => false,
+        }),
+        // `x = y` may bind a head variable from a body variable; it never duplicates.
+        Lit::Neg(_) | Lit::Cmp(..) => true,
+    })
+}
+
+/// Chooses which set-valued relations of a recursive stratum are computed inline in each round:
+/// those whose rule reads no other inline candidate on a cycle. The rest stay loop variables.
+/// Inlining saves the `distinct` and the round of delay that a loop variable costs.
+fn inline_order(checked: &Checked, s: &crate::program::Stratum, set_valued: &[usize]) -> Vec<usize> {
+    let mut candidates: Vec<usize> = set_valued.to_vec();
+    // Dependencies among candidates: head -> SCC relations its rule reads.
+    let deps = |r: usize| -> Vec<usize> {
+        let mut d = Vec::new();
+        for rule in checked.rules.iter().filter(|x| x.head.rel == r) {
+            for l in &rule.body {
+                if let Lit::Pos(a) | Lit::Neg(a) = l {
+                    if s.rels.contains(&a.rel) && !d.contains(&a.rel) {
+                        d.push(a.rel);
+                    }
+                }
+            }
+        }
+        d
+    };
+    loop {
+        // Kahn's algorithm on the candidates; what cannot be ordered is on a cycle.
+        let mut order = Vec::new();
+        let mut left = candidates.clone();
+        loop {
+            let ready: Vec<usize> =
+                left.iter().copied().filter(|&r| deps(r).iter().all(|d| !left.contains(d))).collect();
+            if ready.is_empty() {
+                break;
+            }
+            left.retain(|r| !ready.contains(r));
+            order.extend(ready);
+        }
+        if left.is_empty() {
+            // A stratum needs at least one variable to carry the recursion.
+            if order.len() == s.rels.len() {
+                order.pop();
+            }
+            return order;
+        }
+        // Demote one candidate on a cycle to a loop variable and try again.
+        let demote = left[0];
+        candidates.retain(|&r| r != demote);
+    }
 }
 
 struct Builder<'a> {
@@ -482,19 +569,29 @@ fn live_vars(nvars: usize, remaining: &[&AtomIr], negs: &[&AtomIr], cmps: &[(Arg
 }
 
 impl Plan {
+    /// `rel[key columns | carried columns]`, for operator names and `explain`.
+    pub(crate) fn describe_arr(&self, id: usize, names: &[String]) -> String {
+        let a = &self.arrs[id];
+        let cols = |v: &[usize]| v.iter().map(|c| self.columns[a.rel][*c].clone()).collect::<Vec<_>>().join(",");
+        format!("{}[{} | {}]{}", names[a.rel], cols(&a.key), cols(&a.val), if a.distinct { " distinct" } else { "" })
+    }
+
     /// A readable description of the plan.
     pub(crate) fn explain(&self, rels: &[RelationInfo]) -> String {
         let mut s = String::new();
         let name = |r: usize| rels[r].name.as_str();
-        let arr = |id: usize| {
-            let a = &self.arrs[id];
-            let cols = |v: &[usize]| v.iter().map(|c| rels[a.rel].columns[*c].name.clone()).collect::<Vec<_>>().join(",");
-            format!("#{id} {}[{} | {}]{}", name(a.rel), cols(&a.key), cols(&a.val), if a.distinct { " distinct" } else { "" })
-        };
+        let arr = |id: usize| format!("#{id} {}", self.describe_arr(id, &self.names));
         let _ = writeln!(s, "engine preset: key width {}, value width {}", self.key_width, self.val_width);
         for (i, st) in self.strata.iter().enumerate() {
             let names: Vec<&str> = st.rels.iter().map(|&r| name(r)).collect();
             let _ = writeln!(s, "stratum {i}{}: {}", if st.recursive { " (recursive)" } else { "" }, names.join(", "));
+            let list = |v: &[usize]| v.iter().map(|&r| name(r)).collect::<Vec<_>>().join(", ");
+            if !st.inline.is_empty() {
+                let _ = writeln!(s, "  computed inline each round: {}", list(&st.inline));
+            }
+            if !st.set_valued.is_empty() && !st.rules.is_empty() {
+                let _ = writeln!(s, "  no distinct needed: {}", list(&st.set_valued));
+            }
             for r in &st.rules {
                 let _ = writeln!(s, "  {}{}", r.label, if r.recursive { " (in the loop)" } else { "" });
                 match &r.source {

@@ -154,36 +154,3 @@ impl SortedRows {
         self.data = out;
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn flat_set_insert_remove() {
-        let mut s = FlatSet::new(2);
-        assert!(s.insert(&[1, 2]));
-        assert!(s.insert(&[3, 4]));
-        assert!(s.insert(&[5, 6]));
-        assert!(!s.insert(&[3, 4]));
-        assert!(s.remove(&[1, 2]));
-        assert!(!s.remove(&[1, 2]));
-        assert!(s.contains(&[5, 6]) && s.contains(&[3, 4]) && !s.contains(&[1, 2]));
-        assert_eq!(s.len(), 2);
-        assert!(s.remove(&[5, 6]));
-        assert!(s.remove(&[3, 4]));
-        assert_eq!(s.len(), 0);
-        let mut z = FlatSet::new(0);
-        assert!(z.insert(&[]));
-        assert!(!z.insert(&[]));
-        assert!(z.remove(&[]));
-    }
-
-    #[test]
-    fn sorted_rows_merge() {
-        let mut s = SortedRows::new(1);
-        s.apply(&[1, 3, 5], 3, &[], 0);
-        s.apply(&[2, 6], 2, &[1, 5], 2);
-        assert_eq!(s.data, vec![2, 3, 6]);
-    }
-}

@@ -127,7 +127,7 @@ impl Tuples {
             }
             return Ok(Tuples { arity, len: count, data });
         }
-        if data.len() % arity != 0 || data.len() / arity != count {
+        if !data.len().is_multiple_of(arity) || data.len() / arity != count {
             return Err(ArityError { expected: arity, found: data.len() % arity });
         }
         Ok(Tuples { arity, len: count, data })

@@ -1,7 +1,13 @@
 //! The loop each timely worker runs: apply a batch of input changes, run to completion, report.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::Arc;
+use std::time::Duration;
+
+use timely::logging::{StartStop, TimelyEvent, TimelyEventBuilder};
 
 use crate::dataflow::{build, Arr, Diff, Epoch, Row};
 use crate::plan::Plan;
@@ -18,6 +24,8 @@ pub(crate) struct Update {
 pub(crate) enum Cmd {
     /// Apply `updates` at `epoch` and run until the epoch is complete.
     Step { epoch: Epoch, updates: Arc<Vec<Update>> },
+    /// Report the time spent in each operator so far (empty unless profiling is on).
+    Profile,
 }
 
 /// Consolidated changes to one observed relation, as seen by one worker.
@@ -27,9 +35,53 @@ pub(crate) struct RelChange {
     pub diffs: Vec<Diff>,
 }
 
-/// A worker's answer to a [`Cmd::Step`].
+/// A worker's answer to a command.
 pub(crate) struct Reply {
     pub changes: Vec<RelChange>,
+    /// Per leaf operator: its name and the time spent running it.
+    pub profile: Vec<(String, Duration)>,
+}
+
+/// Operator run times collected from timely's event log.
+#[derive(Default)]
+struct Profiler {
+    ops: HashMap<usize, (String, Vec<usize>)>,
+    started: HashMap<usize, Duration>,
+    total: HashMap<usize, Duration>,
+}
+
+impl Profiler {
+    fn record(&mut self, at: Duration, event: &TimelyEvent) {
+        match event {
+            TimelyEvent::Operates(o) => {
+                self.ops.insert(o.id, (o.name.clone(), o.addr.clone()));
+            }
+            TimelyEvent::Schedule(s) => match s.start_stop {
+                StartStop::Start => {
+                    self.started.insert(s.id, at);
+                }
+                StartStop::Stop => {
+                    if let Some(t0) = self.started.remove(&s.id) {
+                        *self.total.entry(s.id).or_default() += at.saturating_sub(t0);
+                    }
+                }
+            },
+            _ => {}
+        }
+    }
+
+    /// Time per leaf operator; scopes are left out, since their time includes their children's.
+    fn report(&self) -> Vec<(String, Duration)> {
+        let scopes: std::collections::HashSet<&[usize]> =
+            self.ops.values().filter_map(|(_, addr)| addr.split_last().map(|(_, p)| p)).collect();
+        self.total
+            .iter()
+            .filter_map(|(id, t)| {
+                let (name, addr) = self.ops.get(id)?;
+                (!scopes.contains(addr.as_slice())).then(|| (name.clone(), *t))
+            })
+            .collect()
+    }
 }
 
 /// Runs the worker loop for the plan's preset until the command channel closes.
@@ -37,15 +89,31 @@ pub(crate) fn run(
     worker: &mut timely::worker::Worker,
     plan: &Plan,
     observed: &[bool],
+    profile: bool,
     commands: Receiver<Cmd>,
     replies: Sender<Reply>,
 ) {
+    let profiler = profile.then(|| {
+        let p = Rc::new(RefCell::new(Profiler::default()));
+        let sink = Rc::clone(&p);
+        if let Some(mut registry) = worker.log_register() {
+            registry.insert::<TimelyEventBuilder, _>("timely", move |_, data| {
+                if let Some(events) = data {
+                    let mut sink = sink.borrow_mut();
+                    for (at, ev) in events.iter() {
+                        sink.record(*at, ev);
+                    }
+                }
+            });
+        }
+        p
+    });
+    let io = (commands, replies, profiler);
     match (plan.key_width, plan.val_width) {
-        (1, 1) => run_preset::<1, 1>(worker, plan, observed, commands, replies),
-        (2, 2) => run_preset::<2, 2>(worker, plan, observed, commands, replies),
-        (3, 3) => run_preset::<3, 3>(worker, plan, observed, commands, replies),
-        (4, 4) => run_preset::<4, 4>(worker, plan, observed, commands, replies),
-        _ => run_preset::<8, 8>(worker, plan, observed, commands, replies),
+        (1, 1) => run_preset::<1, 1>(worker, plan, observed, io),
+        (2, 2) => run_preset::<2, 2>(worker, plan, observed, io),
+        (3, 3) => run_preset::<3, 3>(worker, plan, observed, io),
+        _ => run_preset::<8, 8>(worker, plan, observed, io),
     }
 }
 
@@ -58,17 +126,27 @@ fn to_row<const K: usize, const V: usize>(row: &[u32]) -> Row<K, V> {
     (k, v)
 }
 
-fn run_preset<const K: usize, const V: usize>(
-    worker: &mut timely::worker::Worker,
-    plan: &Plan,
-    observed: &[bool],
-    commands: Receiver<Cmd>,
-    replies: Sender<Reply>,
-) {
+type Io = (Receiver<Cmd>, Sender<Reply>, Option<Rc<RefCell<Profiler>>>);
+
+fn run_preset<const K: usize, const V: usize>(worker: &mut timely::worker::Worker, plan: &Plan, observed: &[bool], io: Io) {
+    let (commands, replies, profiler) = io;
     let mut df = build::<K, V>(worker, plan, observed);
     let index = worker.index();
     let peers = worker.peers();
-    while let Ok(Cmd::Step { epoch, updates }) = commands.recv() {
+    while let Ok(cmd) = commands.recv() {
+        let (epoch, updates) = match cmd {
+            Cmd::Step { epoch, updates } => (epoch, updates),
+            Cmd::Profile => {
+                if let Some(mut registry) = worker.log_register() {
+                    registry.flush();
+                }
+                let profile = profiler.as_ref().map(|p| p.borrow().report()).unwrap_or_default();
+                if replies.send(Reply { changes: Vec::new(), profile }).is_err() {
+                    break;
+                }
+                continue;
+            }
+        };
         // Each worker feeds a disjoint share of every batch; the dataflow exchanges as needed.
         for u in updates.iter() {
             let a = plan.arity[u.rel];
@@ -89,8 +167,10 @@ fn run_preset<const K: usize, const V: usize>(
         }
         df.unit.advance_to(next);
         df.unit.flush();
+        // Park rather than spin while waiting: with more workers than idle cores (or other
+        // processes on the machine) a spinning worker steals the time its peers need.
         let probe = df.probe.clone();
-        worker.step_while(|| probe.less_than(&next));
+        worker.step_or_park_while(None, || probe.less_than(&next));
 
         let mut changes = Vec::new();
         for (rel, buf) in df.outputs.iter().enumerate() {
@@ -111,7 +191,7 @@ fn run_preset<const K: usize, const V: usize>(
             }
             changes.push(RelChange { rel, data, diffs });
         }
-        if replies.send(Reply { changes }).is_err() {
+        if replies.send(Reply { changes, profile: Vec::new() }).is_err() {
             break;
         }
     }

@@ -17,7 +17,12 @@ fn rows(e: &Engine, rel: &str) -> Rows {
 }
 
 fn outputs(e: &Engine) -> Interference {
-    Interference { coreachable: rows(e, "coreachable"), may_reach: rows(e, "may_reach"), may_flow: rows(e, "may_flow") }
+    Interference {
+        coreachable: rows(e, "coreachable"),
+        may_reach: rows(e, "may_reach"),
+        may_flow: rows(e, "may_flow"),
+        may_stand: rows(e, "may_stand"),
+    }
 }
 
 fn run_engine(p: &Program, f: &Facts, workers: usize) -> Interference {
@@ -36,6 +41,7 @@ fn check(seed: u64, max_locs: u32, workers: usize) {
     // The optimisations (relevance filtering, shared step relations) keep the answers.
     assert_eq!(opt.coreachable, reference.coreachable, "coreachable, seed {seed}");
     assert_eq!(opt.may_flow, reference.may_flow, "may_flow, seed {seed}");
+    assert_eq!(opt.may_stand, reference.may_stand, "may_stand, seed {seed}");
     assert!(opt.may_reach.is_subset(&reference.may_reach), "may_reach, seed {seed}");
 
     let e_opt = run_engine(&load("interference.dl"), &facts, workers);
@@ -54,6 +60,8 @@ fn fixed_seeds_produce_data_flow() {
         check(seed, 30, 1 + (seed as usize % 2));
     }
     assert!(flows > 20, "only {flows} may_flow tuples over six seeds");
+    let stands: usize = (0..6).map(|seed| crepe_programs::optimised::run(&gen::small(seed, 30)).may_stand.len()).sum();
+    assert!(stands > 0, "no may_stand tuples over six seeds");
 }
 
 proptest! {
@@ -98,6 +106,7 @@ fn incremental(seed: u64, workers: usize) {
             ("coreachable", &mut current.coreachable),
             ("may_reach", &mut current.may_reach),
             ("may_flow", &mut current.may_flow),
+            ("may_stand", &mut current.may_stand),
         ] {
             if let Some(c) = changes.get(name) {
                 for r in c.removed.iter() {

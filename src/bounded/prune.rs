@@ -212,8 +212,9 @@ pub fn prune(prog: &Program, sk: &mut Skeleton, prune: bool, hints: Option<&Hint
                 cands.set(wi);
             }
         }
-        let restrict = match (&hint_keys, re.absloc) {
-            (Some(keys), Some(a)) if keys.contains(&(re.loc, a)) => Some(a),
+        // Lock operations are not reads in COARSEN's IR, so its flows say nothing about them.
+        let restrict = match (&hint_keys, re.absloc, &re.kind) {
+            (Some(keys), Some(a), EvKind::Read { mutex: false }) if keys.contains(&(re.loc, a)) => Some(a),
             _ => None,
         };
         let mut set = Vec::new();
@@ -236,8 +237,9 @@ pub fn prune(prog: &Program, sk: &mut Skeleton, prune: bool, hints: Option<&Hint
             if sk.terms.as_bool(same) == Some(false) {
                 continue;
             }
+            // Only a store COARSEN knows as one (not a lock release, say) can be ruled out.
             if let (Some(a), Some(h)) = (restrict, hints) {
-                if !h.flows.contains(&(we.loc, a, re.loc)) {
+                if crate::coarsen::stores_to(prog, we.loc, a) && !h.flows.contains(&(we.loc, a, re.loc)) {
                     continue;
                 }
             }

@@ -166,8 +166,8 @@ pub fn extract(prog: &Program, sk: &Skeleton, enc: &Encoding, z3: &mut Z3, fail:
 }
 
 /// Whether an address is one of a thread's registers (a local whose address is never taken).
-fn is_register(prog: &Program, layout: &Layout, addr: i128) -> bool {
-    let d = layout.describe(prog, addr);
+fn is_register(prog: &Program, layout: &Layout, addr: i128, template_of: &dyn Fn(i128) -> Option<crate::ir::TemplateId>) -> bool {
+    let d = layout.describe_in(prog, addr, template_of);
     if !d.starts_with('T') {
         return false;
     }
@@ -182,6 +182,9 @@ pub fn render(prog: &Program, layout: &Layout, trace: &[Executed], bound: (u32, 
     let _ = writeln!(out, "interleaving (replayed; bound: {} loop iterations, {} threads per template):", bound.0, bound.1);
     let mut thread_names: hashbrown::HashMap<u32, String> = hashbrown::HashMap::new();
     thread_names.insert(0, prog.template(crate::ir::TemplateId(0)).function.clone());
+    let templates: hashbrown::HashMap<i128, crate::ir::TemplateId> = trace.iter().map(|ex| (ex.thread as i128, prog.loc(ex.loc).template)).collect();
+    let template_of = |t: i128| templates.get(&t).copied();
+    let describe = |addr: i128| layout.describe_in(prog, addr, &template_of);
     let mut shown = 0usize;
     for (i, ex) in trace.iter().enumerate() {
         let l = prog.loc(ex.loc);
@@ -194,8 +197,8 @@ pub fn render(prog: &Program, layout: &Layout, trace: &[Executed], bound: (u32, 
         let shared: Vec<String> = ex
             .accesses
             .iter()
-            .filter(|a| !is_register(prog, layout, a.addr))
-            .map(|a| format!("{} {} = {}", if a.write { "write" } else { "read" }, layout.describe(prog, a.addr), a.value))
+            .filter(|a| !is_register(prog, layout, a.addr, &template_of))
+            .map(|a| format!("{} {} = {}", if a.write { "write" } else { "read" }, describe(a.addr), a.value))
             .collect();
         let interesting = !shared.is_empty()
             || matches!(l.action, Action::Fork { .. } | Action::Join(_) | Action::Acquire(_) | Action::Release(_) | Action::LockBusy(_) | Action::Assert(..) | Action::Halt(_) | Action::AtomicBegin | Action::AtomicEnd)
@@ -215,7 +218,7 @@ pub fn render(prog: &Program, layout: &Layout, trace: &[Executed], bound: (u32, 
             let _ = write!(what, "   => {}", names.join(", "));
         }
         if has_nondet(&l.action) {
-            let vals: Vec<String> = ex.accesses.iter().filter(|a| a.write).map(|a| format!("{} = {}", layout.describe(prog, a.addr).split(':').next_back().unwrap_or(""), a.value)).collect();
+            let vals: Vec<String> = ex.accesses.iter().filter(|a| a.write).map(|a| format!("{} = {}", describe(a.addr).split(':').next_back().unwrap_or(""), a.value)).collect();
             if !vals.is_empty() {
                 let _ = write!(what, "   [{}]", vals.join(", "));
             }

@@ -1,12 +1,14 @@
 //! `duet-rs check`: verdicts for every assertion of every file.
 
-use super::{expand_inputs, load_program, InputArgs};
+use super::{expand_inputs, InputArgs};
+use crate::batch::{self, progress, BatchConfig, Distribution, Limits, TaskRun, TaskSpec};
 use crate::diag::exit;
-use crate::engine::{self, Bound, CheckOptions, DomainKind};
-use crate::report;
-use crate::verdict::{combined_exit_code, Outcome, TaskResult};
-use clap::{Args, ValueEnum};
+use crate::engine::{Bound, CheckOptions, DomainKind};
+use crate::report::{self, Format};
+use crate::verdict::combined_exit_code;
+use clap::{ArgAction, Args, ValueEnum};
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 /// The abstract domain of the invariant analysis.
 #[derive(Copy, Clone, Debug, ValueEnum)]
@@ -19,12 +21,31 @@ pub enum DomainArg {
 
 /// Arguments of `duet-rs check`.
 #[derive(Args, Debug)]
+#[command(disable_help_flag = true)]
 pub struct CheckArgs {
     /// C files or directories.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     #[command(flatten)]
     pub input: InputArgs,
+    #[command(flatten)]
+    pub analysis: AnalysisArgs,
+    #[command(flatten)]
+    pub batch: BatchArgs,
+    /// Report format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+    /// Write the report to FILE (atomically: a stopped run leaves no partial report).
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Print help.
+    #[arg(long, action = ArgAction::Help)]
+    pub help: Option<bool>,
+}
+
+/// The analysis flags, shared by `check` and `svcomp`.
+#[derive(Args, Debug, Clone)]
+pub struct AnalysisArgs {
     /// Numerical domain of the invariants.
     #[arg(long, value_enum, default_value = "interval")]
     pub domain: DomainArg,
@@ -44,6 +65,9 @@ pub struct CheckArgs {
     /// Instantiate every copy constraint of the bounded encoding (no MHP/kill pruning).
     #[arg(long, requires = "bound")]
     pub no_prune: bool,
+    /// Leave COARSEN's data-flow edges and value ranges out of the bounded encoding.
+    #[arg(long, requires = "bound")]
+    pub no_coarsen_hints: bool,
     /// Write the SV-COMP GraphML violation witness of the first violation to FILE.
     #[arg(long, value_name = "FILE", requires = "bound")]
     pub witness: Option<PathBuf>,
@@ -61,7 +85,7 @@ pub struct CheckArgs {
     pub stats: bool,
 }
 
-impl CheckArgs {
+impl AnalysisArgs {
     /// The analysis options these flags select.
     pub fn check_options(&self) -> CheckOptions {
         CheckOptions {
@@ -72,6 +96,7 @@ impl CheckArgs {
             rules: self.rules.clone(),
             bound: self.bound.map(|k| Bound { unroll: self.unroll.unwrap_or(k), threads: self.threads.unwrap_or(k) }),
             no_prune: self.no_prune,
+            no_hints: self.no_coarsen_hints,
             witness: self.witness.clone(),
             dump_smt: self.dump_smt.clone(),
             invariants: self.invariants,
@@ -81,30 +106,132 @@ impl CheckArgs {
     }
 }
 
+impl CheckArgs {
+    /// The analysis options these flags select.
+    pub fn check_options(&self) -> CheckOptions {
+        self.analysis.check_options()
+    }
+}
+
+/// How a batch runs: limits, parallelism and distribution. `-n`, `-p` and `-h` are
+/// timely's process flags, which is why `-h` is not short for `--help` here.
+#[derive(Args, Debug, Clone)]
+pub struct BatchArgs {
+    /// Tasks run at once in this process, each a timely worker.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub workers: u32,
+    /// Time limit per task in seconds (CPU and wall clock); the task becomes `timeout`.
+    #[arg(long, value_name = "SECS", default_value_t = 900.0, value_parser = positive_seconds)]
+    pub timeout: f64,
+    /// Memory limit per task in MB (resident); the task becomes `out-of-memory`.
+    /// Default: 80 % of the physical memory, shared among the workers.
+    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(16..))]
+    pub memory: Option<u64>,
+    /// Number of processes taking part in the batch (timely's `-n`).
+    #[arg(short = 'n', long = "processes", value_name = "PROCESSES", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub processes: u32,
+    /// Index of this process, from 0; process 0 prints the report (timely's `-p`).
+    #[arg(short = 'p', long = "process", value_name = "INDEX", default_value_t = 0)]
+    pub process: u32,
+    /// File with one `host:port` line per process (timely's `-h`); default localhost:2101 on.
+    #[arg(short = 'h', long = "hostfile", value_name = "HOSTFILE")]
+    pub hostfile: Option<PathBuf>,
+    /// No progress display on stderr.
+    #[arg(long)]
+    pub no_progress: bool,
+}
+
+fn positive_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        _ => Err(format!("`{s}` is not a positive number of seconds")),
+    }
+}
+
+impl BatchArgs {
+    /// The batch configuration these flags select; `stream` prints results as they come.
+    pub fn config(&self, stream: Option<fn(&TaskRun) -> String>) -> Result<BatchConfig, String> {
+        if self.process >= self.processes {
+            return Err(format!("--process {} must be below --processes {}", self.process, self.processes));
+        }
+        let exe = std::env::current_exe().map_err(|e| format!("cannot find the duet-rs binary to run tasks: {e}"))?;
+        let memory_mb = self.memory.or_else(|| batch::sys::total_memory_bytes().map(|b| (b / batch::sys::MIB) * 8 / 10 / u64::from(self.workers)));
+        Ok(BatchConfig {
+            limits: Limits { timeout: Duration::from_secs_f64(self.timeout), memory_mb },
+            dist: Distribution {
+                workers: self.workers as usize,
+                processes: self.processes as usize,
+                process: self.process as usize,
+                hostfile: self.hostfile.clone(),
+            },
+            progress: progress::Mode::detect(!self.no_progress && self.process == 0, Duration::from_secs(10)),
+            exe,
+            stream,
+        })
+    }
+}
+
+/// Writes results to stdout; a closed pipe (`| head`) is the reader's choice, not a crash.
+pub fn emit(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
+}
+
+fn stream_text(run: &TaskRun) -> String {
+    report::text::task(&run.result)
+}
+
 /// Runs `duet-rs check`.
 pub fn run(a: &CheckArgs) -> i32 {
+    let start = Instant::now();
     let front = a.input.frontend_options();
     let opts = a.check_options();
+    // A broken rules file would make every verdict unknown: report it once, up front.
+    if let Err(e) = crate::rules::load(opts.rules.as_deref()) {
+        eprintln!("error: {e}");
+        return exit::INPUT_ERROR;
+    }
     let files = expand_inputs(&a.files);
     if files.is_empty() {
         eprintln!("error: no .c or .i files found in the given paths");
         return exit::USAGE;
     }
-    let mut results = Vec::new();
-    for f in files {
-        let start = std::time::Instant::now();
-        let (outcome, sections) = match load_program(&f, &front) {
-            Ok(p) => {
-                let r = engine::check_program(&p, &opts);
-                (Outcome::Checked(r.verdicts), r.sections)
-            }
-            Err(d) => (Outcome::Error(d), Vec::new()),
-        };
-        let r = TaskResult { file: f.display().to_string(), outcome, seconds: start.elapsed().as_secs_f64(), sections };
-        print!("{}", report::text::task(&r));
-        results.push(r);
-    }
+    let specs: Vec<TaskSpec> = files.into_iter().map(|file| TaskSpec { file, front: front.clone(), check: opts.clone() }).collect();
+    // Text on stdout streams in task order as results come in; every other report is
+    // whole only at the end.
+    let streaming = a.format == Format::Text && a.output.is_none();
+    let cfg = match a.batch.config(streaming.then_some(stream_text as fn(&TaskRun) -> String)) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return exit::USAGE;
+        }
+    };
+    let runs = match batch::run(specs, &cfg) {
+        Ok(Some(runs)) => runs,
+        Ok(None) => return exit::SAFE,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return e.exit_code();
+        }
+    };
+    let results: Vec<_> = runs.iter().map(|r| r.result.clone()).collect();
     let code = combined_exit_code(&results);
-    print!("\n{}", report::text::summary(&results, code));
+    let seconds = start.elapsed().as_secs_f64();
+    if streaming {
+        emit(&format!("\n{}", report::text_summary(&runs, code, seconds)));
+        return code;
+    }
+    let text = report::render(a.format, &runs, code, seconds);
+    match &a.output {
+        Some(path) => {
+            if let Err(e) = report::atomic::write(path, &text) {
+                eprintln!("error: cannot write the report to {}: {e}", path.display());
+                return exit::USAGE;
+            }
+        }
+        None => emit(&text),
+    }
     code
 }

@@ -1,7 +1,10 @@
 //! The `duet-rs` command line.
 
 mod check;
+mod datalog;
 mod ir;
+mod rules;
+mod svcomp;
 
 use crate::diag::{exit, Diagnostic};
 use crate::frontend::{self, FrontendOptions};
@@ -22,6 +25,15 @@ enum Command {
     Check(check::CheckArgs),
     /// Print the intermediate representation of a C file.
     Ir(ir::IrArgs),
+    /// Print the built-in interference rules, or write them out for editing.
+    Rules(rules::RulesArgs),
+    /// Run Datalog rules on Soufflé-style fact files (REL.facts in, REL.csv out).
+    Datalog(datalog::DatalogArgs),
+    /// Run SV-COMP task files (.yml) and score the answers.
+    Svcomp(svcomp::SvcompArgs),
+    /// Internal: run one task of a batch (a request on stdin, a result on stdout).
+    #[command(name = "__task", hide = true)]
+    Task,
 }
 
 /// How C files are read: preprocessor options and the program's thread structure.
@@ -74,32 +86,16 @@ pub fn main() -> i32 {
     match cli.command {
         Command::Check(a) => check::run(&a),
         Command::Ir(a) => ir::run(&a),
+        Command::Rules(a) => rules::run(&a),
+        Command::Datalog(a) => datalog::run(&a),
+        Command::Svcomp(a) => svcomp::run(&a),
+        Command::Task => crate::batch::child::main(),
     }
 }
 
 /// Expands directories into the .c and .i files they contain, sorted, recursively.
 pub fn expand_inputs(paths: &[PathBuf]) -> Vec<PathBuf> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        let Ok(entries) = std::fs::read_dir(dir) else { return };
-        let mut items: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-        items.sort();
-        for p in items {
-            if p.is_dir() {
-                walk(&p, out);
-            } else if matches!(p.extension().and_then(|e| e.to_str()), Some("c" | "i")) {
-                out.push(p);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    for p in paths {
-        if p.is_dir() {
-            walk(p, &mut out);
-        } else {
-            out.push(p.clone());
-        }
-    }
-    out
+    crate::inputs::expand(paths, &["c", "i"])
 }
 
 /// Loads a program with panics turned into internal errors, on a thread with a large stack

@@ -16,7 +16,7 @@ use lang_c::driver::{parse_preprocessed, Config};
 use std::path::{Path, PathBuf};
 
 /// How to preprocess and lower a file.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FrontendOptions {
     /// The C compiler used as preprocessor (`cc` by default).
     pub cc: String,

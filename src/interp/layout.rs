@@ -13,7 +13,7 @@
 //!   (zero-initialised) and then its template's locals (arbitrary until written);
 //! - heap objects from [`HEAP_BASE`], one per `Alloc` a thread executes (arbitrary contents).
 
-use crate::ir::{CType, Program, RecordId, VarId, VarKind};
+use crate::ir::{CType, Program, RecordId, TemplateId, VarId, VarKind};
 
 /// Address of the first global.
 pub const GLOBAL_BASE: i128 = 1 << 12;
@@ -192,6 +192,12 @@ impl Layout {
 
     /// A readable name for an address: `g`, `t_ids[3]`, `T2:x`, `heap(T1#0)+2`.
     pub fn describe(&self, prog: &Program, addr: i128) -> String {
+        self.describe_in(prog, addr, &|_| None)
+    }
+
+    /// [`Layout::describe`], knowing the template of some thread instances: thread blocks
+    /// of different templates reuse offsets, so only the owner's locals can name a slot.
+    pub fn describe_in(&self, prog: &Program, addr: i128, template_of: &dyn Fn(i128) -> Option<TemplateId>) -> String {
         if addr == 0 {
             return "NULL".into();
         }
@@ -211,6 +217,11 @@ impl Layout {
             let is_global = matches!(v.kind, VarKind::Global);
             if is_global != global {
                 continue;
+            }
+            if let (VarKind::Local(t) | VarKind::Temp(t), Some(owner)) = (v.kind, template_of(thread)) {
+                if t != owner {
+                    continue;
+                }
             }
             let start = self.place[i];
             if off >= start && off < start + self.size[i] {

@@ -1,16 +1,23 @@
-//! DUET's type-based alias model (§6.1): abstract memory locations, per-location
-//! `mod`/`ref`/`kill` sets, and lock identities.
+//! The alias model: abstract memory locations, per-location `mod`/`ref`/`kill` sets, and lock
+//! identities.
 //!
-//! - A variable whose address is never taken is its own abstract location and gets strong
-//!   updates; a field path of such a struct variable is one too. An array inside it is one
-//!   summary cell with weak updates.
-//! - Every other access (through a pointer, or to a variable whose address is taken) goes to
-//!   one weakly-updated region per scalar type. This is sound when memory is accessed through
-//!   pointers of its declared type (C's strict aliasing); a program that reinterprets memory
-//!   through casts can fool it, as it fooled DUET.
+//! It refines DUET's type-based model (§6.1) with a flow-insensitive, inclusion-based
+//! points-to analysis over the whole program (all templates at once):
+//! - every variable is its own object, and a field path of a struct variable is its own
+//!   abstract location; an array is one summary location (weak updates);
+//! - every `malloc` site is one summary object per accessed type;
+//! - a pointer whose target the analysis cannot name (from a library function, an integer
+//!   cast, `__VERIFIER_nondet_pointer`, a string) points into a weakly-updated region per
+//!   scalar type, as in DUET's model; so does a dereference of a pointer with no known
+//!   target.
+//!
+//! A write through a pointer is strong only when the pointer has a single target that is one
+//! concrete object. Soundness assumes C's strict aliasing: memory is accessed through
+//! pointers of its declared type, and pointer arithmetic stays inside its object.
 
-use super::{Action, CType, Expr, LocId, Lval, Program, Ty, VarId, VarKind};
+use super::{Action, AllocId, CType, Expr, LocId, Lval, Multiplicity, Program, Ty, VarId, VarKind};
 use hashbrown::HashMap;
+use std::collections::BTreeSet;
 use std::fmt;
 
 /// Index of an abstract memory location in [`MemoryModel::locs`].
@@ -25,27 +32,28 @@ impl AbsLoc {
 }
 
 /// What an abstract location stands for.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum AbsKind {
-    /// A scalar variable whose address is never taken.
+    /// A scalar variable.
     Var(VarId),
-    /// A field path (field positions) of a variable whose address is never taken; an array
-    /// on the path makes it a summary.
+    /// A field path (field positions) of a variable; an array on the path makes it a summary.
     Cell(VarId, Vec<u32>),
-    /// All objects of one scalar type reachable through pointers.
+    /// What one allocation site's objects hold at one scalar type.
+    Heap(AllocId, String),
+    /// Memory of one scalar type that no known object accounts for.
     Region(String),
 }
 
 /// Facts about one abstract location.
 #[derive(Clone, Debug)]
 pub struct AbsLocInfo {
-    /// Printable name (`x`, `s.f`, `a[*]`, `*int32`).
+    /// Printable name (`x`, `s.f`, `a[*]`, `heap#0:int32`, `*int32`).
     pub name: String,
     /// What it stands for.
     pub kind: AbsKind,
-    /// One concrete cell, so a write replaces its value; otherwise writes are weak.
+    /// One concrete cell, so a direct write replaces its value; otherwise writes are weak.
     pub strong: bool,
-    /// Visible to several threads (globals and pointer regions).
+    /// Visible to several threads (globals, escaped locals, heap, regions).
     pub shared: bool,
     /// The scalar type of its values.
     pub ty: Ty,
@@ -71,9 +79,33 @@ pub struct LockId(pub u32);
 pub enum LockRef {
     /// One specific global mutex object.
     Exact(LockId),
-    /// A mutex the analysis cannot pin down (an array element, through an unknown pointer, a
-    /// thread-local mutex): it gives no mutual exclusion facts.
+    /// A mutex the analysis cannot pin down (an array element, several possible targets, a
+    /// thread-local or heap mutex): it gives no mutual exclusion facts.
     Unknown,
+}
+
+/// An object a pointer can point to: its root and the path of fields inside it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Root {
+    Var(VarId),
+    Heap(AllocId),
+    Unknown,
+}
+
+/// A pointer target, or the object an lvalue designates.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+struct Target {
+    root: Root,
+    /// Field positions from the root.
+    path: Vec<u32>,
+    /// An array element was selected on the way (the location is a summary).
+    indexed: bool,
+}
+
+impl Target {
+    fn unknown() -> Target {
+        Target { root: Root::Unknown, path: Vec::new(), indexed: false }
+    }
 }
 
 /// The alias model of a program.
@@ -89,14 +121,15 @@ pub struct MemoryModel {
     lock_index: HashMap<AbsKind, LockId>,
     /// Per IR location: the lock of an acquire, release or busy action.
     pub lock_of: Vec<Option<LockRef>>,
-    /// Pointer variables that can only point to one object (or be null).
-    must_point: HashMap<VarId, Lval>,
+    /// Points-to sets of the abstract locations that hold pointers.
+    pts: HashMap<AbsKind, BTreeSet<Target>>,
 }
 
 impl MemoryModel {
     /// Builds the model for a lowered program.
     pub fn build(prog: &Program) -> MemoryModel {
-        let mut m = MemoryModel { must_point: must_point_targets(prog), ..Default::default() };
+        let mut m = MemoryModel::default();
+        m.points_to(prog);
         for loc in &prog.locs {
             let access = m.access_of(prog, &loc.action);
             m.access.push(access);
@@ -119,18 +152,37 @@ impl MemoryModel {
         &self.access[l.index()]
     }
 
-    /// The abstract location an lvalue designates, if the program contains it.
+    /// The abstract location an lvalue designates, when it designates exactly one that the
+    /// program accesses.
     pub fn lookup(&self, prog: &Program, lv: &Lval) -> Option<AbsLoc> {
-        let (kind, _) = self.key(prog, lv);
-        self.index.get(&kind).copied()
+        match self.targets(prog, lv).as_slice() {
+            [a] => Some(*a),
+            _ => None,
+        }
     }
 
-    /// Whether an lvalue designates memory that several threads can see.
-    pub fn is_shared(&self, prog: &Program, lv: &Lval) -> bool {
-        match self.key(prog, lv).0 {
-            AbsKind::Var(v) | AbsKind::Cell(v, _) => prog.var(v).is_global(),
-            AbsKind::Region(_) => true,
+    /// Every abstract location an lvalue may designate (those the program accesses).
+    pub fn targets(&self, prog: &Program, lv: &Lval) -> Vec<AbsLoc> {
+        let ty = prog.lval_type(lv);
+        let mut out: Vec<AbsLoc> = self.lval_targets(prog, lv).iter().filter_map(|t| self.index.get(&key(prog, t, &ty)).copied()).collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// Whether a write to an lvalue replaces the value of the one location it designates.
+    pub fn is_strong_write(&self, prog: &Program, lv: &Lval) -> bool {
+        let ty = prog.lval_type(lv);
+        match self.lval_targets(prog, lv).as_slice() {
+            [t] => strong(prog, t, &key(prog, t, &ty)),
+            _ => false,
         }
+    }
+
+    /// Whether an lvalue may designate memory that several threads can see.
+    pub fn is_shared(&self, prog: &Program, lv: &Lval) -> bool {
+        let ty = prog.lval_type(lv);
+        self.lval_targets(prog, lv).iter().any(|t| shared(prog, &key(prog, t, &ty)))
     }
 
     /// All abstract locations, in id order.
@@ -138,35 +190,167 @@ impl MemoryModel {
         (0..self.locs.len() as u32).map(AbsLoc)
     }
 
-    fn intern(&mut self, prog: &Program, lv: &Lval) -> AbsLoc {
-        let (kind, strong) = self.key(prog, lv);
-        if let Some(a) = self.index.get(&kind) {
+    // ------------------------------------------------------------------ points-to
+
+    /// The objects an lvalue designates.
+    fn lval_targets(&self, prog: &Program, lv: &Lval) -> Vec<Target> {
+        match lv {
+            Lval::Var(v) => vec![Target { root: Root::Var(*v), path: Vec::new(), indexed: false }],
+            Lval::Field(b, _, i) => self
+                .lval_targets(prog, b)
+                .into_iter()
+                .map(|mut t| {
+                    t.path.push(*i);
+                    t
+                })
+                .collect(),
+            Lval::Index(b, _) => self
+                .lval_targets(prog, b)
+                .into_iter()
+                .map(|mut t| {
+                    t.indexed = true;
+                    t
+                })
+                .collect(),
+            Lval::Deref(e, _) => {
+                let s = self.pts_expr(prog, e);
+                // A pointer with no known target is null or indeterminate, and dereferencing it
+                // is undefined; pointing it at unknown memory keeps the model sound anyway.
+                if s.is_empty() {
+                    vec![Target::unknown()]
+                } else {
+                    s.into_iter().collect()
+                }
+            }
+        }
+    }
+
+    /// The objects a pointer-valued expression may point to.
+    fn pts_expr(&self, prog: &Program, e: &Expr) -> BTreeSet<Target> {
+        match e {
+            Expr::Const(..) => BTreeSet::new(),
+            Expr::AddrOf(lv) => self.lval_targets(prog, lv).into_iter().collect(),
+            Expr::Load(lv) => {
+                let ty = prog.lval_type(lv);
+                let mut out = BTreeSet::new();
+                for t in self.lval_targets(prog, lv) {
+                    if t.root == Root::Unknown {
+                        // A pointer loaded from unknown memory can point anywhere unknown.
+                        if matches!(ty, CType::Pointer(_)) {
+                            out.insert(Target::unknown());
+                        }
+                        continue;
+                    }
+                    if let Some(s) = self.pts.get(&key(prog, &t, &ty)) {
+                        out.extend(s.iter().cloned());
+                    }
+                }
+                out
+            }
+            Expr::Binary(op, p, _, Ty::Ptr) if matches!(op, super::BinOp::Add | super::BinOp::Sub) => self
+                .pts_expr(prog, p)
+                .into_iter()
+                .map(|mut t| {
+                    // Pointer arithmetic moves inside an array: the target becomes a summary.
+                    t.indexed = true;
+                    t
+                })
+                .collect(),
+            Expr::Cast(Ty::Ptr, x) => {
+                let inner = self.pts_expr(prog, x);
+                match x.as_ref() {
+                    Expr::Const(0, _) => BTreeSet::new(),
+                    _ if !inner.is_empty() => inner,
+                    // An integer turned into a pointer: unknown memory.
+                    x if x.ty(prog) != Ty::Ptr => [Target::unknown()].into_iter().collect(),
+                    _ => inner,
+                }
+            }
+            Expr::Nondet(Ty::Ptr) => [Target::unknown()].into_iter().collect(),
+            _ => BTreeSet::new(),
+        }
+    }
+
+    /// Solves the inclusion constraints of every pointer store, to a fixed point.
+    fn points_to(&mut self, prog: &Program) {
+        loop {
+            let mut changed = false;
+            for loc in &prog.locs {
+                let (lv, src): (&Lval, BTreeSet<Target>) = match &loc.action {
+                    Action::Assign(lv, e) => (lv, self.pts_expr(prog, e)),
+                    Action::Alloc(lv, site, _) => (lv, [Target { root: Root::Heap(*site), path: Vec::new(), indexed: false }].into_iter().collect()),
+                    Action::Fork { template, arg: Some(e), .. } => match prog.template(*template).params.first() {
+                        Some(p) => {
+                            let s = self.pts_expr(prog, e);
+                            changed |= self.add_pts(AbsKind::Var(*p), s);
+                            continue;
+                        }
+                        None => continue,
+                    },
+                    _ => continue,
+                };
+                if src.is_empty() {
+                    continue;
+                }
+                let ty = prog.lval_type(lv);
+                for t in self.lval_targets(prog, lv) {
+                    if t.root == Root::Unknown {
+                        continue;
+                    }
+                    changed |= self.add_pts(key(prog, &t, &ty), src.clone());
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+    }
+
+    fn add_pts(&mut self, k: AbsKind, s: BTreeSet<Target>) -> bool {
+        let set = self.pts.entry(k).or_default();
+        let before = set.len();
+        set.extend(s);
+        set.len() != before
+    }
+
+    // ------------------------------------------------------------------ accesses
+
+    fn intern(&mut self, prog: &Program, k: AbsKind, ty: &CType) -> AbsLoc {
+        if let Some(a) = self.index.get(&k) {
             return *a;
         }
-        let ty = prog.lval_type(lv).scalar(prog.data_model);
-        let (name, shared) = match &kind {
-            AbsKind::Var(v) => (prog.var(*v).name.clone(), prog.var(*v).is_global()),
-            AbsKind::Cell(v, path) => (cell_name(prog, *v, path), prog.var(*v).is_global()),
-            AbsKind::Region(t) => (format!("*{t}"), true),
+        let name = match &k {
+            AbsKind::Var(v) => prog.var(*v).name.clone(),
+            AbsKind::Cell(v, path) => cell_name(prog, *v, path),
+            AbsKind::Heap(site, t) => format!("heap#{}:{t}", site.0),
+            AbsKind::Region(t) => format!("*{t}"),
+        };
+        let strong = match &k {
+            AbsKind::Var(v) | AbsKind::Cell(v, _) => single_object(prog, *v) && !matches!(&k, AbsKind::Cell(v, p) if crosses_array(prog, *v, p)),
+            _ => false,
         };
         let id = AbsLoc(self.locs.len() as u32);
-        self.locs.push(AbsLocInfo { name, kind: kind.clone(), strong, shared, ty });
-        self.index.insert(kind, id);
+        self.locs.push(AbsLocInfo { name, kind: k.clone(), strong, shared: shared(prog, &k), ty: ty.scalar(prog.data_model) });
+        self.index.insert(k, id);
         id
     }
 
-    /// Maps an lvalue to its abstract location and whether writes to it are strong.
-    fn key(&self, prog: &Program, lv: &Lval) -> (AbsKind, bool) {
-        if let Some((root, path, indexed)) = direct_path(lv) {
-            let var = prog.var(root);
-            if !var.addr_taken {
-                if path.is_empty() && !indexed && var.ty.is_scalar() {
-                    return (AbsKind::Var(root), true);
-                }
-                return (AbsKind::Cell(root, path), !indexed);
+    /// Interns the locations an lvalue designates; returns them and whether a write is strong.
+    fn resolve(&mut self, prog: &Program, lv: &Lval) -> (Vec<AbsLoc>, bool) {
+        let ty = prog.lval_type(lv);
+        let targets = self.lval_targets(prog, lv);
+        let single = targets.len() == 1;
+        let mut out = Vec::new();
+        let mut all_strong = single;
+        for t in &targets {
+            let k = key(prog, t, &ty);
+            all_strong &= strong(prog, t, &k);
+            let a = self.intern(prog, k, &ty);
+            if !out.contains(&a) {
+                out.push(a);
             }
         }
-        (AbsKind::Region(region_key(&prog.lval_type(lv))), false)
+        (out, all_strong && single)
     }
 
     fn access_of(&mut self, prog: &Program, action: &Action) -> Access {
@@ -184,13 +368,14 @@ impl MemoryModel {
             }
             Action::Assume(e) | Action::Assert(_, e) => {
                 e.for_each_load(&mut |l| reads.push(l));
-                // Refining a summary by a condition on one of its cells would be unsound for
-                // the others, so only strong locations count as modified (DUET §3).
+                // Refining a summary (or one of several targets) by a condition on what was read
+                // would be unsound for the rest, so only strong single locations count as
+                // modified (DUET §3).
                 for l in &reads {
-                    let a = self.intern(prog, l);
-                    if self.info(a).strong {
-                        push_unique(&mut acc.mods, a);
-                        push_unique(&mut acc.kills, a);
+                    let (ts, strong) = self.resolve(prog, l);
+                    if strong {
+                        push_unique(&mut acc.mods, ts[0]);
+                        push_unique(&mut acc.kills, ts[0]);
                     }
                 }
             }
@@ -210,8 +395,10 @@ impl MemoryModel {
             Action::Skip | Action::AtomicBegin | Action::AtomicEnd | Action::Halt(_) => {}
         }
         for l in reads {
-            let a = self.intern(prog, l);
-            push_unique(&mut acc.refs, a);
+            let (ts, _) = self.resolve(prog, l);
+            for a in ts {
+                push_unique(&mut acc.refs, a);
+            }
         }
         acc.mods.sort();
         acc.refs.sort();
@@ -220,36 +407,32 @@ impl MemoryModel {
     }
 
     fn write(&mut self, prog: &Program, lv: &Lval, acc: &mut Access) {
-        let a = self.intern(prog, lv);
-        push_unique(&mut acc.mods, a);
-        if self.info(a).strong {
-            push_unique(&mut acc.kills, a);
-        } else {
-            push_unique(&mut acc.refs, a);
+        let (ts, strong) = self.resolve(prog, lv);
+        for a in ts {
+            push_unique(&mut acc.mods, a);
+            if strong {
+                push_unique(&mut acc.kills, a);
+            } else {
+                push_unique(&mut acc.refs, a);
+            }
         }
     }
 
     /// Identifies the mutex object an lvalue designates.
     fn lock_ref(&mut self, prog: &Program, lv: &Lval) -> LockRef {
-        let target = match lv {
-            Lval::Deref(e, _) => match e.as_ref() {
-                Expr::Load(Lval::Var(p)) => self.must_point.get(p).cloned(),
-                _ => None,
-            },
-            other => Some(other.clone()),
-        };
-        let Some(target) = target else { return LockRef::Unknown };
-        let Some((root, path, indexed)) = direct_path(&target) else { return LockRef::Unknown };
+        let targets = self.lval_targets(prog, lv);
+        let [t] = targets.as_slice() else { return LockRef::Unknown };
+        let Root::Var(root) = t.root else { return LockRef::Unknown };
         // A thread-local mutex object exists once per thread, so holding "it" excludes nobody.
-        if indexed || !prog.var(root).is_global() {
+        if t.indexed || !prog.var(root).is_global() || crosses_array(prog, root, &t.path) {
             return LockRef::Unknown;
         }
-        let kind = AbsKind::Cell(root, path.clone());
+        let kind = AbsKind::Cell(root, t.path.clone());
         if let Some(id) = self.lock_index.get(&kind) {
             return LockRef::Exact(*id);
         }
         let id = LockId(self.locks.len() as u32);
-        self.locks.push(cell_name(prog, root, &path));
+        self.locks.push(cell_name(prog, root, &t.path));
         self.lock_index.insert(kind, id);
         LockRef::Exact(id)
     }
@@ -267,21 +450,68 @@ fn push_unique<T: PartialEq>(v: &mut Vec<T>, x: T) {
     }
 }
 
-/// Root variable, field path and whether an index occurs, for lvalues without dereference.
-fn direct_path(lv: &Lval) -> Option<(VarId, Vec<u32>, bool)> {
-    match lv {
-        Lval::Var(v) => Some((*v, Vec::new(), false)),
-        Lval::Deref(..) => None,
-        Lval::Index(b, _) => {
-            let (v, p, _) = direct_path(b)?;
-            Some((v, p, true))
+/// The abstract location of a target accessed at a type.
+fn key(prog: &Program, t: &Target, access: &CType) -> AbsKind {
+    match &t.root {
+        Root::Var(v) => {
+            if t.path.is_empty() && !t.indexed && prog.var(*v).ty.is_scalar() {
+                AbsKind::Var(*v)
+            } else {
+                AbsKind::Cell(*v, t.path.clone())
+            }
         }
-        Lval::Field(b, _, i) => {
-            let (v, mut p, ix) = direct_path(b)?;
-            p.push(*i);
-            Some((v, p, ix))
+        Root::Heap(site) => AbsKind::Heap(*site, region_key(access)),
+        Root::Unknown => AbsKind::Region(region_key(access)),
+    }
+}
+
+/// Whether a write to this target replaces the value of one concrete cell.
+fn strong(prog: &Program, t: &Target, k: &AbsKind) -> bool {
+    match (&t.root, k) {
+        (Root::Var(v), AbsKind::Var(_)) => single_object(prog, *v),
+        (Root::Var(v), AbsKind::Cell(_, p)) => !t.indexed && single_object(prog, *v) && !crosses_array(prog, *v, p),
+        _ => false,
+    }
+}
+
+/// Whether a variable is one object for every thread that can reach it: a global, or a
+/// local whose address never leaves its thread or whose template runs once.
+fn single_object(prog: &Program, v: VarId) -> bool {
+    let var = prog.var(v);
+    match var.kind {
+        VarKind::Global => true,
+        VarKind::ThreadLocal => !var.addr_taken,
+        VarKind::Local(t) | VarKind::Temp(t) => !var.addr_taken || prog.template(t).multiplicity == Multiplicity::One,
+    }
+}
+
+fn shared(prog: &Program, k: &AbsKind) -> bool {
+    match k {
+        AbsKind::Var(v) | AbsKind::Cell(v, _) => {
+            let var = prog.var(*v);
+            // A local whose address is taken may be handed to another thread.
+            var.is_global() || var.addr_taken
+        }
+        AbsKind::Heap(..) | AbsKind::Region(_) => true,
+    }
+}
+
+/// Whether the declared type along a field path contains an array (a summary location).
+fn crosses_array(prog: &Program, root: VarId, path: &[u32]) -> bool {
+    let mut ty = prog.var(root).ty.clone();
+    for &i in path {
+        if matches!(ty, CType::Array(..)) {
+            return true;
+        }
+        match ty {
+            CType::Record(r) => match prog.records[r.0 as usize].fields.get(i as usize) {
+                Some((_, t)) => ty = t.clone(),
+                None => return true,
+            },
+            _ => return true,
         }
     }
+    matches!(ty, CType::Array(..))
 }
 
 fn cell_name(prog: &Program, root: VarId, path: &[u32]) -> String {
@@ -297,6 +527,8 @@ fn cell_name(prog: &Program, root: VarId, path: &[u32]) -> String {
             name.push('.');
             name.push_str(fname);
             ty = fty.clone();
+        } else {
+            break;
         }
     }
     if matches!(ty, CType::Array(..)) {
@@ -305,7 +537,7 @@ fn cell_name(prog: &Program, root: VarId, path: &[u32]) -> String {
     name
 }
 
-/// The region an access through a pointer of this type falls into.
+/// The region an access to unknown memory of this type falls into.
 pub fn region_key(t: &CType) -> String {
     match t {
         CType::Bool => "_Bool".into(),
@@ -319,71 +551,4 @@ pub fn region_key(t: &CType) -> String {
         CType::Record(r) => format!("record{}", r.0),
         CType::Void => "void".into(),
     }
-}
-
-/// Pointer variables (never address-taken) whose every assignment stores `&X` for one `X`,
-/// or a copy of another such pointer: dereferencing them, when it does not crash on null,
-/// reaches `X`. Used to identify mutexes passed around by pointer.
-fn must_point_targets(prog: &Program) -> HashMap<VarId, Lval> {
-    #[derive(Clone, PartialEq)]
-    enum T {
-        Unset,
-        To(Lval),
-        Many,
-    }
-    let mut state: HashMap<VarId, T> = HashMap::new();
-    let mut copies: Vec<(VarId, VarId)> = Vec::new();
-    let assign = |state: &mut HashMap<VarId, T>, v: VarId, t: T| {
-        let cur = state.entry(v).or_insert(T::Unset);
-        *cur = match (cur.clone(), t) {
-            (T::Unset, t) => t,
-            (T::To(a), T::To(b)) if a == b => T::To(a),
-            _ => T::Many,
-        };
-    };
-    for loc in &prog.locs {
-        let (lv, e) = match &loc.action {
-            Action::Assign(lv, e) => (lv, Some(e)),
-            Action::Alloc(lv, ..) => (lv, None),
-            Action::Fork { handle: Some(h), .. } => (h, None),
-            _ => continue,
-        };
-        let Lval::Var(p) = lv else { continue };
-        if !matches!(prog.var(*p).ty, CType::Pointer(_)) {
-            continue;
-        }
-        match e {
-            Some(Expr::AddrOf(target)) if direct_path(target).is_some() => assign(&mut state, *p, T::To(target.clone())),
-            Some(Expr::Cast(_, inner)) if matches!(inner.as_ref(), Expr::Const(0, _)) => {}
-            Some(Expr::Const(0, _)) => {}
-            Some(Expr::Load(Lval::Var(q))) => copies.push((*p, *q)),
-            _ => assign(&mut state, *p, T::Many),
-        }
-    }
-    // Copies: iterate to a fixpoint over the small copy graph.
-    loop {
-        let mut changed = false;
-        for &(p, q) in &copies {
-            let src = state.get(&q).cloned().unwrap_or(T::Unset);
-            let src = if prog.var(q).addr_taken || !matches!(prog.var(q).ty, CType::Pointer(_)) { T::Many } else { src };
-            let before = state.get(&p).cloned().unwrap_or(T::Unset);
-            if src != T::Unset {
-                assign(&mut state, p, src);
-            }
-            if state.get(&p).cloned().unwrap_or(T::Unset) != before {
-                changed = true;
-            }
-        }
-        if !changed {
-            break;
-        }
-    }
-    state
-        .into_iter()
-        .filter(|(p, _)| !prog.var(*p).addr_taken && !matches!(prog.var(*p).kind, VarKind::ThreadLocal))
-        .filter_map(|(p, t)| match t {
-            T::To(lv) => Some((p, lv)),
-            _ => None,
-        })
-        .collect()
 }

@@ -20,7 +20,7 @@ pub mod visit;
 
 use std::fmt;
 
-pub use memory::{AbsLoc, LockRef, MemoryModel};
+pub use memory::{AbsKind, AbsLoc, LockRef, MemoryModel};
 pub use types::{CType, IntTy, Record, RecordId, Ty};
 
 /// Index of a variable in [`Program::vars`].

@@ -1,3 +1,41 @@
-//! Reports of verdicts for people and tools.
+//! Reports of verdicts for people and tools: the text table, JSON (schema in
+//! `docs/report-json.md`) and SARIF 2.1.0, and the atomic write of a report file.
 
+pub mod atomic;
+pub mod json;
+pub mod location;
+pub mod sarif;
 pub mod text;
+
+use crate::batch::TaskRun;
+
+/// A report format (`--format`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// A table per file, then a summary.
+    Text,
+    /// One JSON document: an object per task and a summary.
+    Json,
+    /// SARIF 2.1.0, for GitHub code scanning.
+    Sarif,
+}
+
+/// The whole report of a run in `format`.
+pub fn render(format: Format, runs: &[TaskRun], exit_code: i32, total_seconds: f64) -> String {
+    match format {
+        Format::Text => {
+            let mut out: String = runs.iter().map(|r| text::task(&r.result)).collect();
+            out.push('\n');
+            out.push_str(&text_summary(runs, exit_code, total_seconds));
+            out
+        }
+        Format::Json => json::render(runs, exit_code, total_seconds),
+        Format::Sarif => sarif::render(runs, exit_code),
+    }
+}
+
+/// The text summary block of a run.
+pub fn text_summary(runs: &[TaskRun], exit_code: i32, total_seconds: f64) -> String {
+    let results: Vec<_> = runs.iter().map(|r| r.result.clone()).collect();
+    text::summary(&results, exit_code, total_seconds)
+}

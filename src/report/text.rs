@@ -8,7 +8,7 @@ pub fn task(r: &TaskResult) -> String {
     let mut out = String::new();
     match &r.outcome {
         Outcome::Checked(vs) => {
-            let _ = writeln!(out, "{}: {} assertion(s)", r.file, vs.len());
+            let _ = writeln!(out, "{}: {} assertion(s) in {:.2} s", r.file, vs.len(), r.seconds);
             let width = vs.iter().map(|v| v.id.len()).max().unwrap_or(0);
             for v in vs {
                 let _ = writeln!(out, "  {:<width$}  {:<12}  '{}'", v.id, v.status.word(), v.text);
@@ -21,16 +21,16 @@ pub fn task(r: &TaskResult) -> String {
             }
         }
         Outcome::Error(d) => {
-            let _ = writeln!(out, "{}: error", r.file);
+            let _ = writeln!(out, "{}: error after {:.2} s", r.file, r.seconds);
             for line in d.to_string().lines() {
                 let _ = writeln!(out, "  {line}");
             }
         }
         Outcome::Timeout(why) => {
-            let _ = writeln!(out, "{}: timeout ({why})", r.file);
+            let _ = writeln!(out, "{}: timeout after {:.2} s ({why})", r.file, r.seconds);
         }
         Outcome::OutOfMemory(why) => {
-            let _ = writeln!(out, "{}: out of memory ({why})", r.file);
+            let _ = writeln!(out, "{}: out-of-memory after {:.2} s ({why})", r.file, r.seconds);
         }
     }
     for s in &r.sections {
@@ -67,28 +67,33 @@ impl Summary {
     pub fn of(results: &[TaskResult]) -> Summary {
         let mut s = Summary::default();
         for r in results {
-            match &r.outcome {
-                Outcome::Checked(vs) => {
-                    for v in vs {
-                        match v.status {
-                            Status::Safe => s.safe += 1,
-                            Status::Violated => s.violated += 1,
-                            Status::BoundedSafe => s.bounded_safe += 1,
-                            Status::Unknown => s.unknown += 1,
-                        }
-                    }
-                }
-                Outcome::Error(_) => s.error += 1,
-                Outcome::Timeout(_) => s.timeout += 1,
-                Outcome::OutOfMemory(_) => s.out_of_memory += 1,
-            }
+            s.add(r);
         }
         s
     }
+
+    /// Counts one more task.
+    pub fn add(&mut self, r: &TaskResult) {
+        match &r.outcome {
+            Outcome::Checked(vs) => {
+                for v in vs {
+                    match v.status {
+                        Status::Safe => self.safe += 1,
+                        Status::Violated => self.violated += 1,
+                        Status::BoundedSafe => self.bounded_safe += 1,
+                        Status::Unknown => self.unknown += 1,
+                    }
+                }
+            }
+            Outcome::Error(_) => self.error += 1,
+            Outcome::Timeout(_) => self.timeout += 1,
+            Outcome::OutOfMemory(_) => self.out_of_memory += 1,
+        }
+    }
 }
 
-/// The summary block printed after the tables.
-pub fn summary(results: &[TaskResult], code: i32) -> String {
+/// The summary block printed after the tables, with the run's wall-clock time.
+pub fn summary(results: &[TaskResult], code: i32, total_seconds: f64) -> String {
     let s = Summary::of(results);
     let mut out = String::new();
     let _ = writeln!(out, "summary: {} file(s)", results.len());
@@ -103,6 +108,7 @@ pub fn summary(results: &[TaskResult], code: i32) -> String {
         let _ = writeln!(out, "  out-of-memory {}", s.out_of_memory);
     }
     let _ = writeln!(out, "  error         {}", s.error);
-    let _ = writeln!(out, "exit code {code} (0 all safe, 10 some violated, 5 inconclusive, 2 input error, 6 internal error)");
+    let _ = writeln!(out, "time {total_seconds:.2} s");
+    let _ = writeln!(out, "exit code {code} (0 all safe, 10 some violated, 5 inconclusive, 2 input error, 6 internal error; the first that applies of 10, 6, 2, 5, 0)");
     out
 }

@@ -14,6 +14,7 @@ pub struct Interference {
     pub coreachable: Rows,
     pub may_reach: Rows,
     pub may_flow: Rows,
+    pub may_stand: Rows,
 }
 
 pub mod optimised {
@@ -31,19 +32,27 @@ pub mod optimised {
         @input struct Atomic(u32);
         @input struct Needs(u32, u32, u32);
         @input struct CondVal(u32, u32, u32);
+        @input struct Observe(u32);
 
         @output struct Coreachable(u32, u32);
         @output struct MayReach(u32, u32, u32, u32);
         @output struct MayFlow(u32, u32, u32);
+        @output struct MayStand(u32, u32, u32);
 
         struct Blocks(u32);
         struct FreeStep(u32, u32);
         struct LockStep(u32, u32, u32);
         struct CondStep(u32, u32, u32, u32);
         struct Relevant(u32, u32);
-        struct WriterMayStep(u32, u32, u32, u32);
-        struct ReaderMayStep(u32, u32, u32, u32);
         struct SeqReach(u32, u32, u32);
+        struct WriterAt(u32, u32);
+        struct WriterStep(u32, u32, u32);
+        struct WriterLockStep(u32, u32, u32, u32);
+        struct WriterCondStep(u32, u32, u32, u32, u32);
+        struct ReaderStep(u32, u32, u32);
+        struct ReaderLockStep(u32, u32, u32, u32);
+        struct ReaderCondStep(u32, u32, u32, u32, u32);
+        struct ReaderFork(u32, u32, u32);
 
         Blocks(a) <- Acquires(a, _);
         Blocks(a) <- Needs(a, _, _);
@@ -61,6 +70,8 @@ pub mod optimised {
 
         Relevant(v, x) <- Reads(v, x);
         Relevant(v, x) <- Defines(v, x);
+        Relevant(v, x) <- Observe(x), Cf(v, _);
+        Relevant(v, x) <- Observe(x), Cf(_, v);
         Relevant(v0, x) <- Cf(v0, v1), Relevant(v1, x), !Kill(v0, x);
         Relevant(a0, x) <- Spawn(a0, e), Relevant(e, x), !Kill(a0, x);
 
@@ -68,29 +79,43 @@ pub mod optimised {
         MayReach(u0, x, u1, v) <- Coreachable(u0, v), Defines(u0, x), LockStep(u0, l, u1), !Holds(v, l), !Atomic(v), Relevant(v, x);
         MayReach(u0, x, u1, v) <- Coreachable(u0, v), Defines(u0, x), CondStep(u0, c, val, u1), CondVal(v, c, val), !Atomic(v), Relevant(v, x);
 
-        WriterMayStep(u0, x, u1, v) <- MayReach(u0, x, u1, v), !Kill(u1, x), !Atomic(v);
-        ReaderMayStep(u0, x, u1, v) <- MayReach(u0, x, u1, v), !Kill(v, x), !Atomic(u1);
-
-        MayReach(u0, x, u2, v) <- WriterMayStep(u0, x, u1, v), FreeStep(u1, u2);
-        MayReach(u0, x, u2, v) <- WriterMayStep(u0, x, u1, v), LockStep(u1, l, u2), !Holds(v, l);
-        MayReach(u0, x, u2, v) <- WriterMayStep(u0, x, u1, v), CondStep(u1, c, val, u2), CondVal(v, c, val);
-
-        MayReach(u0, x, u1, v1) <- ReaderMayStep(u0, x, u1, v0), FreeStep(v0, v1), Relevant(v1, x);
-        MayReach(u0, x, u1, v1) <- ReaderMayStep(u0, x, u1, v0), LockStep(v0, l, v1), !Holds(u1, l), Relevant(v1, x);
-        MayReach(u0, x, u1, v1) <- ReaderMayStep(u0, x, u1, v0), CondStep(v0, c, val, v1), CondVal(u1, c, val), Relevant(v1, x);
-
         SeqReach(u0, x, u1) <- Defines(u0, x), Cf(u0, u1);
         SeqReach(u0, x, u2) <- SeqReach(u0, x, u1), !Kill(u1, x), Cf(u1, u2);
 
+        WriterAt(u1, x) <- SeqReach(_, x, u1);
+        WriterStep(u1, x, u2) <- WriterAt(u1, x), !Kill(u1, x), FreeStep(u1, u2);
+        WriterLockStep(u1, x, l, u2) <- WriterAt(u1, x), !Kill(u1, x), LockStep(u1, l, u2);
+        WriterCondStep(u1, x, c, val, u2) <- WriterAt(u1, x), !Kill(u1, x), CondStep(u1, c, val, u2);
+        ReaderStep(v0, x, v1) <- FreeStep(v0, v1), Relevant(v1, x), !Kill(v0, x);
+        ReaderLockStep(v0, x, l, v1) <- LockStep(v0, l, v1), Relevant(v1, x), !Kill(v0, x);
+        ReaderCondStep(v0, x, c, val, v1) <- CondStep(v0, c, val, v1), Relevant(v1, x), !Kill(v0, x);
+        ReaderFork(a0, x, e) <- Spawn(a0, e), Relevant(e, x), !Kill(a0, x);
+
+        MayReach(u0, x, u2, v) <- MayReach(u0, x, u1, v), WriterStep(u1, x, u2), !Atomic(v);
+        MayReach(u0, x, u2, v) <- MayReach(u0, x, u1, v), WriterLockStep(u1, x, l, u2), !Holds(v, l), !Atomic(v);
+        MayReach(u0, x, u2, v) <- MayReach(u0, x, u1, v), WriterCondStep(u1, x, c, val, u2), CondVal(v, c, val), !Atomic(v);
+
+        MayReach(u0, x, u1, v1) <- MayReach(u0, x, u1, v0), ReaderStep(v0, x, v1), !Atomic(u1);
+        MayReach(u0, x, u1, v1) <- MayReach(u0, x, u1, v0), ReaderLockStep(v0, x, l, v1), !Holds(u1, l), !Atomic(u1);
+        MayReach(u0, x, u1, v1) <- MayReach(u0, x, u1, v0), ReaderCondStep(v0, x, c, val, v1), CondVal(u1, c, val), !Atomic(u1);
+
         MayReach(u0, x, a1, e) <- SeqReach(u0, x, a0), !Kill(a0, x), Spawn(a0, e), Cf(a0, a1), Relevant(e, x);
         MayReach(a0, x, a1, e) <- Defines(a0, x), Spawn(a0, e), Cf(a0, a1), Relevant(e, x);
-        MayReach(u0, x, u1, e) <- ReaderMayStep(u0, x, u1, a0), Spawn(a0, e), Relevant(e, x);
+        MayReach(u0, x, u1, e) <- MayReach(u0, x, u1, a0), ReaderFork(a0, x, e), !Atomic(u1);
 
-        MayFlow(u0, x, v) <- MayReach(u0, x, _, v), Reads(v, x);
-        MayFlow(u0, x, v) <- MayReach(u0, x, _, v), Defines(v, x);
+        MayFlow(u0, x, v) <- MayReach(u0, x, u1, v), Reads(v, x), !Blocks(v), !Atomic(u1);
+        MayFlow(u0, x, v) <- MayReach(u0, x, u1, v), Reads(v, x), Acquires(v, l), !Holds(u1, l), !Atomic(u1);
+        MayFlow(u0, x, v) <- MayReach(u0, x, u1, v), Reads(v, x), Needs(v, c, val), CondVal(u1, c, val), !Atomic(u1);
+        MayStand(u0, x, v) <- MayReach(u0, x, _, v), Observe(x);
     }
 
-    pub fn run(f: &super::Facts) -> super::Interference {
+    /// Output sizes only: what the benchmark times, without converting the results.
+    pub fn counts(f: &super::Facts) -> (usize, usize, usize) {
+        let (co, mr, mf, _) = runtime(f).run();
+        (co.len(), mr.len(), mf.len())
+    }
+
+    fn runtime(f: &super::Facts) -> Crepe {
         let mut rt = Crepe::new();
         rt.extend(f.cf.iter().map(|r| Cf(r[0], r[1])));
         rt.extend(f.spawn.iter().map(|r| Spawn(r[0], r[1])));
@@ -103,11 +128,17 @@ pub mod optimised {
         rt.extend(f.atomic.iter().map(|r| Atomic(r[0])));
         rt.extend(f.needs.iter().map(|r| Needs(r[0], r[1], r[2])));
         rt.extend(f.cond_val.iter().map(|r| CondVal(r[0], r[1], r[2])));
-        let (co, mr, mf) = rt.run();
+        rt.extend(f.observe.iter().map(|r| Observe(r[0])));
+        rt
+    }
+
+    pub fn run(f: &super::Facts) -> super::Interference {
+        let (co, mr, mf, ms) = runtime(f).run();
         super::Interference {
             coreachable: co.into_iter().map(|Coreachable(a, b)| vec![a, b]).collect(),
             may_reach: mr.into_iter().map(|MayReach(a, b, c, d)| vec![a, b, c, d]).collect(),
             may_flow: mf.into_iter().map(|MayFlow(a, b, c)| vec![a, b, c]).collect(),
+            may_stand: ms.into_iter().map(|MayStand(a, b, c)| vec![a, b, c]).collect(),
         }
     }
 }
@@ -127,10 +158,12 @@ pub mod reference {
         @input struct Atomic(u32);
         @input struct Needs(u32, u32, u32);
         @input struct CondVal(u32, u32, u32);
+        @input struct Observe(u32);
 
         @output struct Coreachable(u32, u32);
         @output struct MayReach(u32, u32, u32, u32);
         @output struct MayFlow(u32, u32, u32);
+        @output struct MayStand(u32, u32, u32);
 
         struct SeqReach(u32, u32, u32);
 
@@ -158,11 +191,19 @@ pub mod reference {
         MayReach(a0, x, a1, e) <- Defines(a0, x), Spawn(a0, e), Cf(a0, a1);
         MayReach(u0, x, u1, e) <- MayReach(u0, x, u1, a0), Spawn(a0, e), !Kill(a0, x), !Atomic(u1);
 
-        MayFlow(u0, x, v) <- MayReach(u0, x, _, v), Reads(v, x);
-        MayFlow(u0, x, v) <- MayReach(u0, x, _, v), Defines(v, x);
+        MayFlow(u0, x, v) <- MayReach(u0, x, u1, v), Reads(v, x), !Atomic(u1), !Acquires(v, _), !Needs(v, _, _);
+        MayFlow(u0, x, v) <- MayReach(u0, x, u1, v), Reads(v, x), !Atomic(u1), Acquires(v, l), !Holds(u1, l);
+        MayFlow(u0, x, v) <- MayReach(u0, x, u1, v), Reads(v, x), !Atomic(u1), Needs(v, c, val), CondVal(u1, c, val);
+        MayStand(u0, x, v) <- MayReach(u0, x, _, v), Observe(x);
     }
 
-    pub fn run(f: &super::Facts) -> super::Interference {
+    /// Output sizes only: what the benchmark times, without converting the results.
+    pub fn counts(f: &super::Facts) -> (usize, usize, usize) {
+        let (co, mr, mf, _) = runtime(f).run();
+        (co.len(), mr.len(), mf.len())
+    }
+
+    fn runtime(f: &super::Facts) -> Crepe {
         let mut rt = Crepe::new();
         rt.extend(f.cf.iter().map(|r| Cf(r[0], r[1])));
         rt.extend(f.spawn.iter().map(|r| Spawn(r[0], r[1])));
@@ -175,11 +216,17 @@ pub mod reference {
         rt.extend(f.atomic.iter().map(|r| Atomic(r[0])));
         rt.extend(f.needs.iter().map(|r| Needs(r[0], r[1], r[2])));
         rt.extend(f.cond_val.iter().map(|r| CondVal(r[0], r[1], r[2])));
-        let (co, mr, mf) = rt.run();
+        rt.extend(f.observe.iter().map(|r| Observe(r[0])));
+        rt
+    }
+
+    pub fn run(f: &super::Facts) -> super::Interference {
+        let (co, mr, mf, ms) = runtime(f).run();
         super::Interference {
             coreachable: co.into_iter().map(|Coreachable(a, b)| vec![a, b]).collect(),
             may_reach: mr.into_iter().map(|MayReach(a, b, c, d)| vec![a, b, c, d]).collect(),
             may_flow: mf.into_iter().map(|MayFlow(a, b, c)| vec![a, b, c]).collect(),
+            may_stand: ms.into_iter().map(|MayStand(a, b, c)| vec![a, b, c]).collect(),
         }
     }
 }
@@ -192,6 +239,13 @@ pub mod tc {
         @output struct Path(u32, u32);
         Path(a, b) <- Edge(a, b);
         Path(a, c) <- Path(a, b), Edge(b, c);
+    }
+
+    /// The closure's size only: what the benchmark times.
+    pub fn count(edges: &[[u32; 2]]) -> usize {
+        let mut rt = Crepe::new();
+        rt.extend(edges.iter().map(|e| Edge(e[0], e[1])));
+        rt.run().0.len()
     }
 
     pub fn run(edges: &[[u32; 2]]) -> super::Rows {

@@ -19,7 +19,7 @@ impl Rng {
     }
     /// Uniform in `0..n` (n > 0).
     pub fn below(&mut self, n: u32) -> u32 {
-        ((self.next() >> 32) * n as u64 >> 32) as u32
+        (((self.next() >> 32) * n as u64) >> 32) as u32
     }
     /// True with probability `p`.
     pub fn chance(&mut self, p: f64) -> bool {
@@ -41,6 +41,7 @@ pub struct Facts {
     pub atomic: Vec<Vec<u32>>,
     pub needs: Vec<Vec<u32>>,
     pub cond_val: Vec<Vec<u32>>,
+    pub observe: Vec<Vec<u32>>,
 }
 
 impl Facts {
@@ -58,6 +59,7 @@ impl Facts {
             ("atomic", &self.atomic),
             ("needs", &self.needs),
             ("cond_val", &self.cond_val),
+            ("observe", &self.observe),
         ]
     }
     pub fn len(&self) -> usize {
@@ -80,10 +82,17 @@ struct Body {
     p_atomic: f64,
 }
 
+/// Which shared variables and conditions a template uses: `var0 .. var0 + vars`, and so on.
+struct Shared<'a> {
+    var0: u32,
+    cond0: u32,
+    cond_vars: &'a dyn Fn(u32) -> Vec<u32>,
+}
+
 /// Emits one thread template of `n` locations starting at id `base`; returns its exit location.
-/// Location `base` is the entry. Shared variables, locks and conditions are drawn from the given
-/// ranges (`var0 .. var0 + vars`, and so on).
-fn template(rng: &mut Rng, f: &mut Facts, base: u32, n: u32, body: &Body, var0: u32, cond0: u32, cond_vars: &dyn Fn(u32) -> Vec<u32>) -> u32 {
+/// Location `base` is the entry.
+fn template(rng: &mut Rng, f: &mut Facts, base: u32, n: u32, body: &Body, shared: &Shared) -> u32 {
+    let Shared { var0, cond0, cond_vars } = *shared;
     let last = base + n - 1;
     let mut i = base;
     while i < last {
@@ -175,6 +184,7 @@ fn dedup(f: &mut Facts) {
         &mut f.atomic,
         &mut f.needs,
         &mut f.cond_val,
+        &mut f.observe,
     ] {
         rel.sort();
         rel.dedup();
@@ -210,13 +220,13 @@ pub fn small(seed: u64, max_locs: u32) -> Facts {
     let mut next = 0;
     for _ in 0..templates {
         let n = 3 + rng.below(per - 2);
-        template(&mut rng, &mut f, next, n, &body, 0, 0, &cond_vars);
+        template(&mut rng, &mut f, next, n, &body, &Shared { var0: 0, cond0: 0, cond_vars: &cond_vars });
         entries.push(next);
         ranges.push((next, next + n - 1));
         next += n;
     }
     // Forks: each non-main template is forked from an earlier template's non-final location.
-    for t in 1..templates as usize {
+    for (t, &entry) in entries.iter().enumerate().skip(1) {
         let forks = 1 + rng.below(2);
         for _ in 0..forks {
             let parent = rng.below(t as u32) as usize;
@@ -225,7 +235,7 @@ pub fn small(seed: u64, max_locs: u32) -> Facts {
                 continue;
             }
             let a = lo + rng.below(hi - lo);
-            f.spawn.push(vec![a, entries[t]]);
+            f.spawn.push(vec![a, entry]);
             if rng.chance(0.3) {
                 f.multi_spawn.push(vec![a]);
             }
@@ -233,6 +243,10 @@ pub fn small(seed: u64, max_locs: u32) -> Facts {
                 f.r#mod.push(vec![a, rng.below(vars)]);
             }
         }
+    }
+    // The variables the conditions read are observed.
+    for c in 0..conds {
+        f.observe.extend(cond_vars(c).into_iter().map(|x| vec![x]));
     }
     // What each condition may be at each location: usually both values, sometimes one, rarely none.
     for b in 0..next {
@@ -308,11 +322,14 @@ pub fn synthetic(seed: u64, shape: Shape) -> Facts {
         let cond0 = g * cond_stride;
         let cond_vars = move |c: u32| vec![var0 + (c - cond0) % vars_per_group];
         let done = cond0 + conds_per_group;
+        for c in cond0..done {
+            f.observe.extend(cond_vars(c).into_iter().map(|x| vec![x]));
+        }
         let mut group_locs = Vec::new();
         let mut exits = Vec::new();
         for t in 0..shape.threads {
             let entry = next;
-            let exit = template(&mut rng, &mut f, entry, shape.locs, &body, var0, cond0, &cond_vars);
+            let exit = template(&mut rng, &mut f, entry, shape.locs, &body, &Shared { var0, cond0, cond_vars: &cond_vars });
             next += shape.locs;
             group_locs.extend(entry..=exit);
             exits.push(exit);

@@ -327,7 +327,7 @@ impl<'a> Lowerer<'a> {
         self.pointee_object(a, CType::Mutex)
     }
 
-    fn pointee_object(&mut self, a: &'a Node<Expression>, ty: CType) -> Result<Lval, Fatal> {
+    pub(super) fn pointee_object(&mut self, a: &'a Node<Expression>, ty: CType) -> Result<Lval, Fatal> {
         let mut inner = a;
         while let Expression::Cast(c) = &inner.node {
             inner = &c.node.expression;

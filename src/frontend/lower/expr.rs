@@ -754,6 +754,16 @@ impl<'a> Lowerer<'a> {
                 }
                 return self.cond(&items[items.len() - 1]);
             }
+            Expression::Call(c) if is_trylock(&c.node) => return self.trylock_branches(&c.node, e.span, false),
+            Expression::BinaryOperator(b)
+                if matches!(b.node.operator.node, BinaryOperator::Equals | BinaryOperator::NotEquals)
+                    && matches!(&b.node.lhs.node, Expression::Call(c) if is_trylock(&c.node))
+                    && self.types.const_eval(&b.node.rhs.node) == Some(0) =>
+            {
+                let Expression::Call(c) = &b.node.lhs.node else { unreachable!() };
+                let success = b.node.operator.node == BinaryOperator::Equals;
+                return self.trylock_branches(&c.node, e.span, success);
+            }
             Expression::Conditional(c) => {
                 let (tc, fc) = self.cond(&c.node.condition)?;
                 self.cur = tc;
@@ -778,6 +788,33 @@ impl<'a> Lowerer<'a> {
         self.connect(&here, a);
         self.connect(&here, b);
         Ok((vec![a], vec![b]))
+    }
+}
+
+/// Whether a call is `pthread_mutex_trylock` (or the spinlock variant).
+fn is_trylock(c: &CallExpression) -> bool {
+    matches!(&c.callee.node, Expression::Identifier(id) if matches!(id.node.name.as_str(), "pthread_mutex_trylock" | "pthread_spin_trylock"))
+}
+
+impl<'a> Lowerer<'a> {
+    /// A trylock tested directly in a condition: the branch that got the lock starts at the
+    /// acquire, the other at the failed attempt, so the lock analysis knows which path holds
+    /// it. `success_is_true` when the condition holds on success (`trylock(&m) == 0`).
+    fn trylock_branches(&mut self, c: &'a CallExpression, span: lang_c::span::Span, success_is_true: bool) -> Result<(Vec<LocId>, Vec<LocId>), Fatal> {
+        let Some(arg) = c.arguments.first() else {
+            return Err(self.error(span, "`pthread_mutex_trylock` expects a mutex argument"));
+        };
+        let m = self.pointee_object(arg, CType::Mutex)?;
+        if !self.live() {
+            return Ok((Vec::new(), Vec::new()));
+        }
+        let at = self.span(span);
+        let here = std::mem::take(&mut self.cur);
+        let got = self.new_loc(Action::Acquire(m.clone()), at);
+        let busy = self.new_loc(Action::LockBusy(m), at);
+        self.connect(&here, got);
+        self.connect(&here, busy);
+        Ok(if success_is_true { (vec![got], vec![busy]) } else { (vec![busy], vec![got]) })
     }
 }
 

@@ -1,6 +1,6 @@
 //! Lowering of C statements and local declarations into control flow.
 
-use super::{Binding, Fatal, Lowerer};
+use super::{Fatal, Lowerer};
 use crate::ir::*;
 use hashbrown::HashMap;
 use lang_c::ast::*;
@@ -332,7 +332,6 @@ impl<'a> Lowerer<'a> {
             self.cur = saved_cur;
             r?;
         }
-        let _ = Binding::Var(v);
         Ok(v)
     }
 }

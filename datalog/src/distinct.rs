@@ -1,0 +1,232 @@
+//! `distinct` for the engine's loops, with per-row state in a hash map.
+//!
+//! Differential's general `distinct` (an arrangement plus `reduce`) replays each row's history
+//! through sorted batches and cursors; it was half of the running time of the interference rules.
+//! This operator exploits how the engine runs: every collection that reaches it lives in an
+//! iterative scope with times `(epoch, round)`, and epochs run one after another (the engine waits
+//! for an epoch to finish before it feeds the next). Times are then processed in lexicographic
+//! order, and a row's history is a short list of `(round, count)` pairs per epoch, summed over
+//! the finished epochs.
+//!
+//! For a row, let `old(i)` be its count at round `i` summed over finished epochs and `new(i)` the
+//! same including the current epoch. Differential semantics ask that the output, summed over all
+//! times at or before `(e, i)`, be `[new(i) > 0]`. Over the earlier epochs it already sums to
+//! `[old(i) > 0]`, so within epoch `e` the output summed over rounds `<= i` must be
+//! `D(i) = [new(i) > 0] - [old(i) > 0]`. `D` can change only at rounds where this epoch brings
+//! updates for the row, or where its old history changes; the operator evaluates the row exactly
+//! there and emits the change of `D`.
+
+use std::collections::BTreeMap;
+
+use differential_dataflow::hashable::Hashable;
+use differential_dataflow::AsCollection;
+use std::hash::BuildHasher;
+
+use hashbrown::{DefaultHashBuilder, HashTable};
+use timely::container::CapacityContainerBuilder;
+use timely::dataflow::channels::pact::Exchange;
+use timely::dataflow::operators::generic::Operator;
+use timely::dataflow::operators::Capability;
+use timely::order::Product;
+
+use crate::dataflow::{Diff, Epoch};
+
+type Time = Product<Epoch, u32>;
+
+/// A row's count at one round: summed over finished epochs (`old`) and in the current one (`cur`).
+#[derive(Clone, Copy, Debug, Default)]
+struct Entry {
+    round: u32,
+    old: i32,
+    cur: i32,
+}
+
+/// What the operator knows about one row: its counts per round, sorted by round, the first two
+/// inline (most rows appear in one or two rounds, so most rows cost no allocation), and the output
+/// already emitted for it in the current epoch. 40 bytes, so the table stays cache-friendly.
+#[derive(Clone, Debug, Default)]
+struct RowState {
+    epoch: Epoch,
+    emitted: i8,
+    len: u8,
+    inline: [Entry; 2],
+    spill: Option<Vec<Entry>>,
+}
+
+impl RowState {
+    fn entries(&self) -> impl Iterator<Item = &Entry> + '_ {
+        self.inline[..self.len as usize].iter().chain(self.spill.iter().flat_map(|v| v.iter()))
+    }
+
+    fn rebuild(&mut self, v: Vec<Entry>) {
+        self.len = 0;
+        self.spill = None;
+        for e in v {
+            if (self.len as usize) < self.inline.len() {
+                self.inline[self.len as usize] = e;
+                self.len += 1;
+            } else {
+                self.spill.get_or_insert_with(Default::default).push(e);
+            }
+        }
+    }
+
+    /// Moves to epoch `e`, folding a finished epoch's counts into the history.
+    fn enter(&mut self, e: Epoch) {
+        if self.epoch == e {
+            return;
+        }
+        self.epoch = e;
+        self.emitted = 0;
+        if self.spill.is_none() {
+            let mut n = 0;
+            for k in 0..self.len as usize {
+                let mut x = self.inline[k];
+                x.old += x.cur;
+                x.cur = 0;
+                if x.old != 0 {
+                    self.inline[n] = x;
+                    n += 1;
+                }
+            }
+            self.len = n as u8;
+        } else {
+            let v = self.entries().map(|x| Entry { round: x.round, old: x.old + x.cur, cur: 0 }).filter(|x| x.old != 0).collect();
+            self.rebuild(v);
+        }
+    }
+
+    /// Adds `d` to the current epoch's count at round `i`.
+    fn add(&mut self, i: u32, d: i32) {
+        let n = self.len as usize;
+        if self.spill.is_none() {
+            if let Some(k) = self.inline[..n].iter().position(|x| x.round == i) {
+                self.inline[k].cur += d;
+                if self.inline[k].cur == 0 && self.inline[k].old == 0 {
+                    self.inline.copy_within(k + 1..n, k);
+                    self.len -= 1;
+                }
+                return;
+            }
+            if n < self.inline.len() {
+                let k = self.inline[..n].iter().position(|x| x.round > i).unwrap_or(n);
+                self.inline.copy_within(k..n, k + 1);
+                self.inline[k] = Entry { round: i, old: 0, cur: d };
+                self.len += 1;
+                return;
+            }
+        }
+        let mut v: Vec<Entry> = self.entries().copied().collect();
+        match v.binary_search_by_key(&i, |x| x.round) {
+            Ok(p) => v[p].cur += d,
+            Err(p) => v.insert(p, Entry { round: i, old: 0, cur: d }),
+        }
+        v.retain(|x| x.old != 0 || x.cur != 0);
+        self.rebuild(v);
+    }
+
+    /// Counts at rounds `<= i`: over finished epochs, and including the current one.
+    fn prefix(&self, i: u32) -> (i64, i64) {
+        let (mut old, mut cur) = (0i64, 0i64);
+        for x in self.entries().take_while(|x| x.round <= i) {
+            old += x.old as i64;
+            cur += x.cur as i64;
+        }
+        (old, old + cur)
+    }
+
+    /// The first round after `i` where the finished epochs' count changes.
+    fn old_flip_after(&self, i: u32) -> Option<u32> {
+        self.entries().find(|x| x.round > i && x.old != 0).map(|x| x.round)
+    }
+}
+
+/// The set of rows with a positive count, as a collection; `name` names the operator.
+pub(crate) fn distinct<'s, D>(
+    input: differential_dataflow::VecCollection<'s, Time, D, Diff>,
+    name: &str,
+) -> differential_dataflow::VecCollection<'s, Time, D, Diff>
+where
+    D: differential_dataflow::ExchangeData + std::hash::Hash + Eq + Copy,
+{
+    let exchange = Exchange::new(|u: &(D, Time, Diff)| u.0.hashed());
+    input
+        .inner
+        .unary_frontier::<CapacityContainerBuilder<Vec<(D, Time, Diff)>>, _, _, _>(exchange, name, |_cap, _info| {
+            let mut rows: HashTable<(D, RowState)> = HashTable::new();
+            let hasher = DefaultHashBuilder::default();
+            // Updates not yet processed, and rows to re-evaluate, by time (lexicographic order).
+            let mut pending: BTreeMap<(Epoch, u32), Vec<(D, Diff)>> = BTreeMap::new();
+            let mut todo: BTreeMap<(Epoch, u32), Vec<D>> = BTreeMap::new();
+            let mut caps: BTreeMap<(Epoch, u32), Capability<Time>> = BTreeMap::new();
+            let mut work: Vec<(u64, D, Diff)> = Vec::new();
+            move |(input, frontier), output| {
+                input.for_each(|cap, data| {
+                    for (row, t, d) in data.drain(..) {
+                        let key = (t.outer, t.inner);
+                        caps.entry(key).or_insert_with(|| cap.delayed(&t, 0));
+                        pending.entry(key).or_default().push((row, d));
+                    }
+                });
+                loop {
+                    let next = match (pending.keys().next(), todo.keys().next()) {
+                        (Some(a), Some(b)) => *a.min(b),
+                        (Some(a), None) => *a,
+                        (None, Some(b)) => *b,
+                        (None, None) => break,
+                    };
+                    let time = Product::new(next.0, next.1);
+                    if frontier.less_equal(&time) {
+                        break;
+                    }
+                    let Some(cap) = caps.remove(&next) else { break };
+                    let (e, i) = next;
+                    // This round's updates and due rows, each row once, visited in the order of
+                    // their buckets in the table: a large round then sweeps the table instead of
+                    // jumping around it, which is what made a hash table slower than sorting.
+                    let updates = pending.remove(&next).unwrap_or_default();
+                    let due = todo.remove(&next).unwrap_or_default();
+                    rows.reserve(updates.len(), |x| hasher.hash_one(x.0));
+                    let buckets = ((rows.capacity() + rows.capacity() / 7).max(8) as u64).next_power_of_two();
+                    let order = |h: u64| h & (buckets - 1);
+                    work.clear();
+                    work.extend(updates.into_iter().map(|(r, d)| (hasher.hash_one(r), r, d)));
+                    work.extend(due.into_iter().map(|r| (hasher.hash_one(r), r, 0)));
+                    work.sort_unstable_by(|a, b| (order(a.0), a.0, &a.1).cmp(&(order(b.0), b.0, &b.1)));
+                    let mut session = output.session(&cap);
+                    let mut k = 0;
+                    while k < work.len() {
+                        let (h, row, mut d) = work[k];
+                        k += 1;
+                        while k < work.len() && work[k].0 == h && work[k].1 == row {
+                            d += work[k].2;
+                            k += 1;
+                        }
+                        let entry = rows.entry(h, |x| x.0 == row, |x| hasher.hash_one(x.0));
+                        let mut slot = entry.or_insert_with(|| (row, RowState::default()));
+                        let st = &mut slot.get_mut().1;
+                        st.enter(e);
+                        if d != 0 {
+                            st.add(i, d as i32);
+                        }
+                        let (old, new) = st.prefix(i);
+                        let want = (new > 0) as i8 - (old > 0) as i8;
+                        if want != st.emitted {
+                            session.give((row, time, (want - st.emitted) as Diff));
+                            st.emitted = want;
+                        }
+                        // The old history may flip the answer at a later round of this epoch.
+                        if let Some(r) = st.old_flip_after(i) {
+                            let at = (e, r);
+                            caps.entry(at).or_insert_with(|| cap.delayed(&Product::new(e, r)));
+                            todo.entry(at).or_default().push(row);
+                        }
+                        if st.len == 0 && st.emitted == 0 {
+                            slot.remove();
+                        }
+                    }
+                }
+            }
+        })
+        .as_collection()
+}

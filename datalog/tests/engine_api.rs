@@ -1,0 +1,184 @@
+//! The library API COARSEN calls: staging, epochs, errors, observation, determinism.
+
+mod oracle;
+
+use datalog::{ColumnType, Engine, EngineConfig, EngineError, MapResolver, NoIncludes, Program, Value};
+
+fn program(text: &str) -> Program {
+    Program::parse(text, "t.dl", &mut NoIncludes).unwrap_or_else(|e| panic!("{e}"))
+}
+
+const TC: &str = ".decl edge(a: number, b: number)\n.input edge\n.decl path(a: number, b: number)\n.output path\n\
+                  path(x, y) :- edge(x, y).\npath(x, z) :- path(x, y), edge(y, z).\n";
+
+#[test]
+fn staging_is_set_based() {
+    let mut e = Engine::new(&program(TC), 1).unwrap();
+    assert_eq!(e.insert("edge", [&[1u32, 2][..], &[1, 2], &[2, 3]]).unwrap(), 2);
+    assert_eq!(e.remove("edge", [&[2u32, 3][..]]).unwrap(), 1, "removing a staged insert cancels it");
+    assert_eq!(e.remove("edge", [&[7u32, 7][..]]).unwrap(), 0, "removing an absent tuple does nothing");
+    let c = e.advance().unwrap();
+    assert_eq!(c.epoch, 0);
+    assert_eq!(c.get("path").unwrap().added.to_vecs(), vec![vec![1, 2]]);
+    assert_eq!(e.insert("edge", [&[1u32, 2][..]]).unwrap(), 0, "already present");
+    let c = e.advance().unwrap();
+    assert!(c.is_empty(), "{c:?}");
+    assert_eq!(e.epoch(), 2);
+    assert_eq!(e.relation("edge").unwrap().to_vecs(), vec![vec![1, 2]]);
+}
+
+#[test]
+fn api_errors() {
+    let mut e = Engine::new(&program(TC), 1).unwrap();
+    assert_eq!(e.insert("path", [&[1u32, 2][..]]), Err(EngineError::NotInput("path".into())));
+    assert_eq!(e.insert("nope", [&[1u32][..]]), Err(EngineError::UnknownRelation("nope".into())));
+    assert_eq!(
+        e.insert("edge", [&[1u32, 2][..], &[1]]),
+        Err(EngineError::Arity { relation: "edge".into(), expected: 2, found: 1 })
+    );
+    assert_eq!(e.relation("edge").unwrap().len(), 0, "a failed insert stages nothing");
+    assert_eq!(e.decode("edge", &[1]).unwrap_err().to_string(), "relation 'edge' has 2 columns, but a tuple has 1 values");
+    assert!(matches!(Engine::new(&program(TC), 0), Err(EngineError::NoWorkers)));
+
+    let mut s = Engine::new(&program(".decl s(x: symbol)\n.input s\n"), 1).unwrap();
+    assert_eq!(s.insert("s", [&[99u32][..]]), Err(EngineError::UnknownSymbol { relation: "s".into(), id: 99 }));
+    let id = s.intern("hello");
+    assert_eq!(s.insert("s", [&[id][..]]).unwrap(), 1);
+    s.advance().unwrap();
+    assert_eq!(s.decode("s", &[id]).unwrap(), vec![Value::Symbol("hello".into())]);
+}
+
+#[test]
+fn observation() {
+    let text = ".decl e(a: number)\n.input e\n.decl mid(a: number)\n.decl out(a: number)\n.output out\n\
+                mid(x) :- e(x).\nout(x) :- mid(x).\n";
+    let p = program(text);
+    let mut e = Engine::new(&p, 1).unwrap();
+    e.insert("e", [&[5u32][..]]).unwrap();
+    e.advance().unwrap();
+    assert_eq!(e.relation("mid"), Err(EngineError::NotObserved("mid".into())));
+    let mut all = Engine::with_config(&p, &EngineConfig { workers: 2, observe_all: true, ..EngineConfig::default() }).unwrap();
+    all.insert("e", [&[5u32][..]]).unwrap();
+    let c = all.advance().unwrap();
+    assert_eq!(all.relation("mid").unwrap().to_vecs(), vec![vec![5]]);
+    let names: Vec<&str> = c.relations.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(names, vec!["e", "mid", "out"], "changes are listed in declaration order");
+}
+
+#[test]
+fn numbers_are_signed_and_unsigned_are_not() {
+    let text = ".decl n(a: number)\n.input n\n.decl u(a: unsigned)\n.input u\n\
+                .decl small(a: number)\n.output small\n.decl big(a: unsigned)\n.output big\n\
+                small(x) :- n(x), x < 0.\nbig(x) :- u(x), x > 2147483647.\n";
+    let mut e = Engine::new(&program(text), 1).unwrap();
+    let vals: Vec<u32> = [-5i32, 3, -1, 0, i32::MIN, i32::MAX].iter().map(|v| *v as u32).collect();
+    e.insert("n", vals.iter().map(std::slice::from_ref)).unwrap();
+    e.insert("u", [&[3u32][..], &[u32::MAX], &[2147483648]]).unwrap();
+    e.advance().unwrap();
+    let small: Vec<i32> = e.relation("small").unwrap().iter().map(|r| r[0] as i32).collect();
+    assert_eq!(small, vec![i32::MIN, -5, -1], "sorted as signed numbers");
+    let n: Vec<i32> = e.relation("n").unwrap().iter().map(|r| r[0] as i32).collect();
+    assert_eq!(n, vec![i32::MIN, -5, -1, 0, 3, i32::MAX]);
+    assert_eq!(e.relation("big").unwrap().to_vecs(), vec![vec![2147483648], vec![u32::MAX]]);
+    assert_eq!(e.relations()[1].columns[0].ty, ColumnType::Unsigned);
+}
+
+#[test]
+fn rule_features() {
+    let text = r#"
+        .type Node <: number
+        .decl e(a: Node, b: Node)
+        .input e
+        .decl tag(n: Node, t: symbol)
+        .decl flag()
+        .output flag
+        .decl loops(a: Node)
+        .output loops
+        .decl both(a: Node, b: Node)
+        .output both
+        .decl named(n: Node)
+        .output named
+        .decl pick(a: Node, b: Node)
+        .output pick
+        tag(1, "one"). tag(2, "two").
+        flag() :- e(_, _).
+        loops(x) :- e(x, x).                       // a repeated variable
+        both(x, y), both(y, x) :- e(x, y), x != y. // two heads
+        named(n) :- tag(n, "two") ; tag(n, t), t = "one", n > 0.
+        pick(x, y) :- e(x, z), y = z, !e(y, x), y >= 2.
+    "#;
+    let mut e = Engine::new(&program(text), 2).unwrap();
+    e.insert("e", [&[1u32, 1][..], &[1, 2], &[2, 3], &[3, 2]]).unwrap();
+    e.advance().unwrap();
+    assert_eq!(e.relation("flag").unwrap().len(), 1);
+    assert_eq!(e.relation("loops").unwrap().to_vecs(), vec![vec![1]]);
+    assert_eq!(e.relation("both").unwrap().to_vecs(), vec![vec![1, 2], vec![2, 1], vec![2, 3], vec![3, 2]]);
+    assert_eq!(e.relation("named").unwrap().to_vecs(), vec![vec![1], vec![2]]);
+    assert_eq!(e.relation("pick").unwrap().to_vecs(), vec![vec![1, 2]]);
+    e.remove("e", [&[1u32, 1][..], &[1, 2], &[2, 3], &[3, 2]]).unwrap();
+    let c = e.advance().unwrap();
+    assert_eq!(c.get("flag").unwrap().removed.len(), 1);
+    assert_eq!(e.relation("flag").unwrap().len(), 0);
+}
+
+#[test]
+fn facts_in_rules_arrive_with_the_first_epoch_and_can_be_removed() {
+    let text = ".decl e(a: number)\n.input e\n.output e\ne(1). e(2).\n";
+    let mut e = Engine::new(&program(text), 1).unwrap();
+    assert_eq!(e.relation("e").unwrap().len(), 0);
+    let c = e.advance().unwrap();
+    assert_eq!(c.get("e").unwrap().added.to_vecs(), vec![vec![1], vec![2]]);
+    e.remove("e", [&[1u32][..]]).unwrap();
+    e.advance().unwrap();
+    assert_eq!(e.relation("e").unwrap().to_vecs(), vec![vec![2]]);
+}
+
+#[test]
+fn embedded_rules_with_includes() {
+    let mut files = MapResolver::new()
+        .with("rules/lib/graph.dl", ".decl edge(a: number, b: number)\n.input edge\n")
+        .with("rules/main.dl", ".include \"lib/graph.dl\"\n.decl out(a: number)\n.output out\nout(a) :- edge(a, _).\n");
+    let main = ".include \"main.dl\"";
+    let p = Program::parse(main, "rules/top.dl", &mut files).unwrap();
+    assert_eq!(p.files(), &["rules/top.dl", "rules/main.dl", "rules/lib/graph.dl"]);
+    assert_eq!(p.relation("edge").unwrap().arity(), 2);
+    assert!(p.explain().contains("stratum"));
+}
+
+/// Changes and relations are identical, in content and order, whatever the number of workers.
+#[test]
+fn deterministic_across_worker_counts() {
+    let path = format!("{}/../rules/interference.dl", env!("CARGO_MANIFEST_DIR"));
+    let p = Program::from_file(&path).unwrap();
+    let facts = oracle::gen::small(11, 40);
+    let run = |workers: usize| {
+        let mut e = Engine::new(&p, workers).unwrap();
+        let mut log = Vec::new();
+        for (i, (name, rows)) in facts.relations().into_iter().enumerate() {
+            e.insert(name, rows.iter().map(|r| r.as_slice())).unwrap();
+            if i % 4 == 3 {
+                log.push(e.advance().unwrap());
+            }
+        }
+        log.push(e.advance().unwrap());
+        (log, e.relation("may_flow").unwrap())
+    };
+    let one = run(1);
+    assert!(!one.1.is_empty());
+    assert_eq!(one, run(2));
+    assert_eq!(one, run(3));
+}
+
+#[test]
+fn engines_start_and_stop_repeatedly() {
+    let p = program(TC);
+    for workers in [1, 2, 4] {
+        for _ in 0..5 {
+            let mut e = Engine::new(&p, workers).unwrap();
+            e.insert("edge", [&[1u32, 2][..]]).unwrap();
+            e.advance().unwrap();
+        }
+        // Dropped without ever advancing, too.
+        drop(Engine::new(&p, workers).unwrap());
+    }
+}

@@ -1,0 +1,111 @@
+//! The task process (`duet-rs __task`): reads one [`ChildRequest`] on stdin, checks the file
+//! and writes its [`TaskResult`] as JSON on stdout. Whatever goes wrong in here, the parent
+//! sees it as this process's exit and turns it into the task's verdict.
+
+use super::budget;
+use super::spec::ChildRequest;
+use super::sys;
+use crate::cli::load_program;
+use crate::diag::Diagnostic;
+use crate::engine;
+use crate::verdict::{Outcome, TaskResult};
+use std::io::{Read, Write};
+use std::time::Instant;
+
+/// The environment variable of the fault-injection hook the isolation tests use:
+/// `MODE:TEXT[,MODE:TEXT...]` makes every task whose file path contains TEXT misbehave,
+/// with MODE one of `spin` (loop forever), `sleep` (block forever), `alloc` (allocate
+/// without end), `abort`, `segv` and `garbage` (print something that is not a result).
+pub const FAULT_ENV: &str = "DUET_RS_FAULT_INJECTION";
+
+/// Runs the task process and returns its exit code.
+pub fn main() -> i32 {
+    let mut input = String::new();
+    if let Err(e) = std::io::stdin().read_to_string(&mut input) {
+        eprintln!("error: cannot read the task request: {e}");
+        return crate::diag::exit::INTERNAL;
+    }
+    let req: ChildRequest = match serde_json::from_str(&input) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: malformed task request: {e}");
+            return crate::diag::exit::INTERNAL;
+        }
+    };
+    if let Some(limit) = req.memory_bytes {
+        // The budget covers the heap only; what is resident already (code, libraries) counts
+        // against the limit too, as the parent measures the whole resident set.
+        let baseline = sys::own_resident_bytes().unwrap_or(0);
+        budget::set(limit.saturating_sub(baseline));
+    }
+    let label = req.spec.label();
+    inject_fault(&label);
+    let start = Instant::now();
+    let front = req.spec.front.clone();
+    let (outcome, sections) = match load_program(&req.spec.file, &front) {
+        Ok(prog) => {
+            let opts = req.spec.check.clone();
+            match std::panic::catch_unwind(move || engine::check_program(&prog, &opts)) {
+                Ok(r) => (Outcome::Checked(r.verdicts), r.sections),
+                Err(_) => (Outcome::Error(Diagnostic::internal(&label, "the analysis crashed; please report this input")), Vec::new()),
+            }
+        }
+        Err(d) => (Outcome::Error(d), Vec::new()),
+    };
+    let result = TaskResult { file: label, outcome, seconds: start.elapsed().as_secs_f64(), sections };
+    let text = match serde_json::to_string(&result) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: cannot serialise the task result: {e}");
+            return crate::diag::exit::INTERNAL;
+        }
+    };
+    let mut out = std::io::stdout().lock();
+    if out.write_all(text.as_bytes()).and_then(|_| out.flush()).is_err() {
+        return crate::diag::exit::INTERNAL;
+    }
+    0
+}
+
+fn inject_fault(label: &str) {
+    let Ok(spec) = std::env::var(FAULT_ENV) else { return };
+    for item in spec.split(',') {
+        let Some((mode, text)) = item.split_once(':') else { continue };
+        if text.is_empty() || !label.contains(text) {
+            continue;
+        }
+        match mode {
+            "spin" => {
+                let mut x: u64 = 0;
+                loop {
+                    x = std::hint::black_box(x.wrapping_add(1));
+                }
+            }
+            "sleep" => loop {
+                std::thread::sleep(std::time::Duration::from_secs(3600));
+            },
+            "alloc" => {
+                let mut hoard: Vec<Vec<u8>> = Vec::new();
+                loop {
+                    // Touch every page so the memory is resident, as an analysis's would be.
+                    hoard.push(vec![1u8; 8 << 20]);
+                    std::hint::black_box(&hoard);
+                }
+            }
+            "abort" => std::process::abort(),
+            "segv" => {
+                // SAFETY: deliberately dying of a fatal signal for the isolation tests; the
+                // default action replaces std's handler, which would otherwise return.
+                unsafe {
+                    libc::signal(libc::SIGSEGV, libc::SIG_DFL);
+                    libc::raise(libc::SIGSEGV);
+                }
+            }
+            "garbage" => {
+                println!("this is not a task result");
+                std::process::exit(0);
+            }
+            _ => {}
+        }
+    }
+}

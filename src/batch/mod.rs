@@ -1,0 +1,104 @@
+//! Batch execution: every task in its own limited child process, the tasks spread over timely
+//! workers and processes, the results gathered in task order on process 0.
+//!
+//! - [`spec`]: what a task is, as sent to a child;
+//! - [`child`]: the child's side (`duet-rs __task`);
+//! - [`isolate`]: the parent's side of one task (limits, watchdog, classification);
+//! - [`dist`]: the timely dataflow that spreads tasks and gathers results;
+//! - [`connect`]: the sockets between the processes of a distributed batch;
+//! - [`progress`]: the progress bar or lines on stderr;
+//! - [`budget`]: the heap budget behind `--memory` inside a child;
+//! - [`sys`]: the operating-system calls.
+
+pub mod budget;
+pub mod child;
+pub mod connect;
+pub mod dist;
+pub mod isolate;
+pub mod progress;
+pub mod spec;
+pub mod sys;
+
+use crate::verdict::TaskResult;
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+pub use isolate::Limits;
+pub use spec::TaskSpec;
+
+/// One task's result with what the parent measured about its process.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct TaskRun {
+    /// The verdicts, or why there are none.
+    pub result: TaskResult,
+    /// Peak resident memory of the task process in MiB, when known.
+    pub peak_memory_mb: Option<f64>,
+}
+
+/// Where the tasks run: timely workers in this process and, optionally, other processes.
+#[derive(Clone, Debug)]
+pub struct Distribution {
+    /// Workers (tasks running at once) in each process.
+    pub workers: usize,
+    /// Processes taking part.
+    pub processes: usize,
+    /// This process's index, 0 for the one that reports.
+    pub process: usize,
+    /// Addresses (`host:port`, one a line) of the processes.
+    pub hostfile: Option<PathBuf>,
+}
+
+impl Default for Distribution {
+    fn default() -> Distribution {
+        Distribution { workers: 1, processes: 1, process: 0, hostfile: None }
+    }
+}
+
+/// How a batch runs.
+#[derive(Clone, Debug)]
+pub struct BatchConfig {
+    /// Limits of each task.
+    pub limits: Limits,
+    /// Workers and processes.
+    pub dist: Distribution,
+    /// Progress display on process 0.
+    pub progress: progress::Mode,
+    /// The duet-rs binary that runs tasks (`__task`).
+    pub exe: PathBuf,
+    /// Prints each result on stdout as soon as every earlier one is in; `None` to stay quiet.
+    pub stream: Option<fn(&TaskRun) -> String>,
+}
+
+/// Why a batch could not run to its end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BatchError {
+    /// The processes could not be set up as asked (hostfile, addresses, mismatched
+    /// batches); a usage error.
+    Setup(String),
+    /// The batch broke while running (a peer process died).
+    Failed(String),
+}
+
+impl std::fmt::Display for BatchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BatchError::Setup(m) | BatchError::Failed(m) => f.write_str(m),
+        }
+    }
+}
+
+impl BatchError {
+    /// The exit code this error gives.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            BatchError::Setup(_) => crate::diag::exit::USAGE,
+            BatchError::Failed(_) => crate::diag::exit::INTERNAL,
+        }
+    }
+}
+
+/// Runs every task; process 0 gets `Some` with the results in task order, the other
+/// processes `None` once their share has been delivered.
+pub fn run(tasks: Vec<TaskSpec>, cfg: &BatchConfig) -> Result<Option<Vec<TaskRun>>, BatchError> {
+    dist::run(tasks, cfg)
+}

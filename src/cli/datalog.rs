@@ -1,0 +1,48 @@
+//! `duet-rs datalog`: run Datalog rules on Soufflé-style fact files, without the analyser.
+
+use crate::diag::exit;
+use clap::Args;
+use std::path::PathBuf;
+
+/// Arguments of `duet-rs datalog`.
+#[derive(Args, Debug)]
+pub struct DatalogArgs {
+    /// The rule file (a Soufflé-compatible subset).
+    #[arg(value_name = "RULES.dl")]
+    rules: PathBuf,
+    /// Directory of the input fact files (`REL.facts`, tab-separated).
+    #[arg(short = 'F', long = "facts", value_name = "FACTS_DIR", default_value = ".")]
+    facts: PathBuf,
+    /// Directory for the output relations (`REL.csv`, tab-separated, sorted).
+    #[arg(short = 'D', long = "output", value_name = "OUT_DIR", default_value = ".")]
+    out: PathBuf,
+    /// Timely worker threads; the results do not depend on it.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    workers: usize,
+}
+
+/// Runs `duet-rs datalog`.
+pub fn run(a: &DatalogArgs) -> i32 {
+    if a.workers == 0 {
+        eprintln!("error: --workers must be at least 1");
+        return exit::USAGE;
+    }
+    match datalog::run_dir(&a.rules, &a.facts, &a.out, a.workers) {
+        Ok(summary) => {
+            for name in &summary.missing_inputs {
+                eprintln!("note: no fact file for input `{name}`; it is empty");
+            }
+            for (name, path, n) in &summary.outputs {
+                eprintln!("{name}: {n} tuples -> {}", path.display());
+            }
+            for (name, n) in &summary.sizes {
+                println!("{name}\t{n}");
+            }
+            exit::SAFE
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            exit::INPUT_ERROR
+        }
+    }
+}

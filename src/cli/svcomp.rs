@@ -1,0 +1,106 @@
+//! `duet-rs svcomp`: runs SV-COMP task files and scores the answers.
+
+use super::check::{emit, AnalysisArgs, BatchArgs};
+use super::InputArgs;
+use crate::batch::{self, TaskSpec};
+use crate::diag::exit;
+use crate::report;
+use crate::svcomp::{self, task, Row};
+use clap::{ArgAction, Args};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// The exit code when some answer is wrong (a TRUE or FALSE that contradicts the task).
+pub const WRONG_ANSWER: i32 = 4;
+
+/// Arguments of `duet-rs svcomp`.
+#[derive(Args, Debug)]
+#[command(disable_help_flag = true)]
+pub struct SvcompArgs {
+    /// SV-COMP task files (.yml) or directories holding them.
+    #[arg(required = true, value_name = "TASK.yml")]
+    pub tasks: Vec<PathBuf>,
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub analysis: AnalysisArgs,
+    #[command(flatten)]
+    pub batch: BatchArgs,
+    /// Also write the table as CSV to FILE (atomically).
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Print help.
+    #[arg(long, action = ArgAction::Help)]
+    pub help: Option<bool>,
+}
+
+/// Runs `duet-rs svcomp`; exits 0, or [`WRONG_ANSWER`] when some answer is wrong.
+pub fn run(a: &SvcompArgs) -> i32 {
+    let start = Instant::now();
+    let files = task::expand(&a.tasks);
+    if files.is_empty() {
+        eprintln!("error: no .yml task files found in the given paths");
+        return exit::USAGE;
+    }
+    let base = a.input.frontend_options();
+    let check = a.analysis.check_options();
+    // A slot per task file in input order: a row already (bad file), or a batch index.
+    enum Slot {
+        Done(Row),
+        Run(usize, Option<bool>, String),
+    }
+    let mut slots = Vec::new();
+    let mut specs = Vec::new();
+    let mut skipped = 0;
+    for yml in &files {
+        let label = yml.display().to_string();
+        match task::read(yml) {
+            Ok(task::Read::Task(t)) => {
+                let mut front = base.clone();
+                front.m32 = t.data_model == task::DataModel::Ilp32;
+                slots.push(Slot::Run(specs.len(), t.expected, label));
+                specs.push(TaskSpec { file: t.input, front, check: check.clone() });
+            }
+            Ok(task::Read::OtherProperty) => skipped += 1,
+            Err(e) => {
+                eprintln!("error: {e}");
+                slots.push(Slot::Done(Row::bad_task(&label, &e.to_string())));
+            }
+        }
+    }
+    let cfg = match a.batch.config(None) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return exit::USAGE;
+        }
+    };
+    let runs = match batch::run(specs, &cfg) {
+        Ok(Some(runs)) => runs,
+        Ok(None) => return exit::SAFE,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return e.exit_code();
+        }
+    };
+    let rows: Vec<Row> = slots
+        .into_iter()
+        .map(|slot| match slot {
+            Slot::Done(row) => row,
+            Slot::Run(i, expected, label) => Row::of(&label, expected, &runs[i].result),
+        })
+        .collect();
+    emit(&svcomp::render(&rows, skipped, start.elapsed().as_secs_f64()));
+    if let Some(path) = &a.csv {
+        if let Err(e) = report::atomic::write(path, &svcomp::csv(&rows)) {
+            eprintln!("error: cannot write the CSV to {}: {e}", path.display());
+            return exit::USAGE;
+        }
+    }
+    let c = svcomp::confusion(&rows);
+    if c.wrong_true() + c.wrong_false() > 0 {
+        WRONG_ANSWER
+    } else {
+        exit::SAFE
+    }
+}

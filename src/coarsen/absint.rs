@@ -1,0 +1,315 @@
+//! The data module: a worklist abstract interpreter over the data-flow graph (DUET §3.1,
+//! Definition 3.4). A location's input for a cell is the join of what its DFG predecessors
+//! wrote into that cell; its output cells are what its action writes. Widening applies at the
+//! targets of edges that go backwards in the location order (every cycle has one); a
+//! narrowing pass follows, and a final check re-establishes a post-fixpoint.
+
+use super::cells::{CellId, Cells};
+use super::dfg::{Dfg, Use};
+use super::transfer::{self, Frame};
+use crate::ir::{AbsKind, LocId, Program, TemplateId, VarKind};
+use domains::{Interval, NumDomain, Thresholds};
+use std::collections::BTreeSet;
+
+/// Updates at a widening point before widening starts.
+const WIDEN_DELAY: u32 = 2;
+/// Descending iterations after the ascending one.
+const NARROW_PASSES: usize = 2;
+
+/// The state of the fixpoint computation.
+pub struct Solver<'a, D: NumDomain> {
+    prog: &'a Program,
+    cells: &'a Cells,
+    /// Per location: the cells whose incoming values its action reads.
+    pub need: Vec<Vec<CellId>>,
+    /// The cells of observable conditions, whose values matter wherever a thread stands.
+    pub observed: Vec<CellId>,
+    /// Per location: the cells it writes (for template entries: the cells they initialise).
+    pub defs: Vec<Vec<CellId>>,
+    /// Per location: the abstract locations of its state.
+    pub frames: Vec<Frame>,
+    out: Vec<Vec<D>>,
+    reach: Vec<bool>,
+    widen: Vec<bool>,
+    updates: Vec<u32>,
+    thresholds: Thresholds,
+    preds: Vec<Vec<LocId>>,
+    /// For template entries: the fork locations that start the template.
+    spawners: Vec<Vec<LocId>>,
+    entry_of: Vec<Option<TemplateId>>,
+    /// Transfer-function evaluations, for statistics.
+    pub evaluations: u64,
+    closed: bool,
+}
+
+/// Whether every object reachable through a pointer when the program starts is a global
+/// (zero-initialised): no heap allocation, no library function that could hand out its own
+/// memory, no pointer arriving from outside through a thread's parameters, no strings.
+fn closed_world(prog: &Program) -> bool {
+    let allocates = prog.locs.iter().any(|l| matches!(l.action, crate::ir::Action::Alloc(..)));
+    let outside = prog.templates.iter().any(|t| t.params.iter().any(|p| matches!(prog.var(*p).ty, crate::ir::CType::Pointer(_))));
+    !allocates && prog.external_calls.is_empty() && !outside
+}
+
+/// The value of an abstract location when its thread (or the program) starts.
+fn initial(prog: &Program, a: crate::ir::AbsLoc, root: bool, closed: bool) -> Interval {
+    let info = prog.memory.info(a);
+    let zero = Interval::point(0);
+    match &info.kind {
+        AbsKind::Var(v) | AbsKind::Cell(v, _) => match prog.var(*v).kind {
+            // C zero-initialises objects of static storage duration.
+            VarKind::Global if root => zero,
+            VarKind::ThreadLocal => zero,
+            _ => transfer::type_range(prog, info.ty),
+        },
+        // At the start only globals exist; objects created later (locals, which the IR
+        // initialises when declared) are written before anyone reads them. Characters are
+        // excluded because string literals live there.
+        AbsKind::Region(r) if root && closed && r != "int8" => zero,
+        AbsKind::Region(_) | AbsKind::Heap(..) => transfer::type_range(prog, info.ty),
+    }
+}
+
+impl<'a, D: NumDomain> Solver<'a, D> {
+    /// A solver with every output at bottom.
+    pub fn new(prog: &'a Program, cells: &'a Cells, need: Vec<Vec<CellId>>, observed: Vec<CellId>, defs: Vec<Vec<CellId>>, thresholds: Thresholds) -> Self {
+        let n = prog.locs.len();
+        let frames = (0..n)
+            .map(|i| {
+                let mut dims: Vec<_> =
+                    need[i].iter().chain(defs[i].iter()).chain(observed.iter()).flat_map(|c| cells.cells[c.index()].vars.iter().copied()).collect();
+                dims.sort_unstable();
+                dims.dedup();
+                Frame { dims }
+            })
+            .collect();
+        let out = defs.iter().map(|ds| ds.iter().map(|c| D::bottom(cells.cells[c.index()].vars.len())).collect()).collect();
+        let mut spawners = vec![Vec::new(); n];
+        let mut entry_of = vec![None; n];
+        for (i, t) in prog.templates.iter().enumerate() {
+            entry_of[t.entry.index()] = Some(TemplateId(i as u32));
+            spawners[t.entry.index()] = t.spawned_at.clone();
+        }
+        let preds = prog.predecessors();
+        let widen = (0..n).map(|v| preds[v].iter().any(|u| u.index() >= v)).collect();
+        Solver {
+            prog,
+            cells,
+            need,
+            observed,
+            defs,
+            frames,
+            out,
+            reach: vec![false; n],
+            widen,
+            updates: vec![0; n],
+            thresholds,
+            preds,
+            spawners,
+            entry_of,
+            evaluations: 0,
+            closed: closed_world(prog),
+        }
+    }
+
+    /// Records that an edge was added, for widening points.
+    pub fn edge_added(&mut self, from: LocId, to: LocId) {
+        if from.index() >= to.index() {
+            self.widen[to.index()] = true;
+        }
+    }
+
+    /// Whether some thread can stand at `v`, as far as control flow says.
+    fn reach_in(&self, v: LocId) -> bool {
+        match self.entry_of[v.index()] {
+            Some(TemplateId(0)) => true,
+            Some(_) => self.spawners[v.index()].iter().any(|s| self.reach[s.index()]),
+            None => self.preds[v.index()].iter().any(|u| self.reach[u.index()]),
+        }
+    }
+
+    /// What `u` wrote into cell `c`, if `u` writes it.
+    fn out_value(&self, u: LocId, c: CellId) -> Option<&D> {
+        let i = self.defs[u.index()].binary_search(&c).ok()?;
+        Some(&self.out[u.index()][i])
+    }
+
+    /// The state in which `v`'s action executes, over its frame, or `None` when it never
+    /// executes. Cells the action does not read are unconstrained.
+    pub fn input(&self, dfg: &Dfg, v: LocId) -> Option<D> {
+        self.state(dfg, v, &self.need[v.index()], false)
+    }
+
+    /// The observable cells while a thread stands at `v`, executing or not, or `None` when no
+    /// thread can stand there.
+    pub fn standing(&self, dfg: &Dfg, v: LocId) -> Option<D> {
+        self.state(dfg, v, &self.observed, true)
+    }
+
+    fn state(&self, dfg: &Dfg, v: LocId, cells: &[CellId], standing: bool) -> Option<D> {
+        if !self.reach_in(v) {
+            return None;
+        }
+        let frame = &self.frames[v.index()];
+        let mut st = D::top(frame.dims.len());
+        let incoming = &dfg.incoming[v.index()];
+        for &c in cells {
+            let mut acc: Option<D> = None;
+            let lo = incoming.partition_point(|(cc, _, _)| *cc < c);
+            for (cc, u, usage) in &incoming[lo..] {
+                if *cc != c {
+                    break;
+                }
+                if *usage == Use::Stand && !standing {
+                    continue;
+                }
+                if let Some(val) = self.out_value(*u, c) {
+                    if val.is_bottom() {
+                        continue;
+                    }
+                    match &mut acc {
+                        None => acc = Some(val.clone()),
+                        Some(a) => a.join_with(val),
+                    }
+                }
+            }
+            let value = acc?;
+            embed(&mut st, &value, &self.cells.cells[c.index()].vars, frame);
+            if st.is_bottom() {
+                return None;
+            }
+        }
+        Some(st)
+    }
+
+    /// The outputs `v` would write now, and whether a thread can get past it.
+    fn evaluate(&mut self, dfg: &Dfg, v: LocId) -> (Vec<D>, bool) {
+        self.evaluations += 1;
+        let cells = self.cells;
+        let bottoms = || self.defs[v.index()].iter().map(|c| D::bottom(cells.cells[c.index()].vars.len())).collect::<Vec<D>>();
+        if let Some(t) = self.entry_of[v.index()] {
+            if !self.reach_in(v) {
+                return (bottoms(), false);
+            }
+            let root = t == TemplateId(0);
+            let vals = self.defs[v.index()]
+                .iter()
+                .map(|c| {
+                    let vars = &cells.cells[c.index()].vars;
+                    let mut d = D::top(vars.len());
+                    for (k, a) in vars.iter().enumerate() {
+                        d.assign_interval(k, initial(self.prog, *a, root, self.closed));
+                    }
+                    d
+                })
+                .collect();
+            return (vals, true);
+        }
+        let Some(mut st) = self.input(dfg, v) else { return (bottoms(), false) };
+        let frame = &self.frames[v.index()];
+        transfer::post(self.prog, frame, &mut st, &self.prog.loc(v).action);
+        if st.is_bottom() {
+            return (bottoms(), false);
+        }
+        let vals = self.defs[v.index()].iter().map(|c| project(&st, &cells.cells[c.index()].vars, frame)).collect();
+        (vals, true)
+    }
+
+    /// Iterates from the given locations until nothing changes.
+    pub fn solve(&mut self, dfg: &Dfg, seeds: impl IntoIterator<Item = LocId>) {
+        let mut work: BTreeSet<u32> = seeds.into_iter().map(|l| l.0).collect();
+        while let Some(v) = work.pop_first() {
+            let v = LocId(v);
+            let (vals, reach) = self.evaluate(dfg, v);
+            let widen = self.widen[v.index()] && self.updates[v.index()] >= WIDEN_DELAY;
+            let mut changed_cells = Vec::new();
+            for (i, new) in vals.into_iter().enumerate() {
+                let old = &self.out[v.index()][i];
+                if new.leq(old) {
+                    continue;
+                }
+                let mut next = old.join(&new);
+                if widen {
+                    next = old.widen(&next, Some(&self.thresholds));
+                }
+                self.out[v.index()][i] = next;
+                changed_cells.push(self.defs[v.index()][i]);
+            }
+            let reach_changed = reach && !self.reach[v.index()];
+            if reach_changed {
+                self.reach[v.index()] = true;
+            }
+            if changed_cells.is_empty() && !reach_changed {
+                continue;
+            }
+            self.updates[v.index()] += 1;
+            for (c, w) in &dfg.outgoing[v.index()] {
+                if changed_cells.contains(c) {
+                    work.insert(w.0);
+                }
+            }
+            if reach_changed {
+                self.push_control_successors(v, &mut work);
+            }
+        }
+    }
+
+    fn push_control_successors(&self, v: LocId, work: &mut BTreeSet<u32>) {
+        for s in &self.prog.loc(v).succs {
+            work.insert(s.0);
+        }
+        if let crate::ir::Action::Fork { template, .. } = &self.prog.loc(v).action {
+            work.insert(self.prog.template(*template).entry.0);
+        }
+    }
+
+    /// Descending iterations, then a check that the result is still a post-fixpoint.
+    pub fn narrow(&mut self, dfg: &Dfg) {
+        for _ in 0..NARROW_PASSES {
+            for v in 0..self.prog.locs.len() {
+                let v = LocId(v as u32);
+                if !self.reach[v.index()] {
+                    continue;
+                }
+                let (vals, _) = self.evaluate(dfg, v);
+                for (i, new) in vals.into_iter().enumerate() {
+                    let narrowed = self.out[v.index()][i].narrow(&new);
+                    self.out[v.index()][i] = narrowed;
+                }
+            }
+        }
+        // Narrowing keeps a post-fixpoint only for monotone transfer functions; one more
+        // ascending sweep over everything restores it whatever they are.
+        let all: Vec<LocId> = self.prog.loc_ids().collect();
+        self.solve(dfg, all);
+    }
+
+    /// Whether a thread can get past `v`.
+    pub fn reachable_out(&self, v: LocId) -> bool {
+        self.reach[v.index()]
+    }
+}
+
+/// Meets `st` (over `frame`) with a cell value over the cell's variables.
+fn embed<D: NumDomain>(st: &mut D, value: &D, vars: &[crate::ir::AbsLoc], frame: &Frame) {
+    let m = frame.dims.len();
+    let k = vars.len();
+    let positions: Vec<usize> = vars.iter().map(|a| frame.pos(*a).expect("cell variables are in the frame")).collect();
+    let mut e = value.clone();
+    e.add_dims(m - k);
+    // Dimension i < k goes to positions[i]; the added ones fill the remaining positions.
+    let mut perm = Vec::with_capacity(m);
+    perm.extend(positions.iter().copied());
+    let mut free = (0..m).filter(|p| !positions.contains(p));
+    for _ in k..m {
+        perm.push(free.next().expect("enough free positions"));
+    }
+    e.permute(&perm);
+    st.meet_with(&e);
+}
+
+/// The part of `st` (over `frame`) about a cell's variables.
+fn project<D: NumDomain>(st: &D, vars: &[crate::ir::AbsLoc], frame: &Frame) -> D {
+    let keep: Vec<usize> = vars.iter().map(|a| frame.pos(*a).expect("cell variables are in the frame")).collect();
+    st.project(&keep)
+}

@@ -1,0 +1,377 @@
+//! COARSEN (DUET's Algorithm 1): invariants that hold for every number of threads.
+//!
+//! The data module ([`absint`]) computes invariants on the data-flow graph ([`dfg`]); the
+//! control module ([`facts`] and `rules/interference.dl`) derives from those invariants which
+//! inter-thread data flows are feasible; the new flows go into the graph and the loop repeats
+//! until no edge is added. The final invariants over-approximate every reachable thread state
+//! (Theorem 5.2), so an assertion they imply is safe.
+
+pub mod absint;
+pub mod cells;
+pub mod conditions;
+pub mod dfg;
+pub mod facts;
+pub mod locks;
+pub mod report;
+pub mod transfer;
+
+pub use cells::CellId;
+pub use dfg::Use;
+
+use crate::engine::DomainKind;
+use crate::ir::{AbsKind, AbsLoc, Action, AssertId, Expr, LocId, Program, TemplateId, VarKind};
+use crate::verdict::Status;
+use absint::Solver;
+use domains::{Intervals, NumDomain, Octagon, Thresholds};
+use hashbrown::HashSet;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// How to run COARSEN.
+#[derive(Clone, Debug, Default)]
+pub struct CoarsenOptions {
+    /// The numerical domain.
+    pub domain: DomainKind,
+    /// Interference rules from a file instead of the built-in ones.
+    pub rules: Option<PathBuf>,
+    /// Timely workers for the Datalog engine.
+    pub workers: usize,
+}
+
+/// What one round cost and produced.
+#[derive(Clone, Debug, Default)]
+pub struct RoundStats {
+    /// Round number, from 1.
+    pub round: u32,
+    /// Data-flow edges the round's interference analysis added.
+    pub edges_added: usize,
+    /// Seconds in the abstract interpreter before the round's Datalog run.
+    pub absint_seconds: f64,
+    /// Seconds in the Datalog engine.
+    pub datalog_seconds: f64,
+    /// Transfer-function evaluations in the abstract interpreter.
+    pub evaluations: u64,
+}
+
+/// The verdict on one assertion.
+#[derive(Clone, Debug)]
+pub struct AssertionResult {
+    /// Safe or unknown.
+    pub status: Status,
+    /// How it was proved, or why not.
+    pub reason: String,
+    /// The invariant that failed to imply it.
+    pub detail: Option<String>,
+}
+
+/// Everything COARSEN found.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// One result per assertion of the program.
+    pub assertions: Vec<AssertionResult>,
+    /// Per round.
+    pub rounds: Vec<RoundStats>,
+    /// The final data-flow graph, with cell names.
+    pub dfg: dfg::Dfg,
+    /// The cells.
+    pub cells: cells::Cells,
+    /// The invariant at every location (`None`: no thread reaches it), printed.
+    pub invariants: Vec<Option<String>>,
+    /// Sequential edges of the first graph.
+    pub sequential_edges: usize,
+    /// Where each read of a shared location may get its value: `(write, location, read)`. A
+    /// source is a location that stores (or the root's entry, for initial values); values
+    /// that pass through an `assume`, or through a weak store, are traced back to their stores.
+    pub read_flows: Vec<(LocId, AbsLoc, LocId)>,
+    /// Bounds of shared locations where they are read, from the invariants.
+    pub read_ranges: Vec<((LocId, AbsLoc), (Option<i128>, Option<i128>))>,
+}
+
+/// The constants of the program, with their neighbours, as widening thresholds.
+fn thresholds(prog: &Program) -> Thresholds {
+    fn consts(e: &Expr, out: &mut Vec<i128>) {
+        match e {
+            Expr::Const(v, _) => out.push(*v),
+            Expr::Unary(_, x, _) | Expr::Cast(_, x) => consts(x, out),
+            Expr::Binary(_, a, b, _) => {
+                consts(a, out);
+                consts(b, out);
+            }
+            _ => {}
+        }
+    }
+    let mut cs = vec![0, 1, -1];
+    for loc in &prog.locs {
+        match &loc.action {
+            Action::Assign(_, e) | Action::Assume(e) | Action::Assert(_, e) => consts(e, &mut cs),
+            _ => {}
+        }
+    }
+    let mut all = Vec::with_capacity(cs.len() * 3);
+    for c in cs {
+        all.extend([c.saturating_sub(1), c, c.saturating_add(1)]);
+    }
+    Thresholds::new(all)
+}
+
+/// The template whose thread-local storage a cell lives in (`None` for shared cells and
+/// thread-local globals, which every template has).
+fn owner(prog: &Program, cells: &cells::Cells, c: CellId) -> Option<TemplateId> {
+    let a = cells.cells[c.index()].vars[0];
+    match &prog.memory.info(a).kind {
+        AbsKind::Var(v) | AbsKind::Cell(v, _) => match prog.var(*v).kind {
+            VarKind::Local(t) | VarKind::Temp(t) => Some(t),
+            _ => None,
+        },
+        AbsKind::Region(_) | AbsKind::Heap(..) => None,
+    }
+}
+
+/// Runs COARSEN to its fixed point.
+pub fn run(prog: &Program, opts: &CoarsenOptions) -> Result<Outcome, String> {
+    let rules = crate::rules::load(opts.rules.as_deref())?;
+    match opts.domain {
+        DomainKind::Interval => run_with::<Intervals>(prog, opts, &rules),
+        DomainKind::Octagon => run_with::<Octagon>(prog, opts, &rules),
+    }
+}
+
+fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog::Program) -> Result<Outcome, String> {
+    let relational = opts.domain == DomainKind::Octagon;
+    let cells = cells::Cells::build(prog, relational);
+    let conds = conditions::extract(prog, &cells);
+    let n = prog.locs.len();
+
+    // Cells each location's action reads (a pack it writes keeps its other variables).
+    let mut need: Vec<Vec<CellId>> = (0..n)
+        .map(|i| {
+            let mut v = cells.refs[i].clone();
+            if relational {
+                v.extend(cells.mods[i].iter().copied());
+            }
+            v.sort_unstable();
+            v.dedup();
+            v
+        })
+        .collect();
+    // The cells of observable conditions are tracked wherever a thread stands: the invariant
+    // there must tell which conditions may hold.
+    let observed = conds.cells.clone();
+    let mut defs: Vec<Vec<CellId>> = cells.mods.clone();
+    for (ti, t) in prog.templates.iter().enumerate() {
+        let root = ti == 0;
+        let entry_defs: Vec<CellId> = (0..cells.len() as u32)
+            .map(CellId)
+            .filter(|&c| {
+                let shared = cells.cells[c.index()].shared;
+                match owner(prog, &cells, c) {
+                    Some(o) => o.index() == ti,
+                    None => shared && root || !shared,
+                }
+            })
+            .collect();
+        defs[t.entry.index()] = entry_defs;
+        // The entry only initialises: it reads nothing.
+        need[t.entry.index()].clear();
+    }
+    let tracked: Vec<Vec<CellId>> = need
+        .iter()
+        .map(|v| {
+            let mut t = v.clone();
+            t.extend(observed.iter().copied());
+            t.sort_unstable();
+            t.dedup();
+            t
+        })
+        .collect();
+    let mut dfg = dfg::sequential(prog, &defs, &tracked);
+    let sequential_edges = dfg.len();
+    let mut solver: Solver<D> = Solver::new(prog, &cells, need.clone(), observed.clone(), defs, thresholds(prog));
+    for &(from, _, to, _, _) in &dfg.edges() {
+        solver.edge_added(from, to);
+    }
+
+    let start = Instant::now();
+    solver.solve(&dfg, prog.loc_ids());
+    solver.narrow(&dfg);
+    let mut absint_seconds = start.elapsed().as_secs_f64();
+
+    let mut interference = facts::Interference::new(rules, prog, &cells, &conds, &need, opts.workers.max(1))?;
+    let mut rounds = Vec::new();
+    for round in 1u32.. {
+        let mut cond_val: HashSet<[u32; 3]> = HashSet::new();
+        for v in prog.loc_ids() {
+            let Some(st) = solver.standing(&dfg, v) else { continue };
+            let frame = &solver.frames[v.index()];
+            for (i, c) in conds.conds.iter().enumerate() {
+                let (t, f) = transfer::may_hold(prog, frame, &st, c);
+                if t {
+                    cond_val.insert([v.0, i as u32, 1]);
+                }
+                if f {
+                    cond_val.insert([v.0, i as u32, 0]);
+                }
+            }
+        }
+        let t0 = Instant::now();
+        let flows = interference.round(cond_val)?;
+        let datalog_seconds = t0.elapsed().as_secs_f64();
+        let mut targets = Vec::new();
+        for (usage, [u, c, v]) in flows {
+            let (u, c, v) = (LocId(u), CellId(c), LocId(v));
+            if u.index() >= n || v.index() >= n || c.index() >= cells.len() {
+                return Err(format!("the rules derived a data flow ({}, {}, {}) that names no location or cell", u.0, c.0, v.0));
+            }
+            if dfg.add(u, c, v, round, usage) {
+                solver.edge_added(u, v);
+                targets.push(v);
+            }
+        }
+        rounds.push(RoundStats { round, edges_added: targets.len(), absint_seconds, datalog_seconds, evaluations: solver.evaluations });
+        if targets.is_empty() {
+            break;
+        }
+        let t1 = Instant::now();
+        targets.sort_unstable();
+        targets.dedup();
+        solver.solve(&dfg, targets);
+        solver.narrow(&dfg);
+        absint_seconds = t1.elapsed().as_secs_f64();
+    }
+
+    let names = |frame: &transfer::Frame| -> Vec<String> { frame.dims.iter().map(|a| prog.memory.info(*a).name.clone()).collect() };
+    let mut invariants = Vec::with_capacity(n);
+    let mut states: Vec<Option<D>> = Vec::with_capacity(n);
+    for v in prog.loc_ids() {
+        let st = solver.input(&dfg, v);
+        let frame = &solver.frames[v.index()];
+        let ns = names(frame);
+        invariants.push(st.as_ref().map(|s| pretty(s, &ns)));
+        states.push(st);
+    }
+    let (read_flows, read_ranges) = read_facts(prog, &cells, &dfg, &states, &solver.frames);
+    let assertions = prog
+        .assertions
+        .iter()
+        .enumerate()
+        .map(|(i, a)| judge(prog, AssertId(i as u32), a, &states, &solver.frames))
+        .collect();
+    Ok(Outcome { assertions, rounds, dfg, cells, invariants, sequential_edges, read_flows, read_ranges })
+}
+
+/// Whether `u` stores a value into `a`: the writes [`Outcome::read_flows`] names as sources.
+/// (An assume also counts as modifying what it mentions, but it only refines the value.)
+pub fn stores_to(prog: &Program, u: LocId, a: AbsLoc) -> bool {
+    matches!(prog.loc(u).action, Action::Assign(..) | Action::Alloc(..) | Action::Fork { .. }) && prog.memory.access(u).mods.contains(&a)
+}
+
+/// The stores each shared read may copy, and the bounds of what it reads.
+#[allow(clippy::type_complexity)]
+fn read_facts<D: NumDomain>(
+    prog: &Program,
+    cells: &cells::Cells,
+    dfg: &dfg::Dfg,
+    states: &[Option<D>],
+    frames: &[transfer::Frame],
+) -> (Vec<(LocId, AbsLoc, LocId)>, Vec<((LocId, AbsLoc), (Option<i128>, Option<i128>))>) {
+    use domains::Bound;
+    // The stores behind the values that reach `v` in cell `c`: walking back along execution
+    // edges, a store ends the walk unless it is weak (it kept older values), and a refinement
+    // (assume, assert) passes values on without storing.
+    let sources = |v: LocId, a: AbsLoc| -> Vec<LocId> {
+        let c = cells.cell_of(a);
+        let mut out = Vec::new();
+        let mut seen: HashSet<LocId> = HashSet::new();
+        let mut stack: Vec<LocId> = dfg.incoming[v.index()].iter().filter(|(cc, _, u)| *cc == c && *u == dfg::Use::Exec).map(|(_, w, _)| *w).collect();
+        while let Some(u) = stack.pop() {
+            if !seen.insert(u) {
+                continue;
+            }
+            let entry = prog.templates.iter().any(|t| t.entry == u);
+            // In a pack, a store to another variable passes `a` on unchanged.
+            let writes_a = stores_to(prog, u, a);
+            let stores = entry || writes_a;
+            if stores {
+                out.push(u);
+            }
+            let strong = entry || (writes_a && prog.memory.access(u).kills.contains(&a));
+            if !strong {
+                stack.extend(dfg.incoming[u.index()].iter().filter(|(cc, _, usage)| *cc == c && *usage == dfg::Use::Exec).map(|(_, w, _)| *w));
+            }
+        }
+        out.sort_unstable();
+        out
+    };
+    let mut flows = Vec::new();
+    let mut ranges = Vec::new();
+    for v in prog.loc_ids() {
+        let Some(st) = &states[v.index()] else { continue };
+        for a in &prog.memory.access(v).refs {
+            if !prog.memory.info(*a).shared {
+                continue;
+            }
+            for s in sources(v, *a) {
+                flows.push((s, *a, v));
+            }
+            if let Some(d) = frames[v.index()].pos(*a) {
+                let b = st.bounds_of(d);
+                let fin = |x: Bound| match x {
+                    Bound::Fin(n) => Some(n),
+                    _ => None,
+                };
+                ranges.push(((v, *a), (fin(b.lo()), fin(b.hi()))));
+            }
+        }
+    }
+    flows.sort_unstable();
+    flows.dedup();
+    (flows, ranges)
+}
+
+fn pretty<D: NumDomain>(st: &D, names: &[String]) -> String {
+    let text = st.pretty(&|d| names[d].clone());
+    if text.is_empty() {
+        "true".into()
+    } else {
+        text
+    }
+}
+
+/// Decides one assertion from the invariants at its instances.
+fn judge<D: NumDomain>(prog: &Program, id: AssertId, a: &crate::ir::Assertion, states: &[Option<D>], frames: &[transfer::Frame]) -> AssertionResult {
+    let mut proved = Vec::new();
+    for &l in &a.locs {
+        let Action::Assert(aid, cond) = &prog.loc(l).action else { continue };
+        debug_assert_eq!(*aid, id);
+        let Some(st) = &states[l.index()] else { continue };
+        let frame = &frames[l.index()];
+        let (_, may_fail) = transfer::may_hold(prog, frame, st, cond);
+        if may_fail {
+            // The invariant over the variables the assertion reads.
+            let mut vars = Vec::new();
+            cond.for_each_load(&mut |lv| {
+                if let Some(x) = prog.memory.lookup(prog, lv).and_then(|x| frame.pos(x)) {
+                    vars.push(x);
+                }
+            });
+            vars.sort_unstable();
+            vars.dedup();
+            let shown = st.project(&vars);
+            let names: Vec<String> = vars.iter().map(|&d| prog.memory.info(frame.dims[d]).name.clone()).collect();
+            let inv = pretty(&shown, &names);
+            let template = &prog.template(prog.loc(l).template).name;
+            return AssertionResult {
+                status: Status::Unknown,
+                reason: format!("not proved: the invariant at {l} (thread {template}) does not imply it"),
+                detail: Some(format!("invariant: {inv}")),
+            };
+        }
+        proved.push(l);
+    }
+    if proved.is_empty() {
+        AssertionResult { status: Status::Safe, reason: "safe: no thread can reach it (its location is unreachable)".into(), detail: None }
+    } else {
+        let at = proved.iter().map(|l| l.to_string()).collect::<Vec<_>>().join(", ");
+        AssertionResult { status: Status::Safe, reason: format!("safe: proved by the invariant at {at}"), detail: None }
+    }
+}

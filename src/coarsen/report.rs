@@ -1,0 +1,83 @@
+//! COARSEN's extra outputs: invariants on the source lines, the data-flow graph as
+//! Graphviz, and per-round statistics.
+
+use super::Outcome;
+use crate::ir::{display, LocId, Program};
+use hashbrown::HashMap;
+use std::fmt::Write;
+
+/// The invariant at every location, under the source line it comes from.
+pub fn invariants(prog: &Program, out: &Outcome) -> String {
+    let mut sources: HashMap<u32, Option<Vec<String>>> = HashMap::new();
+    let mut text = String::new();
+    for t in &prog.templates {
+        let _ = writeln!(text, "thread {} ({:?})", t.name, t.multiplicity);
+        let mut last_line = None;
+        for l in &t.locs {
+            let loc = prog.loc(*l);
+            let key = (loc.span.file, loc.span.line);
+            if last_line != Some(key) && loc.span.line > 0 {
+                let lines = sources.entry(loc.span.file).or_insert_with(|| {
+                    std::fs::read_to_string(prog.file_name(loc.span)).ok().map(|s| s.lines().map(str::to_string).collect())
+                });
+                let src = lines.as_ref().and_then(|ls| ls.get(loc.span.line as usize - 1)).map(|s| s.trim()).unwrap_or("");
+                let _ = writeln!(text, "  {:>5} | {src}", loc.span.line);
+                last_line = Some(key);
+            }
+            let inv = match &out.invariants[l.index()] {
+                Some(i) => i.clone(),
+                None => "unreachable".into(),
+            };
+            let _ = writeln!(text, "        | {:<6} {:<32} {{ {inv} }}", l.to_string(), display::action(prog, &loc.action));
+        }
+    }
+    text
+}
+
+fn escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// The final data-flow graph: intra-thread edges grey, interference edges red and labelled
+/// with the cell and the round that added them (dotted when they only carry the value while
+/// a thread waits at the target, for observable conditions).
+pub fn dot(prog: &Program, out: &Outcome) -> String {
+    let edges = out.dfg.edges();
+    let mut nodes: Vec<LocId> = edges.iter().flat_map(|(a, _, b, _, _)| [*a, *b]).collect();
+    nodes.sort_unstable();
+    nodes.dedup();
+    let mut text = String::from("digraph dfg {\n  node [shape=box, fontname=\"monospace\", fontsize=10];\n");
+    for l in nodes {
+        let loc = prog.loc(l);
+        let tpl = &prog.template(loc.template).name;
+        let _ = writeln!(text, "  n{} [label=\"{l} ({tpl}) {}:{}\\n{}\"];", l.0, loc.span.line, loc.span.col, escape(&display::action(prog, &loc.action)));
+    }
+    for (a, c, b, r, usage) in edges {
+        let cell = escape(&out.cells.name(prog, c));
+        let style = if usage == super::Use::Stand { "dotted" } else { "dashed" };
+        if r == 0 {
+            let _ = writeln!(text, "  n{} -> n{} [label=\"{cell}\", color=grey50, fontcolor=grey50];", a.0, b.0);
+        } else {
+            let _ = writeln!(text, "  n{} -> n{} [label=\"{cell} (round {r})\", color=red, fontcolor=red, style={style}];", a.0, b.0);
+        }
+    }
+    text.push_str("}\n");
+    text
+}
+
+/// Per-round statistics.
+pub fn stats(out: &Outcome) -> String {
+    let mut text = String::new();
+    let _ = writeln!(text, "cells: {}, sequential edges: {}", out.cells.len(), out.sequential_edges);
+    let _ = writeln!(text, "{:>5}  {:>11}  {:>13}  {:>12}  {:>11}", "round", "edges added", "absint (ms)", "datalog (ms)", "evaluations");
+    let (mut ai, mut dl) = (0.0, 0.0);
+    for r in &out.rounds {
+        ai += r.absint_seconds;
+        dl += r.datalog_seconds;
+        let _ = writeln!(text, "{:>5}  {:>11}  {:>13.1}  {:>12.1}  {:>11}", r.round, r.edges_added, r.absint_seconds * 1e3, r.datalog_seconds * 1e3, r.evaluations);
+    }
+    let total = ai + dl;
+    let share = if total > 0.0 { 100.0 * dl / total } else { 0.0 };
+    let _ = writeln!(text, "total: {} rounds, {} edges, absint {:.1} ms, datalog {:.1} ms ({share:.0}% of the analysis)", out.rounds.len(), out.dfg.len(), ai * 1e3, dl * 1e3);
+    text
+}

@@ -1,0 +1,215 @@
+//! The JSON report: one document with an object per task and a summary. The schema is
+//! documented in `docs/report-json.md`; fields are only ever added, and `version` changes
+//! if one is removed or changes meaning.
+
+use super::location;
+use super::text::Summary;
+use crate::batch::TaskRun;
+use crate::diag::{Diagnostic, ErrorKind};
+use crate::verdict::{Outcome, Section, Status};
+use serde::{Deserialize, Serialize};
+
+/// The value of `format` in every duet-rs JSON report.
+pub const FORMAT: &str = "duet-rs-report";
+/// The schema version this build writes.
+pub const VERSION: u32 = 1;
+
+/// The whole report.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Report {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// Always [`VERSION`].
+    pub version: u32,
+    /// The tool that wrote it.
+    pub tool: Tool,
+    /// One entry per task, in the order of the inputs.
+    pub tasks: Vec<Task>,
+    /// Counts over the run.
+    pub summary: RunSummary,
+}
+
+/// Name and version of the tool.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Tool {
+    /// `duet-rs`.
+    pub name: String,
+    /// The crate version.
+    pub version: String,
+}
+
+/// One task (one input file).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Task {
+    /// Position in the input order, from 0.
+    pub index: usize,
+    /// The file as given.
+    pub file: String,
+    /// `checked`, `error`, `timeout` or `out-of-memory`.
+    pub outcome: String,
+    /// The exit code this task alone would give.
+    pub exit_code: i32,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Peak resident memory of the task process in MiB, when known.
+    pub memory_mb: Option<f64>,
+    /// The verdicts (empty unless `outcome` is `checked`).
+    pub assertions: Vec<Assertion>,
+    /// The error when `outcome` is `error`.
+    pub error: Option<Error>,
+    /// Why, when `outcome` is `timeout` or `out-of-memory`.
+    pub reason: Option<String>,
+    /// Extra outputs asked for (`--invariants`, `--dot`, `--stats`).
+    pub sections: Vec<Section>,
+}
+
+/// The verdict on one assertion.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Assertion {
+    /// Stable id `file:line:col`.
+    pub id: String,
+    /// The file of the failure call.
+    pub file: String,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column.
+    pub column: u32,
+    /// The asserted expression as written.
+    pub text: String,
+    /// `safe`, `violated`, `bounded-safe` or `unknown`.
+    pub status: Status,
+    /// Which engine decided and how, or what stopped it.
+    pub reason: String,
+    /// An invariant or a witness trace, or null.
+    pub detail: Option<String>,
+}
+
+/// A task that could not be analysed.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Error {
+    /// `input` (exit code 2) or `internal` (exit code 6).
+    pub kind: ErrorKind,
+    /// The file the error is in.
+    pub file: String,
+    /// 1-based line, 0 when the error concerns the whole file.
+    pub line: u32,
+    /// 1-based column, 0 when unknown.
+    pub column: u32,
+    /// What went wrong.
+    pub message: String,
+    /// Further lines.
+    pub notes: Vec<String>,
+}
+
+/// Counts over the run.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RunSummary {
+    /// Tasks in the run.
+    pub tasks: usize,
+    /// Safe assertions.
+    pub safe: usize,
+    /// Violated assertions.
+    pub violated: usize,
+    /// Bounded-safe assertions.
+    pub bounded_safe: usize,
+    /// Unknown assertions.
+    pub unknown: usize,
+    /// Tasks that reached the time limit.
+    pub timeout: usize,
+    /// Tasks that reached the memory limit.
+    pub out_of_memory: usize,
+    /// Tasks that failed with an error.
+    pub error: usize,
+    /// Wall-clock seconds of the whole run.
+    pub seconds: f64,
+    /// The run's exit code.
+    pub exit_code: i32,
+}
+
+fn error_of(d: &Diagnostic) -> Error {
+    Error { kind: d.kind, file: d.file.clone(), line: d.line, column: d.col, message: d.message.clone(), notes: d.notes.clone() }
+}
+
+/// The report of a run as a value.
+pub fn report(runs: &[TaskRun], exit_code: i32, total_seconds: f64) -> Report {
+    let tasks = runs
+        .iter()
+        .enumerate()
+        .map(|(index, run)| {
+            let r = &run.result;
+            let mut t = Task {
+                index,
+                file: r.file.clone(),
+                outcome: String::new(),
+                exit_code: r.exit_code(),
+                seconds: r.seconds,
+                memory_mb: run.peak_memory_mb,
+                assertions: Vec::new(),
+                error: None,
+                reason: None,
+                sections: r.sections.clone(),
+            };
+            match &r.outcome {
+                Outcome::Checked(vs) => {
+                    t.outcome = "checked".into();
+                    t.assertions = vs
+                        .iter()
+                        .map(|v| {
+                            let p = location::of_id(&v.id);
+                            Assertion {
+                                id: v.id.clone(),
+                                file: p.file,
+                                line: p.line,
+                                column: p.column,
+                                text: v.text.clone(),
+                                status: v.status.clone(),
+                                reason: v.reason.clone(),
+                                detail: v.detail.clone(),
+                            }
+                        })
+                        .collect();
+                }
+                Outcome::Error(d) => {
+                    t.outcome = "error".into();
+                    t.error = Some(error_of(d));
+                }
+                Outcome::Timeout(why) => {
+                    t.outcome = "timeout".into();
+                    t.reason = Some(why.clone());
+                }
+                Outcome::OutOfMemory(why) => {
+                    t.outcome = "out-of-memory".into();
+                    t.reason = Some(why.clone());
+                }
+            }
+            t
+        })
+        .collect();
+    let results: Vec<_> = runs.iter().map(|r| r.result.clone()).collect();
+    let s = Summary::of(&results);
+    Report {
+        format: FORMAT.into(),
+        version: VERSION,
+        tool: Tool { name: "duet-rs".into(), version: env!("CARGO_PKG_VERSION").into() },
+        tasks,
+        summary: RunSummary {
+            tasks: runs.len(),
+            safe: s.safe,
+            violated: s.violated,
+            bounded_safe: s.bounded_safe,
+            unknown: s.unknown,
+            timeout: s.timeout,
+            out_of_memory: s.out_of_memory,
+            error: s.error,
+            seconds: total_seconds,
+            exit_code,
+        },
+    }
+}
+
+/// The report of a run as pretty-printed JSON, ending with a newline.
+pub fn render(runs: &[TaskRun], exit_code: i32, total_seconds: f64) -> String {
+    let mut s = serde_json::to_string_pretty(&report(runs, exit_code, total_seconds)).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    s.push('\n');
+    s
+}
