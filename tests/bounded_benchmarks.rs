@@ -1,51 +1,60 @@
-//! The bounded engine on the SV-COMP development set (`../shared/benchmarks/c/`): every task
-//! expected `false` is found violated, with a replayed witness, at its smallest bound, and no
-//! task expected `true` is ever violated.
+//! `check --bound K` on the SV-COMP development set (`../shared/benchmarks/c/`), through the
+//! same path a user takes: each task's data model, COARSEN first, then the bounded search with
+//! COARSEN's hints. Every task expected `false` is found violated, with a replayed witness, at
+//! its smallest bound, and no task expected `true` is ever violated (nor, at any bound, `safe`
+//! when it should not be).
 
 mod common;
 
-use duet_rs::bounded::{self, BoundedOptions, BoundedOutcome};
+use duet_rs::engine::{check_program, Bound, CheckOptions};
 use duet_rs::frontend::{load, FrontendOptions};
-use duet_rs::ir::AssertId;
+use duet_rs::ir::DataModel;
+use duet_rs::svcomp::task::{self, Read};
+use duet_rs::verdict::Status;
 
 /// The smallest bound at which each expected-false task is violated (measured; see the
-/// bounded mode's report). Tasks not listed are found at bound 1.
+/// bounded mode's closing note). Tasks not listed are found at bound 1.
 const BOUNDS: &[(&str, u32)] = &[("27_Boop_simple_vf.i", 2), ("40_barrier_vf.i", 3)];
 
-fn tasks() -> Option<Vec<(std::path::PathBuf, bool)>> {
+/// The tasks with their expected verdicts, read from their `.yml` files.
+fn tasks() -> Option<Vec<task::Task>> {
     let shared = common::shared_benchmarks("bounded dev set")?;
     let tsv = std::fs::read_to_string(shared.join("tasks.tsv")).expect("tasks.tsv");
     let mut out = Vec::new();
     for line in tsv.lines().skip(1) {
-        let cols: Vec<&str> = line.split('\t').collect();
-        if cols.len() < 3 {
-            continue;
+        let Some(yml) = line.split('\t').next() else { continue };
+        match task::read(&shared.join(yml)) {
+            Ok(Read::Task(t)) => out.push(t),
+            Ok(Read::OtherProperty) => {}
+            Err(e) => panic!("{e}"),
         }
-        out.push((shared.join(cols[1]), cols[2] == "true"));
     }
-    assert_eq!(out.len(), 40, "the development set has 40 tasks");
+    assert_eq!(out.len(), 40, "the development set has 40 unreach-call tasks");
     Some(out)
 }
 
-fn verdicts(path: &std::path::Path, k: u32) -> Vec<BoundedOutcome> {
-    let p = load(path, &FrontendOptions::default()).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let targets: Vec<AssertId> = (0..p.assertions.len() as u32).map(AssertId).collect();
-    bounded::check(&p, &BoundedOptions::new(k), None, &targets).into_iter().map(|(_, o)| o).collect()
+/// The statuses `check --bound k` gives the task's assertions.
+fn statuses(t: &task::Task, k: u32) -> Vec<(Status, String)> {
+    let fopts = FrontendOptions { m32: t.data_model == DataModel::ILP32, ..FrontendOptions::default() };
+    let p = load(&t.input, &fopts).unwrap_or_else(|e| panic!("{}: {e}", t.input.display()));
+    let opts = CheckOptions { bound: Some(Bound { unroll: k, threads: k }), ..CheckOptions::default() };
+    check_program(&p, &opts).verdicts.into_iter().map(|v| (v.status, format!("{}\n{}", v.reason, v.detail.unwrap_or_default()))).collect()
+}
+
+fn name(t: &task::Task) -> &str {
+    t.input.file_name().and_then(|n| n.to_str()).unwrap_or("?")
 }
 
 #[test]
 fn expected_false_tasks_are_violated_with_a_replayed_witness() {
     let Some(tasks) = tasks() else { return };
     let mut missed = Vec::new();
-    for (path, expected_true) in &tasks {
-        if *expected_true {
-            continue;
-        }
-        let name = path.file_name().unwrap().to_str().unwrap();
-        let k = BOUNDS.iter().find(|(n, _)| *n == name).map(|(_, k)| *k).unwrap_or(1);
-        let vs = verdicts(path, k);
-        if !vs.iter().any(|v| matches!(v, BoundedOutcome::Violated { trace } if trace.contains("<- fails"))) {
-            missed.push(format!("{name} at bound {k}: {vs:?}"));
+    for t in tasks.iter().filter(|t| t.expected == Some(false)) {
+        let k = BOUNDS.iter().find(|(n, _)| *n == name(t)).map(|(_, k)| *k).unwrap_or(1);
+        let vs = statuses(t, k);
+        assert!(vs.iter().all(|(s, _)| *s != Status::Safe), "{} is expected false but was proved safe: {vs:?}", name(t));
+        if !vs.iter().any(|(s, why)| *s == Status::Violated && why.contains("<- fails")) {
+            missed.push(format!("{} at bound {k}: {vs:?}", name(t)));
         }
     }
     assert!(missed.is_empty(), "not found:\n{}", missed.join("\n"));
@@ -54,12 +63,9 @@ fn expected_false_tasks_are_violated_with_a_replayed_witness() {
 #[test]
 fn expected_true_tasks_are_never_violated() {
     let Some(tasks) = tasks() else { return };
-    for (path, expected_true) in &tasks {
-        if !*expected_true {
-            continue;
-        }
-        for v in verdicts(path, 1) {
-            assert!(!matches!(v, BoundedOutcome::Violated { .. }), "{}: {v:?}", path.display());
+    for t in tasks.iter().filter(|t| t.expected == Some(true)) {
+        for (s, why) in statuses(t, 2) {
+            assert_ne!(s, Status::Violated, "{}: {why}", name(t));
         }
     }
 }

@@ -75,7 +75,9 @@ fn dev_set_has_no_wrong_answers_and_prints_table_matrix_and_score() {
     let dir = scratch("dev");
     let csv = dir.join("dev.csv");
     let tasks = bench.join("c");
-    let out = duet(&["svcomp", "--workers", "2", "--timeout", "30", "--csv", csv.to_str().unwrap(), tasks.to_str().unwrap()]);
+    // With a bound, COARSEN's unknowns go on to the bounded search, so both engines' answers
+    // are scored; every expected-false task is found by bound 3.
+    let out = duet(&["svcomp", "--bound", "3", "--workers", "2", "--timeout", "30", "--csv", csv.to_str().unwrap(), tasks.to_str().unwrap()]);
     let (stdout, stderr) = texts(&out);
     let rows = table_rows(&stdout);
     assert_eq!(rows.len(), 40, "{stdout}");
@@ -85,6 +87,8 @@ fn dev_set_has_no_wrong_answers_and_prints_table_matrix_and_score() {
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert_eq!(rows.iter().filter(|r| r.1 == "true").count(), 26);
     assert_eq!(rows.iter().filter(|r| r.1 == "false").count(), 14);
+    let found: Vec<&Row> = rows.iter().filter(|r| r.1 == "false" && r.2 == "FALSE").collect();
+    assert_eq!(found.len(), 14, "expected-false tasks not found violated: {:#?}", rows.iter().filter(|r| r.1 == "false" && r.2 != "FALSE").collect::<Vec<_>>());
     let score = check_summary(&stdout, &rows);
     eprintln!("dev-set score: {score}");
     let csv_text = std::fs::read_to_string(&csv).unwrap();

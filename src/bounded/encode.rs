@@ -190,12 +190,8 @@ pub fn encode(prog: &Program, layout: &Layout, sk: &mut Skeleton, pr: &Pruned, h
                 }
             }
             // No write to the location between the source and the read.
-            let others: Vec<u32> = if pr.pruned {
-                pr.may_copy[ri].iter().filter_map(|s| if let Source::Write(x) = s { Some(*x) } else { None }).collect()
-            } else {
-                pr.writes.clone()
-            };
-            for x in others {
+            let others: &[u32] = if pr.pruned { &pr.may_intervene[ri] } else { &pr.writes };
+            for &x in others {
                 if Source::Write(x) == src {
                     continue;
                 }

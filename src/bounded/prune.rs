@@ -35,6 +35,10 @@ pub struct Pruned {
     pub writes: Vec<u32>,
     /// Per read (parallel to `reads`): what it may copy.
     pub may_copy: Vec<Vec<Source>>,
+    /// Per read: the writes that may come between its source and it. These are the may-copy
+    /// writes before COARSEN's hints narrow them: a write COARSEN rules out as the source can
+    /// still be overwritten in between, and leaving it out would admit spurious models.
+    pub may_intervene: Vec<Vec<u32>>,
     /// Per write: the writes that certainly happen before it (indices into `writes`).
     before_w: Vec<Bits>,
     write_index: HashMap<u32, usize>,
@@ -117,7 +121,7 @@ pub fn prune(prog: &Program, sk: &mut Skeleton, prune: bool, hints: Option<&Hint
         let mut all: Vec<Source> = vec![Source::Init];
         all.extend(writes.iter().map(|&w| Source::Write(w)));
         let may_copy = reads.iter().map(|_| all.clone()).collect();
-        return Pruned { reads, writes, may_copy, before_w: Vec::new(), write_index, pruned: false };
+        return Pruned { reads, writes, may_copy, may_intervene: Vec::new(), before_w: Vec::new(), write_index, pruned: false };
     }
     let preds = edges(sk);
     let mut succs: Vec<Vec<u32>> = vec![Vec::new(); n];
@@ -202,6 +206,7 @@ pub fn prune(prog: &Program, sk: &mut Skeleton, prune: bool, hints: Option<&Hint
     let hint_keys: Option<HashSet<(crate::ir::LocId, crate::ir::AbsLoc)>> = hints.map(|h| h.flows.iter().map(|(_, a, r)| (*r, *a)).collect());
     let root_entry = prog.templates.first().map(|t| t.entry);
     let mut may_copy = Vec::with_capacity(reads.len());
+    let mut may_intervene = Vec::with_capacity(reads.len());
     for &r in &reads {
         let ri = read_index[&r];
         let re = sk.events[r as usize].clone();
@@ -218,6 +223,7 @@ pub fn prune(prog: &Program, sk: &mut Skeleton, prune: bool, hints: Option<&Hint
             _ => None,
         };
         let mut set = Vec::new();
+        let mut intervene = Vec::new();
         let mw = mw_in_reads.remove(&r).unwrap_or_else(|| Bits::new(locs.len()));
         let certainly_written = loc_index.get(&re.addr).is_some_and(|&li| mw.get(li));
         let init_ok = match (restrict, hints, root_entry) {
@@ -237,6 +243,7 @@ pub fn prune(prog: &Program, sk: &mut Skeleton, prune: bool, hints: Option<&Hint
             if sk.terms.as_bool(same) == Some(false) {
                 continue;
             }
+            intervene.push(x);
             // Only a store COARSEN knows as one (not a lock release, say) can be ruled out.
             if let (Some(a), Some(h)) = (restrict, hints) {
                 if crate::coarsen::stores_to(prog, we.loc, a) && !h.flows.contains(&(we.loc, a, re.loc)) {
@@ -246,8 +253,9 @@ pub fn prune(prog: &Program, sk: &mut Skeleton, prune: bool, hints: Option<&Hint
             set.push(Source::Write(x));
         }
         may_copy.push(set);
+        may_intervene.push(intervene);
     }
     // Writes certainly before each write, for the "in between" constraints.
     let before_w = writes.iter().map(|&x| anc_w[x as usize].clone()).collect();
-    Pruned { reads, writes, may_copy, before_w, write_index, pruned: true }
+    Pruned { reads, writes, may_copy, may_intervene, before_w, write_index, pruned: true }
 }

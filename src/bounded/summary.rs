@@ -764,7 +764,7 @@ impl<'a> Summariser<'a> {
             }
             Ty::Int(i) => t.wrap(i.bits, i.signed, v),
             Ty::Ptr => {
-                let p = crate::ir::types::ptr_int(self.prog.data_model);
+                let p = crate::ir::types::ptr_int(crate::interp::layout::ADDRESS_MODEL);
                 t.wrap(p.bits, false, v)
             }
             Ty::Float => v,
@@ -817,7 +817,7 @@ impl<'a> Summariser<'a> {
                         self.convert(*t, n)
                     }
                     UnOp::BitNot => {
-                        let (bits, signed) = int_params(*t, prog);
+                        let (bits, signed) = int_params(*t);
                         tm.bitnot(bits, signed, v)
                     }
                     UnOp::Not => {
@@ -849,7 +849,7 @@ impl<'a> Summariser<'a> {
                     let q = tm.div(d, sv);
                     return Ok(self.convert(*t, q));
                 }
-                let (bits, signed) = int_params(*t, prog);
+                let (bits, signed) = int_params(*t);
                 let tm = &mut self.sk.terms;
                 let r = match op {
                     BinOp::Add => tm.add(x, y),
@@ -898,6 +898,19 @@ impl<'a> Summariser<'a> {
                     return Ok(self.approx("a conversion to floating point", act.loc));
                 }
                 let v = self.eval(st, act, x)?;
+                if let (Ty::Int(i), Ty::Ptr) = (*t, x.ty(prog)) {
+                    if i.bits < 64 {
+                        // Addresses here lie beyond 32 bits, where a real one need not: an
+                        // address that does not fit the integer converts to an unknown value.
+                        let unknown = self.approx("a pointer converted to a narrower integer", act.loc);
+                        let terms = &mut self.sk.terms;
+                        let (lo, hi) = (terms.int(i.min()), terms.int(i.max()));
+                        let (above, below) = (terms.le(lo, v), terms.le(v, hi));
+                        let fits = terms.and(&[above, below]);
+                        let v = terms.ite(fits, v, unknown);
+                        return Ok(self.convert(*t, v));
+                    }
+                }
                 self.convert(*t, v)
             }
             Expr::Nondet(t) => {
@@ -913,11 +926,11 @@ impl<'a> Summariser<'a> {
 }
 
 /// Width and signedness of the machine integers of a scalar type.
-fn int_params(t: Ty, prog: &Program) -> (u8, bool) {
+fn int_params(t: Ty) -> (u8, bool) {
     match t {
         Ty::Bool => (1, false),
         Ty::Int(i) => (i.bits, i.signed),
-        Ty::Ptr => (crate::ir::types::ptr_int(prog.data_model).bits, false),
+        Ty::Ptr => (crate::ir::types::ptr_int(crate::interp::layout::ADDRESS_MODEL).bits, false),
         Ty::Float => (64, true),
     }
 }

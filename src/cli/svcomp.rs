@@ -57,7 +57,7 @@ pub fn run(a: &SvcompArgs) -> i32 {
         match task::read(yml) {
             Ok(task::Read::Task(t)) => {
                 let mut front = base.clone();
-                front.m32 = t.data_model == task::DataModel::Ilp32;
+                front.m32 = t.data_model == task::DataModel::ILP32;
                 slots.push(Slot::Run(specs.len(), t.expected, label));
                 specs.push(TaskSpec { file: t.input, front, check: check.clone() });
             }

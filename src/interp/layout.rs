@@ -13,7 +13,7 @@
 //!   (zero-initialised) and then its template's locals (arbitrary until written);
 //! - heap objects from [`HEAP_BASE`], one per `Alloc` a thread executes (arbitrary contents).
 
-use crate::ir::{CType, Program, RecordId, TemplateId, VarId, VarKind};
+use crate::ir::{CType, DataModel, Program, RecordId, TemplateId, VarId, VarKind};
 
 /// Address of the first global.
 pub const GLOBAL_BASE: i128 = 1 << 12;
@@ -28,6 +28,10 @@ pub const HEAP_THREAD_STRIDE: i128 = 1 << 36;
 /// Handles of threads that are created but never scheduled start here; modelled threads'
 /// handles are their instance numbers, which stay far below.
 pub const UNSCHEDULED_HANDLE_BASE: i128 = 1 << 30;
+/// The data model of values in this address space: pointers are 64-bit whatever the program's
+/// data model, since the regions above lie beyond 32 bits. Types still follow the program's
+/// model; only conversions to and from pointers use this one.
+pub const ADDRESS_MODEL: DataModel = DataModel::LP64;
 /// Slots given to an array of unknown length.
 const UNKNOWN_ARRAY_LEN: i128 = 1024;
 

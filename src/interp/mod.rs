@@ -12,7 +12,7 @@ pub mod ops;
 
 use crate::ir::{Action, AssertId, CType, Expr, Halt, LocId, Lval, Program, TemplateId, Ty};
 use hashbrown::HashMap;
-use layout::{Layout, UNSCHEDULED_HANDLE_BASE};
+use layout::{Layout, ADDRESS_MODEL, UNSCHEDULED_HANDLE_BASE};
 
 /// How many steps a [`Step::RunUntil`] may take before the replay gives up.
 pub const RUN_UNTIL_LIMIT: usize = 2_000_000;
@@ -301,7 +301,7 @@ impl<'a> Interp<'a> {
                 let v = self.eval(e, ctx)?;
                 let a = self.addr(lv, ctx)?;
                 let t = self.scalar_type(lv)?;
-                self.store(a, t.convert(v, prog.data_model), ctx);
+                self.store(a, t.convert(v, ADDRESS_MODEL), ctx);
             }
             Action::Assume(c) => {
                 if self.eval(c, ctx)? == 0 {
@@ -367,14 +367,14 @@ impl<'a> Interp<'a> {
                     if let Some(hl) = handle {
                         let a = self.addr(hl, ctx)?;
                         let t = self.scalar_type(hl)?;
-                        self.store(a, t.convert(h, prog.data_model), ctx);
+                        self.store(a, t.convert(h, ADDRESS_MODEL), ctx);
                     }
                     let id = child.unwrap_or(u32::MAX - self.unscheduled as u32);
                     let th = Thread { id, template: *template, pc: None, done: false, allocs: 0, depth: 0, handle: h, scheduled: child.is_some() };
                     if let (Some(c), Some(v), Some(p)) = (child, argv, prog.template(*template).params.first()) {
                         let a = self.layout.var_addr(prog, *p, c);
                         let t = prog.var(*p).ty.scalar(prog.data_model);
-                        self.store(a, t.convert(v, prog.data_model), ctx);
+                        self.store(a, t.convert(v, ADDRESS_MODEL), ctx);
                     }
                     self.by_id.insert(id, self.threads.len());
                     self.threads.push(th);
@@ -473,7 +473,7 @@ impl<'a> Interp<'a> {
     /// The value of an expression.
     fn eval(&mut self, e: &Expr, ctx: &mut Ctx) -> R<i128> {
         let prog = self.prog;
-        let dm = prog.data_model;
+        let (dm, am) = (prog.data_model, ADDRESS_MODEL);
         Ok(match e {
             Expr::Const(v, t) => {
                 if *t == Ty::Float {
@@ -491,7 +491,7 @@ impl<'a> Interp<'a> {
                     t => {
                         let a = self.addr(lv, ctx)?;
                         let v = self.load(a, ctx);
-                        t.scalar(dm).convert(v, dm)
+                        t.scalar(dm).convert(v, am)
                     }
                 }
             }
@@ -501,7 +501,7 @@ impl<'a> Interp<'a> {
                     return Err("floating-point arithmetic is not interpreted".into());
                 }
                 let v = self.eval(x, ctx)?;
-                ops::unary(*op, v, *t, dm).map_err(|m| format!("{m} in `{}`", crate::ir::display::expr(prog, e)))?
+                ops::unary(*op, v, *t, am).map_err(|m| format!("{m} in `{}`", crate::ir::display::expr(prog, e)))?
             }
             Expr::Binary(op, a, b, t) => {
                 if *t == Ty::Float {
@@ -513,12 +513,12 @@ impl<'a> Interp<'a> {
                     let s = self.layout.pointee_slots(&ops::ctype_of(prog, a));
                     let off = y.wrapping_mul(s);
                     let r = if *op == crate::ir::BinOp::Add { x.wrapping_add(off) } else { x.wrapping_sub(off) };
-                    Ty::Ptr.convert(r, dm)
+                    Ty::Ptr.convert(r, am)
                 } else if ops::is_pointer_difference(prog, *op, a, b) {
                     let s = self.layout.pointee_slots(&ops::ctype_of(prog, a));
-                    t.convert((x - y) / s, dm)
+                    t.convert((x - y) / s, am)
                 } else {
-                    ops::binary(*op, x, y, *t, dm).map_err(|m| format!("{m}: {x} {} {y} in `{}`", op.symbol(), crate::ir::display::expr(prog, e)))?
+                    ops::binary(*op, x, y, *t, am).map_err(|m| format!("{m}: {x} {} {y} in `{}`", op.symbol(), crate::ir::display::expr(prog, e)))?
                 }
             }
             Expr::Cast(t, x) => {
@@ -526,7 +526,7 @@ impl<'a> Interp<'a> {
                     return Err("floating-point values are not interpreted".into());
                 }
                 let v = self.eval(x, ctx)?;
-                t.convert(v, dm)
+                t.convert(v, am)
             }
             Expr::Nondet(t) => {
                 if *t == Ty::Float {
@@ -536,7 +536,7 @@ impl<'a> Interp<'a> {
                     Inputs::Given(it) => *it.next().ok_or("the schedule gives too few nondeterministic values")?,
                     Inputs::Zero => 0,
                 };
-                t.convert(v, dm)
+                t.convert(v, am)
             }
         })
     }

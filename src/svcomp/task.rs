@@ -1,17 +1,9 @@
 //! SV-COMP task definitions (`format_version` 1.x/2.x `.yml` files): the input file, the
 //! `unreach-call` property with its expected verdict, the language and the data model.
 
+pub use crate::ir::DataModel;
 use std::path::{Path, PathBuf};
 use yaml_rust2::{Yaml, YamlLoader};
-
-/// The word size a task is written for.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum DataModel {
-    /// 32-bit `int`, `long` and pointers (`-m32`).
-    Ilp32,
-    /// 64-bit `long` and pointers.
-    Lp64,
-}
 
 /// A task that asks about `unreach-call`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -123,8 +115,8 @@ pub fn read(yml: &Path) -> Result<Read, TaskError> {
         Some(other) => return Err(err(line_of("language"), format!("language `{other}` is not supported; duet-rs reads C"))),
     }
     let data_model = match options["data_model"].as_str() {
-        Some("ILP32") => DataModel::Ilp32,
-        Some("LP64") | None => DataModel::Lp64,
+        Some("ILP32") => DataModel::ILP32,
+        Some("LP64") | None => DataModel::LP64,
         Some(other) => return Err(err(line_of("data_model"), format!("unknown data model `{other}`: expected ILP32 or LP64"))),
     };
     Ok(Read::Task(Task { yml: yml.to_path_buf(), input, expected, data_model }))
