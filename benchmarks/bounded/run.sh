@@ -28,9 +28,10 @@ run() {
     esac
     local start end out verdict
     start=$(date +%s.%N)
-    out=$("$bin" check --bound "$unroll" --stats "${flags[@]}" -D NTHREADS="$n" benchmarks/bounded/indexer.c 2>&1 || true)
+    out=$("$bin" check --bound "$unroll" --stats "${flags[@]}" -D NTHREADS="$n" benchmarks/bounded/indexer.c 2>/dev/null || true)
     end=$(date +%s.%N)
-    verdict=$(grep -oE "(violated|bounded-safe|unknown|safe) " <<<"$out" | head -1 | tr -d ' ')
+    # The status column of the assertion's row.
+    verdict=$(awk '/indexer\.c:[0-9]+:[0-9]+ /{print $2; exit}' <<<"$out")
     printf "%-8s %-9s %6s %6s %10s %12s %9s %9s %8s  %s\n" "$n" "$mode" "$(field reads "$out")" "$(field writes "$out")" \
         "$(field 'copy pairs' "$out")" "$(field 'between constraints' "$out")" "$(field 'encode s' "$out")" "$(field 'solve s' "$out")" \
         "$(printf %.2f "$(echo "$end - $start" | bc)")" "$verdict"
