@@ -65,7 +65,7 @@ pub struct Hints {
     /// template's entry. A read with no edge at all is unconstrained.
     pub flows: HashSet<(LocId, AbsLoc, LocId)>,
     /// Bounds on the value of `a` read at `l` (`None`: unbounded on that side).
-    pub ranges: HashMap<(LocId, AbsLoc), (Option<i128>, Option<i128>)>,
+    pub ranges: HashMap<(LocId, AbsLoc), crate::coarsen::ReadRange>,
 }
 
 /// The bounded verdict on one assertion.
@@ -139,11 +139,6 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
         Err(summary::Failure::Unsupported(why)) => return all(why),
     };
     stats.summarise = t0.elapsed().as_secs_f64();
-    if std::env::var("DUET_BOUNDED_DEBUG").is_ok_and(|v| v == "events") {
-        for (i, e) in sk.events.iter().enumerate() {
-            eprintln!("e{i} T{} {:?} {} addr={} val={} occ={} unit={} rank={} preds={:?}", e.thread, e.kind, prog.span_str(prog.loc(e.loc).span), sk.terms.name(e.addr), sk.terms.name(e.val), sk.terms.name(e.occ), e.unit, e.rank, e.preds);
-        }
-    }
     stats.instances = sk.instances.len();
     stats.events = sk.events.len();
     let t1 = Instant::now();
@@ -185,11 +180,7 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
             BoundedOutcome::BoundedSafe { reason: why }
         }
     };
-    let tz = Instant::now();
     let mut z3 = solve::Z3::new(&sk.terms, &enc.constraints, opts.timeout);
-    if std::env::var_os("DUET_BOUNDED_DEBUG").is_some() {
-        eprintln!("z3 load {:.3} s", tz.elapsed().as_secs_f64());
-    }
     let mut outcomes = Vec::new();
     let mut schedules = Vec::new();
     let mut witness_written = false;
@@ -201,11 +192,7 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
             continue;
         };
         let mut schedule = None;
-        let tq = Instant::now();
         let first = z3.check(&sk.terms, &[q.activate]);
-        if std::env::var_os("DUET_BOUNDED_DEBUG").is_some() {
-            eprintln!("check {} {:.3} s", prog.assertion_id(a), tq.elapsed().as_secs_f64());
-        }
         let mut outcome = match first {
             solve::Answer::Unsat => safe("no violation"),
             solve::Answer::Unknown(why) => unknown_from_solver(&why, opts),
@@ -279,14 +266,6 @@ fn confirm(prog: &Program, layout: &Layout, sk: &skeleton::Skeleton, enc: &encod
     });
     let Some(&(f, _)) = fail else { return Attempt::Done(BoundedOutcome::Unknown { reason: "internal error: the model selects no failing instance".into() }) };
     let ex = witness::extract(prog, sk, enc, z3, f);
-    if std::env::var_os("DUET_BOUNDED_DEBUG").is_some() {
-        for (i, s) in ex.steps.iter().enumerate() {
-            match s {
-                crate::interp::Step::Exec { thread, loc, nondets, children } => eprintln!("{:4} T{thread} {loc} {} {:?} {:?}", i + 1, crate::ir::display::action(prog, &prog.loc(*loc).action), nondets, children),
-                other => eprintln!("{:4} {other:?}", i + 1),
-            }
-        }
-    }
     let oracle = |addr: i128| z3.init(addr);
     let mut it = Interp::new(prog, layout, &oracle);
     match it.run(&ex.steps) {

@@ -158,20 +158,6 @@ impl Z3 {
         p.set_u32("timeout", timeout.as_millis().clamp(1, u32::MAX as u128) as u32);
         // Fixed seeds keep models, and so witnesses, the same from run to run.
         p.set_u32("random_seed", 0);
-        // Extra solver parameters for experiments, `name=value,...`.
-        if let Ok(extra) = std::env::var("DUET_Z3_PARAMS") {
-            for kv in extra.split(',') {
-                if let Some((k, v)) = kv.split_once('=') {
-                    match v {
-                        "true" | "false" => p.set_bool(k, v == "true"),
-                        _ => match v.parse::<u32>() {
-                            Ok(n) => p.set_u32(k, n),
-                            Err(_) => p.set_symbol(k, v),
-                        },
-                    }
-                }
-            }
-        }
         solver.set_params(&p);
         let init = FuncDecl::new("init", &[&Sort::int()], &Sort::int());
         let z = build(terms, constraints, &init);
@@ -195,11 +181,7 @@ impl Z3 {
                 _ => return Answer::Unknown("internal error: an assumption is not a Boolean unknown".into()),
             }
         }
-        let r = self.solver.check_assumptions(&lits);
-        if std::env::var("DUET_BOUNDED_DEBUG").is_ok_and(|v| v == "z3") {
-            eprintln!("{:?}", self.solver.get_statistics());
-        }
-        match r {
+        match self.solver.check_assumptions(&lits) {
             SatResult::Sat => {
                 self.model = self.solver.get_model();
                 if self.model.is_some() {

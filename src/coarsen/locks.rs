@@ -14,11 +14,9 @@ pub fn must_hold(prog: &Program) -> Vec<Vec<LockId>> {
             let Some(cur) = held[l.index()].clone() else { continue };
             let mut out = cur;
             match (&prog.loc(l).action, prog.memory.lock_of[l.index()]) {
-                (Action::Acquire(_), Some(LockRef::Exact(k))) => {
-                    if !out.contains(&k) {
-                        out.push(k);
-                        out.sort_unstable();
-                    }
+                (Action::Acquire(_), Some(LockRef::Exact(k))) if !out.contains(&k) => {
+                    out.push(k);
+                    out.sort_unstable();
                 }
                 (Action::Release(_), Some(LockRef::Exact(k))) => out.retain(|x| *x != k),
                 // Releasing a lock we cannot identify may release any of them.

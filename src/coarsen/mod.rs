@@ -84,7 +84,7 @@ pub struct Outcome {
     /// that pass through an `assume`, or through a weak store, are traced back to their stores.
     pub read_flows: Vec<(LocId, AbsLoc, LocId)>,
     /// Bounds of shared locations where they are read, from the invariants.
-    pub read_ranges: Vec<((LocId, AbsLoc), (Option<i128>, Option<i128>))>,
+    pub read_ranges: Vec<((LocId, AbsLoc), ReadRange)>,
 }
 
 /// The constants of the program, with their neighbours, as widening thresholds.
@@ -166,7 +166,7 @@ fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog
                 let shared = cells.cells[c.index()].shared;
                 match owner(prog, &cells, c) {
                     Some(o) => o.index() == ti,
-                    None => shared && root || !shared,
+                    None => root || !shared,
                 }
             })
             .collect();
@@ -259,6 +259,9 @@ fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog
     Ok(Outcome { assertions, rounds, dfg, cells, invariants, sequential_edges, read_flows, read_ranges })
 }
 
+/// Bounds of a value read (`None`: unbounded on that side).
+pub type ReadRange = (Option<i128>, Option<i128>);
+
 /// Whether `u` stores a value into `a`: the writes [`Outcome::read_flows`] names as sources.
 /// (An assume also counts as modifying what it mentions, but it only refines the value.)
 pub fn stores_to(prog: &Program, u: LocId, a: AbsLoc) -> bool {
@@ -273,7 +276,7 @@ fn read_facts<D: NumDomain>(
     dfg: &dfg::Dfg,
     states: &[Option<D>],
     frames: &[transfer::Frame],
-) -> (Vec<(LocId, AbsLoc, LocId)>, Vec<((LocId, AbsLoc), (Option<i128>, Option<i128>))>) {
+) -> (Vec<(LocId, AbsLoc, LocId)>, Vec<((LocId, AbsLoc), ReadRange)>) {
     use domains::Bound;
     // The stores behind the values that reach `v` in cell `c`: walking back along execution
     // edges, a store ends the walk unless it is weak (it kept older values), and a refinement

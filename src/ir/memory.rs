@@ -247,7 +247,7 @@ impl MemoryModel {
                 }
                 out
             }
-            Expr::Binary(op, p, _, Ty::Ptr) if matches!(op, super::BinOp::Add | super::BinOp::Sub) => self
+            Expr::Binary(super::BinOp::Add | super::BinOp::Sub, p, _, Ty::Ptr) => self
                 .pts_expr(prog, p)
                 .into_iter()
                 .map(|mut t| {
