@@ -281,3 +281,18 @@ fn check_command_reports_bounded_verdicts() {
     assert!(stdout.contains("violated"));
     assert!(stdout.contains("<- fails"));
 }
+
+#[test]
+fn hints_keep_the_initial_contents_of_a_threads_escaped_local() {
+    let path = "tests/programs/bounded/escaped_local_array.c";
+    for hints in [true, false] {
+        let mut args = vec!["check", "--bound", "1", path];
+        if !hints {
+            args.push("--no-coarsen-hints");
+        }
+        let out = common::duet(&args);
+        let (stdout, _) = common::texts(&out);
+        assert_eq!(out.status.code(), Some(10), "hints {hints}: {stdout}");
+        assert!(stdout.contains("<- fails"), "hints {hints}: {stdout}");
+    }
+}

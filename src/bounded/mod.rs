@@ -61,8 +61,8 @@ impl BoundedOptions {
 pub struct Hints {
     /// Data-flow edges `(writing location, abstract location, reading location)`, within and
     /// across threads. A read at `l` of `a` that appears as the target of some edge may only
-    /// copy writes with an edge to it; the initial value counts as written at the root
-    /// template's entry. A read with no edge at all is unconstrained.
+    /// copy writes with an edge to it; the initial contents of memory count as written at a
+    /// template's entry (the root's, for globals). A read with no edge at all is unconstrained.
     pub flows: HashSet<(LocId, AbsLoc, LocId)>,
     /// Bounds on the value of `a` read at `l` (`None`: unbounded on that side).
     pub ranges: HashMap<(LocId, AbsLoc), crate::coarsen::ReadRange>,

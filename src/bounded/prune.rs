@@ -204,7 +204,12 @@ pub fn prune(prog: &Program, sk: &mut Skeleton, prune: bool, hints: Option<&Hint
         mw_out[ei] = mw;
     }
     let hint_keys: Option<HashSet<(crate::ir::LocId, crate::ir::AbsLoc)>> = hints.map(|h| h.flows.iter().map(|(_, a, r)| (*r, *a)).collect());
-    let root_entry = prog.templates.first().map(|t| t.entry);
+    // Reads whose value COARSEN lets come from a template's entry: the initial value of a
+    // global (the root's entry), or whatever a thread's own escaped local holds before its
+    // first store. Only these may copy the initial contents of memory.
+    let entries: HashSet<crate::ir::LocId> = prog.templates.iter().map(|t| t.entry).collect();
+    let init_keys: HashSet<(crate::ir::LocId, crate::ir::AbsLoc)> =
+        hints.map(|h| h.flows.iter().filter(|(s, _, _)| entries.contains(s)).map(|(_, a, r)| (*r, *a)).collect()).unwrap_or_default();
     let mut may_copy = Vec::with_capacity(reads.len());
     let mut may_intervene = Vec::with_capacity(reads.len());
     for &r in &reads {
@@ -226,9 +231,9 @@ pub fn prune(prog: &Program, sk: &mut Skeleton, prune: bool, hints: Option<&Hint
         let mut intervene = Vec::new();
         let mw = mw_in_reads.remove(&r).unwrap_or_else(|| Bits::new(locs.len()));
         let certainly_written = loc_index.get(&re.addr).is_some_and(|&li| mw.get(li));
-        let init_ok = match (restrict, hints, root_entry) {
-            (Some(a), Some(h), Some(root)) => h.flows.contains(&(root, a, re.loc)),
-            _ => true,
+        let init_ok = match restrict {
+            Some(a) => init_keys.contains(&(re.loc, a)),
+            None => true,
         };
         if !certainly_written && init_ok {
             set.push(Source::Init);
