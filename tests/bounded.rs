@@ -296,3 +296,29 @@ fn hints_keep_the_initial_contents_of_a_threads_escaped_local() {
         assert!(stdout.contains("<- fails"), "hints {hints}: {stdout}");
     }
 }
+
+/// The statuses `check --bound k` gives, with or without COARSEN's hints.
+fn engine_statuses(p: &Program, k: u32, hints: bool) -> Vec<duet_rs::verdict::Status> {
+    use duet_rs::engine::{check_program, Bound, CheckOptions};
+    let opts = CheckOptions { bound: Some(Bound { unroll: k, threads: k }), no_hints: !hints, ..CheckOptions::default() };
+    check_program(p, &opts).verdicts.into_iter().map(|v| v.status).collect()
+}
+
+/// COARSEN's hints only narrow the encoding by facts that hold in every execution, so on
+/// every program the project ships they must not change a verdict.
+#[test]
+fn hints_never_change_a_verdict() {
+    let mut files = Vec::new();
+    for dir in ["tests/programs/bounded", "tests/programs/coarsen", "benchmarks/examples"] {
+        let mut fs: Vec<_> = std::fs::read_dir(common::repo(dir)).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|x| x == "c")).collect();
+        fs.sort();
+        files.extend(fs);
+    }
+    assert!(files.len() >= 15, "{files:?}");
+    for f in &files {
+        let p = load(f, &FrontendOptions::default()).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        for k in [1, 2] {
+            assert_eq!(engine_statuses(&p, k, true), engine_statuses(&p, k, false), "{} at bound {k}", f.display());
+        }
+    }
+}
