@@ -48,6 +48,9 @@ pub struct CheckOptions {
     pub dot: bool,
     /// Print per-round statistics.
     pub stats: bool,
+    /// Timely workers for COARSEN's Datalog engine (0 counts as 1); results do not depend on it.
+    #[serde(default)]
+    pub datalog_workers: usize,
 }
 
 /// The verdicts on a program, with the extra outputs asked for.
@@ -77,7 +80,7 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
         let verdicts = (0..prog.assertions.len()).map(|i| verdict(i, Status::Unknown, why.clone(), None)).collect();
         return CheckReport { verdicts, sections: Vec::new() };
     }
-    let copts = coarsen::CoarsenOptions { domain: opts.domain, rules: opts.rules.clone(), workers: 1 };
+    let copts = coarsen::CoarsenOptions { domain: opts.domain, rules: opts.rules.clone(), workers: opts.datalog_workers.max(1) };
     let mut sections = Vec::new();
     let (mut verdicts, hints) = match coarsen::run(prog, &copts) {
         Ok(out) => {

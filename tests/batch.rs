@@ -332,3 +332,17 @@ fn timely_flags_and_bad_limits() {
         assert_eq!(out.status.code(), Some(1), "{bad:?}");
     }
 }
+
+#[test]
+fn a_lone_task_gives_idle_workers_to_datalog_with_the_same_results() {
+    // One file and two workers: the task's Datalog engine runs on both.
+    let mut files: Vec<_> = std::fs::read_dir(common::repo("tests/programs/coarsen")).unwrap().map(|e| e.unwrap().path()).collect();
+    files.extend(std::fs::read_dir(common::repo("benchmarks/examples")).unwrap().map(|e| e.unwrap().path()));
+    files.sort();
+    assert!(files.len() >= 8);
+    for f in &files {
+        let f = f.to_str().unwrap();
+        let run = |workers: &str| strip_numbers(&texts(&duet_env(&["check", "--workers", workers, "--invariants", "--dot", f], &[])).0);
+        assert_eq!(run("1"), run("2"), "{f}");
+    }
+}

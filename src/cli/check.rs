@@ -102,6 +102,8 @@ impl AnalysisArgs {
             invariants: self.invariants,
             dot: self.dot,
             stats: self.stats,
+            // Set per batch, from the workers its tasks leave idle.
+            datalog_workers: 1,
         }
     }
 }
@@ -149,6 +151,16 @@ fn positive_seconds(s: &str) -> Result<f64, String> {
 }
 
 impl BatchArgs {
+    /// Datalog workers each of `tasks` tasks may use: workers the batch leaves idle (fewer
+    /// tasks than `--workers` on one machine) go to the tasks' Datalog engines.
+    pub fn datalog_workers(&self, tasks: usize) -> usize {
+        if self.processes == 1 && tasks > 0 {
+            (self.workers as usize / tasks).max(1)
+        } else {
+            1
+        }
+    }
+
     /// The batch configuration these flags select; `stream` prints results as they come.
     pub fn config(&self, stream: Option<fn(&TaskRun) -> String>) -> Result<BatchConfig, String> {
         if self.process >= self.processes {
@@ -197,6 +209,8 @@ pub fn run(a: &CheckArgs) -> i32 {
         eprintln!("error: no .c or .i files found in the given paths");
         return exit::USAGE;
     }
+    let mut opts = opts;
+    opts.datalog_workers = a.batch.datalog_workers(files.len());
     let specs: Vec<TaskSpec> = files.into_iter().map(|file| TaskSpec { file, front: front.clone(), check: opts.clone() }).collect();
     // Text on stdout streams in task order as results come in; every other report is
     // whole only at the end.
@@ -234,4 +248,30 @@ pub fn run(a: &CheckArgs) -> i32 {
         None => emit(&text),
     }
     code
+}
+
+#[cfg(test)]
+mod tests {
+    use super::BatchArgs;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        batch: BatchArgs,
+    }
+
+    fn batch(args: &[&str]) -> BatchArgs {
+        Cli::parse_from(std::iter::once("duet-rs").chain(args.iter().copied())).batch
+    }
+
+    #[test]
+    fn idle_workers_go_to_datalog_only_on_one_machine() {
+        assert_eq!(batch(&["--workers", "4"]).datalog_workers(1), 4);
+        assert_eq!(batch(&["--workers", "4"]).datalog_workers(3), 1);
+        assert_eq!(batch(&["--workers", "8"]).datalog_workers(3), 2);
+        assert_eq!(batch(&["--workers", "2"]).datalog_workers(40), 1);
+        assert_eq!(batch(&[]).datalog_workers(1), 1);
+        assert_eq!(batch(&["--workers", "4", "-n", "2"]).datalog_workers(1), 1);
+    }
 }

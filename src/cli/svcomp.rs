@@ -68,6 +68,10 @@ pub fn run(a: &SvcompArgs) -> i32 {
             }
         }
     }
+    let datalog_workers = a.batch.datalog_workers(specs.len());
+    for s in &mut specs {
+        s.check.datalog_workers = datalog_workers;
+    }
     let cfg = match a.batch.config(None) {
         Ok(c) => c,
         Err(e) => {
