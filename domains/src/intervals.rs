@@ -236,15 +236,15 @@ impl NumDomain for Intervals {
         }
         let ok = match cons.kind {
             ConsKind::Ge0 => self.refine(e),
-            ConsKind::Eq0 => self.refine(e) && e.checked_neg().map_or(true, |ne| self.refine(&ne)),
+            ConsKind::Eq0 => self.refine(e) && e.checked_neg().is_none_or(|ne| self.refine(&ne)),
             ConsKind::Ne0 => {
                 let b = self.bounds(e);
                 if b.as_point() == Some(0) {
                     false
                 } else if b.lo() == Bound::ZERO {
-                    e.checked_add_constant(-1).map_or(true, |g| self.refine(&g))
+                    e.checked_add_constant(-1).is_none_or(|g| self.refine(&g))
                 } else if b.hi() == Bound::ZERO {
-                    e.checked_neg().and_then(|n| n.checked_add_constant(-1)).map_or(true, |g| self.refine(&g))
+                    e.checked_neg().and_then(|n| n.checked_add_constant(-1)).is_none_or(|g| self.refine(&g))
                 } else {
                     true
                 }
