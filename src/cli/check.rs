@@ -255,7 +255,9 @@ mod tests {
     use super::BatchArgs;
     use clap::Parser;
 
+    // `-h` is timely's hostfile flag, as in the real commands.
     #[derive(Parser)]
+    #[command(disable_help_flag = true)]
     struct Cli {
         #[command(flatten)]
         batch: BatchArgs,
