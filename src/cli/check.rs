@@ -151,6 +151,24 @@ fn positive_seconds(s: &str) -> Result<f64, String> {
 }
 
 impl BatchArgs {
+    /// Runs `specs` as one batch, giving idle workers to the tasks' Datalog engines; `stream`
+    /// prints results as they come. `Ok(None)` on a process other than 0, which reports
+    /// nothing; `Err` is the exit code, after the error has been printed.
+    pub fn run(&self, mut specs: Vec<TaskSpec>, stream: Option<fn(&TaskRun) -> String>) -> Result<Option<Vec<TaskRun>>, i32> {
+        let datalog_workers = self.datalog_workers(specs.len());
+        for s in &mut specs {
+            s.check.datalog_workers = datalog_workers;
+        }
+        let cfg = self.config(stream).map_err(|e| {
+            eprintln!("error: {e}");
+            exit::USAGE
+        })?;
+        batch::run(specs, &cfg).map_err(|e| {
+            eprintln!("error: {e}");
+            e.exit_code()
+        })
+    }
+
     /// Datalog workers each of `tasks` tasks may use: workers the batch leaves idle (fewer
     /// tasks than `--workers` on one machine) go to the tasks' Datalog engines.
     pub fn datalog_workers(&self, tasks: usize) -> usize {
@@ -209,26 +227,14 @@ pub fn run(a: &CheckArgs) -> i32 {
         eprintln!("error: no .c or .i files found in the given paths");
         return exit::USAGE;
     }
-    let mut opts = opts;
-    opts.datalog_workers = a.batch.datalog_workers(files.len());
     let specs: Vec<TaskSpec> = files.into_iter().map(|file| TaskSpec { file, front: front.clone(), check: opts.clone() }).collect();
     // Text on stdout streams in task order as results come in; every other report is
     // whole only at the end.
     let streaming = a.format == Format::Text && a.output.is_none();
-    let cfg = match a.batch.config(streaming.then_some(stream_text as fn(&TaskRun) -> String)) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return exit::USAGE;
-        }
-    };
-    let runs = match batch::run(specs, &cfg) {
+    let runs = match a.batch.run(specs, streaming.then_some(stream_text as fn(&TaskRun) -> String)) {
         Ok(Some(runs)) => runs,
         Ok(None) => return exit::SAFE,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return e.exit_code();
-        }
+        Err(code) => return code,
     };
     let results: Vec<_> = runs.iter().map(|r| r.result.clone()).collect();
     let code = combined_exit_code(&results);

@@ -2,7 +2,7 @@
 
 use super::check::{emit, AnalysisArgs, BatchArgs};
 use super::InputArgs;
-use crate::batch::{self, TaskSpec};
+use crate::batch::TaskSpec;
 use crate::diag::exit;
 use crate::report;
 use crate::svcomp::{self, task, Row};
@@ -68,24 +68,10 @@ pub fn run(a: &SvcompArgs) -> i32 {
             }
         }
     }
-    let datalog_workers = a.batch.datalog_workers(specs.len());
-    for s in &mut specs {
-        s.check.datalog_workers = datalog_workers;
-    }
-    let cfg = match a.batch.config(None) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return exit::USAGE;
-        }
-    };
-    let runs = match batch::run(specs, &cfg) {
+    let runs = match a.batch.run(specs, None) {
         Ok(Some(runs)) => runs,
         Ok(None) => return exit::SAFE,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return e.exit_code();
-        }
+        Err(code) => return code,
     };
     let rows: Vec<Row> = slots
         .into_iter()
