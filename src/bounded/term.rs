@@ -522,39 +522,24 @@ impl Terms {
 
     /// Conjunction.
     pub fn and(&mut self, xs: &[T]) -> T {
-        let mut v: Vec<T> = Vec::with_capacity(xs.len());
-        for &x in xs {
-            match self.node(x) {
-                Node::Bool(true) => {}
-                Node::Bool(false) => return self.ff(),
-                Node::And(ys) => v.extend(ys.iter().copied()),
-                _ => v.push(x),
-            }
-        }
-        v.sort();
-        v.dedup();
-        for &x in &v {
-            if let Node::Not(y) = self.node(x) {
-                if v.binary_search(y).is_ok() {
-                    return self.ff();
-                }
-            }
-        }
-        match v.len() {
-            0 => self.tt(),
-            1 => v[0],
-            _ => self.intern(Node::And(v), (None, None), true),
-        }
+        self.junction(xs, true)
     }
 
     /// Disjunction.
     pub fn or(&mut self, xs: &[T]) -> T {
+        self.junction(xs, false)
+    }
+
+    /// `and` (`conj`) or `or`: flattened, sorted and deduplicated, with the neutral constant
+    /// dropped, and the absorbing one for a constant operand or a literal beside its negation.
+    fn junction(&mut self, xs: &[T], conj: bool) -> T {
         let mut v: Vec<T> = Vec::with_capacity(xs.len());
         for &x in xs {
             match self.node(x) {
-                Node::Bool(false) => {}
-                Node::Bool(true) => return self.tt(),
-                Node::Or(ys) => v.extend(ys.iter().copied()),
+                Node::Bool(b) if *b == conj => {}
+                Node::Bool(_) => return self.bool(!conj),
+                Node::And(ys) if conj => v.extend(ys.iter().copied()),
+                Node::Or(ys) if !conj => v.extend(ys.iter().copied()),
                 _ => v.push(x),
             }
         }
@@ -563,14 +548,14 @@ impl Terms {
         for &x in &v {
             if let Node::Not(y) = self.node(x) {
                 if v.binary_search(y).is_ok() {
-                    return self.tt();
+                    return self.bool(!conj);
                 }
             }
         }
         match v.len() {
-            0 => self.ff(),
+            0 => self.bool(conj),
             1 => v[0],
-            _ => self.intern(Node::Or(v), (None, None), true),
+            _ => self.intern(if conj { Node::And(v) } else { Node::Or(v) }, (None, None), true),
         }
     }
 
