@@ -73,9 +73,42 @@ impl InputArgs {
     }
 }
 
+/// The exit status of a process whose reader went away (128 + SIGPIPE), as a shell reports it.
+const BROKEN_PIPE: i32 = 141;
+
+/// Ends the process quietly when standard output is a closed pipe (`duet-rs rules | head`).
+/// Rust ignores SIGPIPE, so `print!` on a closed pipe panics with the standard library's
+/// "failed printing to stdout" message; every other panic keeps the default report.
+fn exit_quietly_on_broken_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if msg.starts_with("failed printing to stdout") && msg.contains("Broken pipe") {
+            std::process::exit(BROKEN_PIPE);
+        }
+        default(info)
+    }));
+}
+
+/// The `--version` text: the crate version, the commit it was built from, and the Z3 library
+/// the bounded search links.
+fn version_text() -> String {
+    let commit = option_env!("DUET_RS_COMMIT").unwrap_or("unknown commit");
+    format!("{} ({commit})\nZ3 {}", env!("CARGO_PKG_VERSION"), z3::full_version())
+}
+
 /// Runs the command line and returns the exit code.
 pub fn main() -> i32 {
-    let cli = match Cli::try_parse() {
+    exit_quietly_on_broken_pipe();
+    use clap::{CommandFactory, FromArgMatches};
+    let version: &'static str = Box::leak(version_text().into_boxed_str());
+    let parsed = Cli::command().version(version).try_get_matches().and_then(|m| Cli::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(c) => c,
         Err(e) => {
             let code = if e.use_stderr() { exit::USAGE } else { exit::SAFE };

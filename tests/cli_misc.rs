@@ -1,0 +1,44 @@
+//! Command-line behaviour a user meets before any analysis: the version text and a reader that
+//! closes the pipe early.
+
+mod common;
+
+use std::io::Read;
+use std::process::{Command, Stdio};
+
+#[test]
+fn version_names_the_commit_and_z3() {
+    let o = common::duet(&["--version"]);
+    let (out, _) = common::texts(&o);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(out.starts_with(&format!("duet-rs {} (", env!("CARGO_PKG_VERSION"))), "{out}");
+    assert!(out.contains("commit ") || out.contains("unknown commit"), "{out}");
+    let z3 = out.lines().find(|l| l.starts_with("Z3 ")).unwrap_or_else(|| panic!("no Z3 line in {out}"));
+    assert!(z3[3..].chars().next().is_some_and(|c| c.is_ascii_digit()), "{out}");
+}
+
+#[test]
+fn a_closed_pipe_ends_the_output_quietly() {
+    // An IR listing far larger than a pipe's buffer, so the writer is still writing when the
+    // reader goes away.
+    let dir = std::env::temp_dir().join(format!("duet-pipe-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("long.c");
+    let body: String = (0..4000).map(|i| format!("  g = g + {i};\n")).collect();
+    std::fs::write(&file, format!("int g;\nint main() {{\n{body}  return 0;\n}}\n")).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_duet-rs"))
+        .args(["ir", file.to_str().unwrap()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut head = [0u8; 64];
+    child.stdout.as_mut().unwrap().read_exact(&mut head).unwrap();
+    drop(child.stdout.take());
+    let mut err = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    let status = child.wait().unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(status.code(), Some(141), "stderr: {err}");
+    assert!(err.is_empty(), "a closed pipe is not an error worth a message: {err}");
+}
