@@ -167,4 +167,15 @@ fn text_report_groups_by_file_and_ends_with_summary_time_and_exit_rule() {
     for line in ["  safe          1", "  violated      1", "  unknown       1", "  timeout       1", "  error         2", "time 1.25 s", "exit code 10 ("] {
         assert!(text[summary..].contains(line), "missing `{line}` in:\n{text}");
     }
+    // File outcomes and assertion verdicts are counted in separate blocks.
+    let files = text[summary..].find("\nfiles\n").expect("a files block") + summary;
+    let asserts = text[summary..].find("\nassertions (in checked files)\n").expect("an assertions block") + summary;
+    assert!(files < asserts, "{text}");
+    for line in ["  timeout       1", "  error         2", "  out-of-memory 1"] {
+        let at = text[files..].find(line).unwrap() + files;
+        assert!(at < asserts, "`{line}` is not among the file counts:\n{text}");
+    }
+    for line in ["  safe          1", "  violated      1", "  unknown       1"] {
+        assert!(text[asserts..].contains(line), "`{line}` is not among the assertion counts:\n{text}");
+    }
 }

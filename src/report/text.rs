@@ -92,22 +92,28 @@ impl Summary {
     }
 }
 
-/// The summary block printed after the tables, with the run's wall-clock time.
+/// The summary block printed after the tables, with the run's wall-clock time. Files and
+/// assertions are counted apart: a file that timed out or failed has no assertion verdicts.
 pub fn summary(results: &[TaskResult], code: i32, total_seconds: f64) -> String {
     let s = Summary::of(results);
+    let checked = results.len() - s.timeout - s.out_of_memory - s.error;
+    let assertions = s.safe + s.violated + s.bounded_safe + s.unknown;
     let mut out = String::new();
-    let _ = writeln!(out, "summary: {} file(s)", results.len());
+    let _ = writeln!(out, "summary: {} file(s), {assertions} assertion(s)", results.len());
+    let _ = writeln!(out, "files");
+    let _ = writeln!(out, "  checked       {checked}");
+    let _ = writeln!(out, "  timeout       {}", s.timeout);
+    if s.out_of_memory > 0 {
+        let _ = writeln!(out, "  out-of-memory {}", s.out_of_memory);
+    }
+    let _ = writeln!(out, "  error         {}", s.error);
+    let _ = writeln!(out, "assertions (in checked files)");
     let _ = writeln!(out, "  safe          {}", s.safe);
     let _ = writeln!(out, "  violated      {}", s.violated);
     if s.bounded_safe > 0 {
         let _ = writeln!(out, "  bounded-safe  {}", s.bounded_safe);
     }
     let _ = writeln!(out, "  unknown       {}", s.unknown);
-    let _ = writeln!(out, "  timeout       {}", s.timeout);
-    if s.out_of_memory > 0 {
-        let _ = writeln!(out, "  out-of-memory {}", s.out_of_memory);
-    }
-    let _ = writeln!(out, "  error         {}", s.error);
     let _ = writeln!(out, "time {total_seconds:.2} s");
     let _ = writeln!(out, "exit code {code} (0 all safe, 10 some violated, 5 inconclusive, 2 input error, 6 internal error; the first that applies of 10, 6, 2, 5, 0)");
     out
