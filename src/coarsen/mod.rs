@@ -347,34 +347,63 @@ fn judge<D: NumDomain>(prog: &Program, id: AssertId, a: &crate::ir::Assertion, s
         let Action::Assert(aid, cond) = &prog.loc(l).action else { continue };
         debug_assert_eq!(*aid, id);
         let Some(st) = &states[l.index()] else { continue };
-        let frame = &frames[l.index()];
-        let (_, may_fail) = transfer::may_hold(prog, frame, st, cond);
+        let (_, may_fail) = transfer::may_hold(prog, &frames[l.index()], st, cond);
         if may_fail {
-            // The invariant over the variables the assertion reads.
-            let mut vars = Vec::new();
-            cond.for_each_load(&mut |lv| {
-                if let Some(x) = prog.memory.lookup(prog, lv).and_then(|x| frame.pos(x)) {
-                    vars.push(x);
-                }
-            });
-            vars.sort_unstable();
-            vars.dedup();
-            let shown = st.project(&vars);
-            let names: Vec<String> = vars.iter().map(|&d| prog.memory.info(frame.dims[d]).name.clone()).collect();
-            let inv = pretty(&shown, &names);
             let template = &prog.template(prog.loc(l).template).name;
+            let (at, inv) = shown_invariant(prog, l, cond, states, frames);
             return AssertionResult {
                 status: Status::Unknown,
-                reason: format!("not proved: the invariant at {l} (thread {template}) does not imply it"),
+                reason: format!("not proved: the invariant at line {} (thread {template}) does not imply it", prog.loc(at).span.line),
                 detail: Some(format!("invariant: {inv}")),
             };
         }
         proved.push(l);
     }
     if proved.is_empty() {
-        AssertionResult { status: Status::Safe, reason: "safe: no thread can reach it (its location is unreachable)".into(), detail: None }
+        // `assert` from <assert.h> and `reach_error()` are failure calls on a branch: they are
+        // proved when no thread can take that branch.
+        AssertionResult { status: Status::Safe, reason: "safe: the failing branch is infeasible (no thread reaches the failure)".into(), detail: None }
     } else {
-        let at = proved.iter().map(|l| l.to_string()).collect::<Vec<_>>().join(", ");
-        AssertionResult { status: Status::Safe, reason: format!("safe: proved by the invariant at {at}"), detail: None }
+        let mut lines: Vec<u32> = proved.iter().map(|&l| prog.loc(l).span.line).collect();
+        lines.sort_unstable();
+        lines.dedup();
+        let at = lines.iter().map(|l| l.to_string()).collect::<Vec<_>>().join(", ");
+        let s = if lines.len() > 1 { "s" } else { "" };
+        AssertionResult { status: Status::Safe, reason: format!("safe: proved by the invariant at line{s} {at}"), detail: None }
     }
+}
+
+/// The location and text of the invariant that explains an unproved assertion, over the
+/// program variables its condition reads (temporaries are hidden). A failure call on a
+/// branch (`assert` from <assert.h>, `if (!c) reach_error()`) has the constant condition
+/// `0`: its condition is the `assume` that guards the branch, and the invariant shown is the
+/// one where that condition is tested, before the branch refines it.
+fn shown_invariant<D: NumDomain>(prog: &Program, l: LocId, cond: &Expr, states: &[Option<D>], frames: &[transfer::Frame]) -> (LocId, String) {
+    let mut at = l;
+    let mut cond = cond;
+    let mut reads_nothing = true;
+    cond.for_each_load(&mut |_| reads_nothing = false);
+    if reads_nothing {
+        let preds = prog.predecessors();
+        let guard = preds[l.index()].iter().find_map(|&p| match &prog.loc(p).action {
+            Action::Assume(c) if states[p.index()].is_some() => Some((p, c)),
+            _ => None,
+        });
+        if let Some((p, c)) = guard {
+            at = p;
+            cond = c;
+        }
+    }
+    let (Some(st), frame) = (&states[at.index()], &frames[at.index()]) else { return (l, "false".into()) };
+    let mut vars = Vec::new();
+    cond.for_each_load(&mut |lv| {
+        if let Some(x) = prog.memory.lookup(prog, lv).and_then(|x| frame.pos(x)) {
+            vars.push(x);
+        }
+    });
+    vars.retain(|&d| !prog.memory.info(frame.dims[d]).name.starts_with('$'));
+    vars.sort_unstable();
+    vars.dedup();
+    let names: Vec<String> = vars.iter().map(|&d| prog.memory.info(frame.dims[d]).name.clone()).collect();
+    (at, pretty(&st.project(&vars), &names))
 }

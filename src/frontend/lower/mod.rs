@@ -355,10 +355,33 @@ impl<'a> Lowerer<'a> {
             return *a;
         }
         let id = AssertId(self.assertions.len() as u32);
-        let span = self.span(s);
+        let span = self.source_column(self.span(s));
         self.assertions.push(Assertion { span, text, kind, function: function.to_string(), locs: Vec::new() });
         self.assert_index.insert(s.start, id);
         id
+    }
+
+    /// A failure point's position as the user wrote it. A macro such as <assert.h>'s `assert`
+    /// expands into a call whose column lies in the expansion, not in the source line; the
+    /// column is then that of the failure call's name in the original line, when it is there.
+    fn source_column(&self, span: Span) -> Span {
+        const NAMES: [&str; 5] = ["__VERIFIER_assert", "assert", "reach_error", "__VERIFIER_error", "__assert_fail"];
+        let Some(path) = self.map.files.get(span.file as usize) else { return span };
+        let Ok(text) = std::fs::read_to_string(path) else { return span };
+        let Some(line) = text.lines().nth(span.line.saturating_sub(1) as usize) else { return span };
+        let word_at = |i: usize| {
+            let b = line.as_bytes();
+            let before = i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_');
+            before && NAMES.iter().any(|n| line[i..].starts_with(n) && line[i + n.len()..].trim_start().starts_with('('))
+        };
+        let at = span.col.saturating_sub(1) as usize;
+        if at < line.len() && line.is_char_boundary(at) && word_at(at) {
+            return span;
+        }
+        match (0..line.len()).find(|&i| line.is_char_boundary(i) && word_at(i)) {
+            Some(i) => Span { col: i as u32 + 1, ..span },
+            None => span,
+        }
     }
 
     /// Registers the failure points of functions that are never called, so that every

@@ -1,0 +1,30 @@
+//! What a verdict says about itself: positions as the user wrote them, and reasons in terms
+//! of source lines and program variables.
+
+mod common;
+
+#[test]
+fn assert_h_failure_points_read_like_the_source() {
+    let o = common::duet(&["check", "--format", "json", "tests/programs/reasons/assert_h.c"]);
+    let (out, err) = common::texts(&o);
+    let r: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+    let vs = r["tasks"][0]["assertions"].as_array().unwrap_or_else(|| panic!("{out}"));
+    assert_eq!(vs.len(), 2, "{out}");
+    // The column of `assert`, not of the `__assert_fail` call inside the macro's expansion.
+    assert!(vs[0]["id"].as_str().unwrap().ends_with("assert_h.c:15:5"), "{out}");
+    assert!(vs[1]["id"].as_str().unwrap().ends_with("assert_h.c:16:5"), "{out}");
+
+    // Proved: <assert.h>'s assert is a failure call on a branch, which no thread can take.
+    assert_eq!(vs[0]["status"], "safe", "{out}");
+    assert!(vs[0]["reason"].as_str().unwrap().contains("failing branch is infeasible"), "{out}");
+
+    // Not proved: the reason names the source line, and the invariant is the one where the
+    // condition is tested (v is 0 or 1), over program variables, not the constant `true`
+    // that holds after the failing branch.
+    assert_eq!(vs[1]["status"], "unknown", "{out}");
+    let reason = vs[1]["reason"].as_str().unwrap();
+    assert!(reason.contains("at line 16"), "{reason}");
+    assert!(!reason.contains(" L"), "an IR label in `{reason}`");
+    let inv = vs[1]["detail"].as_str().unwrap();
+    assert_eq!(inv, "invariant: 0 <= v <= 1", "{out}");
+}
