@@ -29,6 +29,9 @@ pub struct TypeEnv {
     pub records: Vec<Record>,
     tags: HashMap<String, RecordId>,
     enum_consts: HashMap<String, i128>,
+    /// Types of the `typeof(expression)` operands, by the operand's span: the lowerer types
+    /// them in their scope just before the declaration or type name that contains them.
+    pub typeofs: HashMap<(usize, usize), CType>,
 }
 
 /// Result of resolving specifiers: the type and the storage class seen.
@@ -55,7 +58,7 @@ fn int(bits: u8, signed: bool, name: &str) -> CType {
 impl TypeEnv {
     /// An empty environment.
     pub fn new(dm: DataModel) -> TypeEnv {
-        let mut env = TypeEnv { dm, typedefs: HashMap::new(), records: Vec::new(), tags: HashMap::new(), enum_consts: HashMap::new() };
+        let mut env = TypeEnv { dm, typedefs: HashMap::new(), records: Vec::new(), tags: HashMap::new(), enum_consts: HashMap::new(), typeofs: HashMap::new() };
         // GCC's built-in typedef that lang-c also knows in its GNU flavour.
         env.typedefs.insert("__builtin_va_list".into(), CType::Opaque("va_list".into()));
         env
@@ -140,7 +143,9 @@ impl TypeEnv {
                 }
                 TypeSpecifier::TypeOf(t) => match &t.node {
                     TypeOf::Type(tn) => other = Some(self.type_name(&tn.node)?),
-                    TypeOf::Expression(_) => return Err("`typeof` of an expression".into()),
+                    TypeOf::Expression(e) => {
+                        other = Some(self.typeofs.get(&(e.span.start, e.span.end)).cloned().ok_or("`typeof` of an expression outside a declaration or type name")?)
+                    }
                 },
             }
         }

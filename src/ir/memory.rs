@@ -247,11 +247,18 @@ impl MemoryModel {
                 }
                 out
             }
-            Expr::Binary(super::BinOp::Add | super::BinOp::Sub, p, _, Ty::Ptr) => self
+            Expr::Binary(op @ (super::BinOp::Add | super::BinOp::Sub), p, _, Ty::Ptr) => self
                 .pts_expr(prog, p)
                 .into_iter()
                 .map(|mut t| {
                     // Pointer arithmetic moves inside an array: the target becomes a summary.
+                    // From a member that is no array it can only reach the enclosing object
+                    // (`container_of` subtracts the member's offset), so the target becomes
+                    // the whole object.
+                    let in_array = matches!(t.root, Root::Var(v) if crosses_array(prog, v, &t.path));
+                    if *op == super::BinOp::Sub || !in_array {
+                        t.path.clear();
+                    }
                     t.indexed = true;
                     t
                 })
@@ -523,7 +530,11 @@ fn cell_name(prog: &Program, root: VarId, path: &[u32]) -> String {
             ty = *e;
         }
         if let CType::Record(r) = ty {
-            let (fname, fty) = &prog.records[r.0 as usize].fields[i as usize];
+            // A path can outgrow the declared type when memory is reached through a cast.
+            let Some((fname, fty)) = prog.records[r.0 as usize].fields.get(i as usize) else {
+                name.push_str(".?");
+                break;
+            };
             name.push('.');
             name.push_str(fname);
             ty = fty.clone();

@@ -177,7 +177,7 @@ impl<'a> Lowerer<'a> {
             }
             Expression::Call(c) => return self.call(&c.node, e.span, want),
             Expression::SizeOfTy(t) => {
-                let ty = self.types.type_name(&t.node.0.node).map_err(|m| self.error(e.span, format!("unsupported type: {m}")))?;
+                let ty = self.type_name_at(&t.node.0, e.span)?;
                 self.size_const(&ty)
             }
             Expression::SizeOfVal(x) => {
@@ -185,13 +185,13 @@ impl<'a> Lowerer<'a> {
                 self.size_const(&ty)
             }
             Expression::AlignOf(t) => {
-                let ty = self.types.type_name(&t.node.0.node).map_err(|m| self.error(e.span, format!("unsupported type: {m}")))?;
+                let ty = self.type_name_at(&t.node.0, e.span)?;
                 let size = self.types.size_of(&ty).clamp(1, 8);
                 Val { e: Expr::Const(size as i128, Ty::Int(IntTy { bits: 64, signed: false })), ty: int_ctype(IntTy { bits: 64, signed: false }) }
             }
             Expression::UnaryOperator(u) => return self.unary(&u.node, e, want),
             Expression::Cast(c) => {
-                let ty = self.types.type_name(&c.node.type_name.node).map_err(|m| self.error(e.span, format!("unsupported type: {m}")))?;
+                let ty = self.type_name_at(&c.node.type_name, e.span)?;
                 if matches!(ty, CType::Void) {
                     self.effect(&c.node.expression)?;
                     return Ok(None);
@@ -246,7 +246,7 @@ impl<'a> Lowerer<'a> {
             Expression::Statement(s) => return self.statement_expr(s, want),
             Expression::GenericSelection(_) => return self.unsupported_value(e, "_Generic selection"),
             Expression::CompoundLiteral(_) => return self.unsupported_value(e, "compound literal"),
-            Expression::OffsetOf(_) => return self.unsupported_value(e, "offsetof"),
+            Expression::OffsetOf(o) => self.offset_of(o, e.span)?,
             Expression::VaArg(_) => return self.unsupported_value(e, "va_arg"),
         }))
     }
@@ -616,7 +616,7 @@ impl<'a> Lowerer<'a> {
             Expression::Cast(c) => {
                 // `(T)x = ...` is not C, but `*(T*)p` reaches here through Indirection; a cast
                 // lvalue keeps the object and takes the cast's type.
-                let ty = self.types.type_name(&c.node.type_name.node).map_err(|m| self.error(e.span, format!("unsupported type: {m}")))?;
+                let ty = self.type_name_at(&c.node.type_name, e.span)?;
                 let (lv, _) = self.lvalue(&c.node.expression)?;
                 Ok((lv, ty))
             }
@@ -632,7 +632,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// A field of a record lvalue, looking through anonymous members.
-    fn field(&self, base: Lval, r: RecordId, name: &str) -> Option<(Lval, CType)> {
+    pub(super) fn field(&self, base: Lval, r: RecordId, name: &str) -> Option<(Lval, CType)> {
         let fields = &self.types.records[r.0 as usize].fields;
         if let Some(i) = fields.iter().position(|(n, _)| n == name) {
             return Some((Lval::Field(Box::new(base), r, i as u32), fields[i].1.clone()));

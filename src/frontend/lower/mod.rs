@@ -3,6 +3,7 @@
 
 mod call;
 mod expr;
+mod gnu;
 mod stmt;
 
 use super::ctypes::{Declared, TypeEnv};
@@ -174,7 +175,7 @@ impl<'a> Lowerer<'a> {
     }
 
     fn global_declaration(&mut self, d: &'a Node<Declaration>) -> Result<(), Fatal> {
-        let specs = self.types.specs(&d.node.specifiers).map_err(|e| self.error(d.span, format!("unsupported type: {e}")))?;
+        let specs = self.declaration_specs(d)?;
         for id in &d.node.declarators {
             let decl = self
                 .types

@@ -260,7 +260,7 @@ impl<'a> Lowerer<'a> {
 
     /// Lowers a declaration inside a function body.
     pub fn local_declaration(&mut self, d: &'a Node<Declaration>) -> Result<(), Fatal> {
-        let specs = self.types.specs(&d.node.specifiers).map_err(|e| self.error(d.span, format!("unsupported type: {e}")))?;
+        let specs = self.declaration_specs(d)?;
         for id in &d.node.declarators {
             let decl = self
                 .types
