@@ -20,6 +20,24 @@ use hashbrown::HashMap;
 use std::collections::BTreeSet;
 use std::fmt;
 
+/// The first function address. Functions have addresses so that pointers to them are values
+/// like any other: exact, distinct and non-null in every engine. They lie below every object
+/// address (the flat memory of `interp::layout` starts at 4096) and are never loaded from or
+/// stored to, so they have no abstract location.
+pub const FUNCTION_ADDRESS_BASE: i128 = 16;
+/// How many functions can have an address.
+pub const FUNCTION_ADDRESS_SLOTS: i128 = 4000;
+
+/// The address of the `k`-th function whose address the program takes.
+pub fn function_address(k: usize) -> i128 {
+    FUNCTION_ADDRESS_BASE + k as i128
+}
+
+/// Which function an address is, if it is one.
+pub fn function_index(v: i128) -> Option<usize> {
+    (FUNCTION_ADDRESS_BASE..FUNCTION_ADDRESS_BASE + FUNCTION_ADDRESS_SLOTS).contains(&v).then(|| (v - FUNCTION_ADDRESS_BASE) as usize)
+}
+
 /// Index of an abstract memory location in [`MemoryModel::locs`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct AbsLoc(pub u32);

@@ -147,7 +147,7 @@ impl<'a> Lowerer<'a> {
                 } else if let Some(c) = self.types.enum_const(name) {
                     Val { e: Expr::Const(c, Ty::INT), ty: CType::int() }
                 } else if self.functions.contains_key(name) || self.prototypes.contains_key(name) {
-                    Val { e: Expr::Nondet(Ty::Ptr), ty: CType::Pointer(Box::new(CType::Function)) }
+                    self.function_value(name)
                 } else if matches!(name, "__func__" | "__FUNCTION__" | "__PRETTY_FUNCTION__") {
                     Val { e: Expr::Nondet(Ty::Ptr), ty: CType::Pointer(Box::new(CType::int())) }
                 } else {
@@ -300,7 +300,7 @@ impl<'a> Lowerer<'a> {
             Address => {
                 if let Expression::Identifier(id) = &u.operand.node {
                     if self.lookup(&id.node.name).is_none() && (self.functions.contains_key(&id.node.name) || self.prototypes.contains_key(&id.node.name)) {
-                        return Ok(Some(Val { e: Expr::Nondet(Ty::Ptr), ty: CType::Pointer(Box::new(CType::Function)) }));
+                        return Ok(Some(self.function_value(&id.node.name)));
                     }
                 }
                 let (lv, ty) = self.lvalue(&u.operand)?;

@@ -97,3 +97,48 @@ enum Either<'a> {
     Member(&'a str),
     Index(&'a Node<Expression>),
 }
+
+/// The name under which inline assembly is an over-approximated external call.
+const ASM: &str = "inline assembly";
+
+impl<'a> Lowerer<'a> {
+    /// Inline assembly, a named over-approximation: lowered as calls of an undefined
+    /// function `inline assembly`, one per output operand (which gets the call's value) and
+    /// one per pointer input (which it may write through), so that it carries the same
+    /// approximation as any call the program does not define.
+    pub(super) fn inline_asm(&mut self, a: &'a Node<AsmStatement>) -> Result<(), Fatal> {
+        let span = self.span(a.span);
+        let AsmStatement::GnuExtended(x) = &a.node else {
+            // Basic assembly cannot name the program's objects.
+            self.external_call(ASM, &[], span)?;
+            return Ok(());
+        };
+        for i in &x.inputs {
+            let ty = self.static_type(&i.node.variable_name.node);
+            if matches!(ty, CType::Pointer(_)) {
+                self.external_call(ASM, std::slice::from_ref(&i.node.variable_name), span)?;
+            } else {
+                self.effect(&i.node.variable_name)?;
+            }
+        }
+        if x.outputs.is_empty() && x.inputs.is_empty() {
+            self.external_call(ASM, &[], span)?;
+        }
+        for o in &x.outputs {
+            let (lv, ty) = self.lvalue(&o.node.variable_name)?;
+            if !ty.is_scalar() {
+                self.unsupported(o.span, "inline assembly writing an aggregate operand");
+                continue;
+            }
+            // The call's result has the operand's type, so it covers every value it can take.
+            self.prototypes.insert(ASM.into(), crate::frontend::ctypes::Declared { name: Some(ASM.into()), ty: CType::Function, params: Some(Vec::new()), ret: Some(ty.clone()) });
+            let v = self.external_call(ASM, &[], span)?;
+            self.prototypes.remove(ASM);
+            if let Some(v) = v {
+                let e = self.convert(v, &ty);
+                self.emit(Action::Assign(lv, e), span);
+            }
+        }
+        Ok(())
+    }
+}

@@ -4,6 +4,7 @@
 mod call;
 mod expr;
 mod gnu;
+mod indirect;
 mod stmt;
 
 use super::ctypes::{Declared, TypeEnv};
@@ -15,6 +16,8 @@ use hashbrown::{HashMap, HashSet};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span as LSpan};
 use std::collections::VecDeque;
+
+pub(super) use indirect::check_sites as check_indirect_calls;
 
 /// Templates larger than this stop the lowering: inlining has exploded.
 const MAX_LOCATIONS: usize = 2_000_000;
@@ -90,6 +93,12 @@ pub(super) struct Lowerer<'a> {
     temp_count: u32,
     /// `static` locals by declaration offset: one object however often the function is inlined.
     statics: HashMap<usize, VarId>,
+    /// Functions whose address the program takes, in order of first use; the index gives
+    /// the address.
+    fn_names: Vec<String>,
+    fn_index: HashMap<String, usize>,
+    /// Calls through pointers, checked once the program is lowered.
+    pub indirect_sites: Vec<indirect::IndirectSite>,
 }
 
 /// An error that stops lowering the file.
@@ -125,6 +134,9 @@ impl<'a> Lowerer<'a> {
             chain: Vec::new(),
             temp_count: 0,
             statics: HashMap::new(),
+            fn_names: Vec::new(),
+            fn_index: HashMap::new(),
+            indirect_sites: Vec::new(),
         }
     }
 
@@ -171,6 +183,9 @@ impl<'a> Lowerer<'a> {
                 ExternalDeclaration::StaticAssert(_) => {}
             }
         }
+        let is_function = |n: &str| self.functions.contains_key(n) || self.prototypes.contains_key(n);
+        self.fn_names = indirect::address_taken(unit, &is_function);
+        self.fn_index = self.fn_names.iter().enumerate().map(|(k, n)| (n.clone(), k)).collect();
         Ok(())
     }
 

@@ -133,7 +133,7 @@ impl<'a> Lowerer<'a> {
             }
             Statement::Return(e) => self.return_stmt(e.as_deref(), span)?,
             Statement::Switch(sw) => self.switch(&sw.node, span)?,
-            Statement::Asm(_) => self.unsupported(s.span, "inline assembly"),
+            Statement::Asm(a) => self.inline_asm(a)?,
         }
         Ok(())
     }
