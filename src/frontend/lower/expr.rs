@@ -197,8 +197,22 @@ impl<'a> Lowerer<'a> {
                     return Ok(None);
                 }
                 let v = self.value(&c.node.expression)?;
+                let retyped = match (&ty, &v.ty) {
+                    (CType::Pointer(to), CType::Pointer(from) | CType::Array(from, _)) => to != from && !matches!(**to, CType::Function),
+                    _ => false,
+                };
                 let conv = self.convert(v, &ty);
-                Val { e: conv, ty }
+                if retyped && !matches!(conv, Expr::Const(..)) && self.live() {
+                    // The IR keeps no pointee type on a pointer cast, and engines scale
+                    // pointer arithmetic by the pointee of the operand's own type: a pointer
+                    // seen at a new type (`(char *)p - off` in `container_of`) is held in a
+                    // temporary of that type.
+                    let t = self.temp(ty.clone());
+                    self.emit(Action::Assign(Lval::Var(t), conv), span);
+                    Val { e: Expr::Load(Lval::Var(t)), ty }
+                } else {
+                    Val { e: conv, ty }
+                }
             }
             Expression::BinaryOperator(b) => return self.binary(&b.node, e, want),
             Expression::Conditional(c) => {

@@ -9,6 +9,7 @@
 //! unsupported construct and the verdicts are `unknown`.
 
 use super::expr::Val;
+use crate::frontend::ctypes::{typedef_name, Signature};
 use super::{Fatal, Lowerer};
 use crate::ir::memory::{function_address, function_index};
 use crate::ir::*;
@@ -77,7 +78,68 @@ fn accepts(d: &Declarator, params: usize, n: usize) -> bool {
     n == params
 }
 
+/// Whether two types may be the same parameter or return type of compatible function types,
+/// loosely: the same kind of scalar (any pointers, integers of one width), or both `void`.
+fn loosely_compatible(a: &CType, b: &CType, dm: DataModel) -> bool {
+    match (a, b) {
+        (CType::Void, CType::Void) => true,
+        (CType::Void, _) | (_, CType::Void) => false,
+        (CType::Record(x), CType::Record(y)) => x == y,
+        _ if a.is_scalar() && b.is_scalar() => match (a.scalar(dm), b.scalar(dm)) {
+            (Ty::Int(x), Ty::Int(y)) => x.bits == y.bits,
+            (x, y) => x == y,
+        },
+        _ => true,
+    }
+}
+
 impl<'a> Lowerer<'a> {
+    /// The function-pointer signature a declarator spells out or its typedef carries.
+    pub(super) fn signature(&self, d: &Declaration, decl: &crate::frontend::ctypes::Declared) -> Option<Signature> {
+        let tname = typedef_name(d.specifiers.iter().filter_map(|s| match &s.node {
+            DeclarationSpecifier::TypeSpecifier(t) => Some(&t.node),
+            _ => None,
+        }));
+        Signature::of(decl, tname.and_then(|n| self.types.typedef_sigs.get(n)))
+    }
+
+    /// The declared signature of a called pointer, where its declaration is at hand.
+    fn callee_signature(&mut self, e: &Expression) -> Option<Signature> {
+        match e {
+            Expression::Identifier(id) => self.lookup(&id.node.name).and_then(|v| self.var_sigs.get(&v).cloned()),
+            Expression::Member(m) => {
+                let base = match m.node.operator.node {
+                    MemberOperator::Direct => self.static_type(&m.node.expression.node),
+                    MemberOperator::Indirect => self.static_type(&m.node.expression.node).pointee().cloned()?,
+                };
+                let CType::Record(r) = base else { return None };
+                let i = self.types.records[r.0 as usize].fields.iter().position(|(n, _)| *n == m.node.identifier.node.name)?;
+                self.types.field_sigs.get(&(r, i)).cloned()
+            }
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => self.callee_signature(&b.node.lhs.node),
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => self.callee_signature(&u.node.operand.node),
+            _ => None,
+        }
+    }
+
+    /// Whether a function may be called through a pointer of this signature without
+    /// undefined behaviour.
+    fn fits(&self, name: &str, sig: &Signature) -> bool {
+        let (params, ret): (Vec<CType>, CType) = match (self.functions.get(name), self.prototypes.get(name)) {
+            (Some(f), _) => (f.params.iter().map(|(_, t)| t.clone()).collect(), f.ret.clone()),
+            (None, Some(p)) => (p.params.iter().flatten().map(|(_, t)| t.clone()).collect(), p.ret.clone().unwrap_or(CType::int())),
+            _ => return false,
+        };
+        let dm = self.dm();
+        if !loosely_compatible(&ret, &sig.ret, dm) {
+            return false;
+        }
+        if sig.params.is_empty() || params.is_empty() {
+            return true;
+        }
+        params.len() == sig.params.len() && params.iter().zip(&sig.params).all(|(a, b)| loosely_compatible(a, b, dm))
+    }
+
     /// The value of a function designator: its fixed address.
     pub(super) fn function_value(&mut self, name: &str) -> Val {
         let ty = CType::Pointer(Box::new(CType::Function));
@@ -149,7 +211,8 @@ impl<'a> Lowerer<'a> {
             return Ok(None);
         }
         let text = self.text(c.callee.span);
-        let targets = self.candidates(c.arguments.len());
+        let sig = self.callee_signature(&c.callee.node);
+        let targets: Vec<(String, usize)> = self.candidates(c.arguments.len()).into_iter().filter(|(n, _)| sig.as_ref().is_none_or(|s| self.fits(n, s))).collect();
         let p = self.pin_callee(callee.e, span, text.clone());
         if targets.is_empty() {
             self.unsupported(span_l, format!("call through `{text}`: no function of the program takes {} argument(s)", c.arguments.len()));

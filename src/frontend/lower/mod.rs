@@ -97,6 +97,8 @@ pub(super) struct Lowerer<'a> {
     /// the address.
     fn_names: Vec<String>,
     fn_index: HashMap<String, usize>,
+    /// Signatures of function-pointer variables.
+    var_sigs: HashMap<VarId, super::ctypes::Signature>,
     /// Calls through pointers, checked once the program is lowered.
     pub indirect_sites: Vec<indirect::IndirectSite>,
 }
@@ -136,6 +138,7 @@ impl<'a> Lowerer<'a> {
             statics: HashMap::new(),
             fn_names: Vec::new(),
             fn_index: HashMap::new(),
+            var_sigs: HashMap::new(),
             indirect_sites: Vec::new(),
         }
     }
@@ -197,7 +200,11 @@ impl<'a> Lowerer<'a> {
                 .declarator(specs.ty.clone(), &id.node.declarator.node)
                 .map_err(|e| self.error(id.span, format!("unsupported type: {e}")))?;
             let Some(name) = decl.name.clone() else { continue };
+            let sig = self.signature(&d.node, &decl);
             if specs.is_typedef {
+                if let Some(s) = sig {
+                    self.types.typedef_sigs.insert(name.clone(), s);
+                }
                 self.types.add_typedef(&name, decl.ty);
                 continue;
             }
@@ -223,6 +230,9 @@ impl<'a> Lowerer<'a> {
                     v
                 }
             };
+            if let Some(s) = sig {
+                self.var_sigs.insert(var, s);
+            }
             if let Some(init) = &id.node.initializer {
                 self.global_inits.push((var, init));
             }
