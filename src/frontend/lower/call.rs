@@ -268,6 +268,18 @@ impl<'a> Lowerer<'a> {
                 self.emit(Action::Alloc(Lval::Var(t), site, CType::Void), span);
                 Ok(Some(Val { e: Expr::Load(Lval::Var(t)), ty }))
             }
+            // GCC's branch hint: the value of its first argument.
+            "__builtin_expect" | "__builtin_expect_with_probability" => {
+                let Some(a) = args.first() else { return Err(self.error(span_l, format!("`{name}` expects two arguments"))) };
+                let v = self.value(a)?;
+                for rest in &args[1..] {
+                    self.effect(rest)?;
+                }
+                Ok(Some(v))
+            }
+            // Whether the compiler can fold the argument: "no" is always a correct answer,
+            // and GCC does not evaluate the argument.
+            "__builtin_constant_p" => Ok(zero()),
             n if n.starts_with("__VERIFIER_nondet_") => {
                 let ty = self.nondet_type(n);
                 Ok(Some(Val { e: Expr::Nondet(ty.scalar(self.dm())), ty }))
