@@ -162,3 +162,8 @@ fn shared_driver_tasks_give_no_wrong_answer() {
         }
     }
 }
+
+#[test]
+fn gnu_c_of_driver_code() {
+    check_program("tests/programs/drivers/gnu_builtins.c");
+}

@@ -36,6 +36,8 @@ pub struct TypeEnv {
     pub typedef_sigs: HashMap<String, Signature>,
     /// Signatures of function-pointer fields, by record and field position.
     pub field_sigs: HashMap<(RecordId, usize), Signature>,
+    /// Widths of bit-fields narrower than their type, by record and field position.
+    pub bit_widths: HashMap<(RecordId, usize), u8>,
 }
 
 /// The parameter types and return type of a function pointer's declared type.
@@ -97,7 +99,7 @@ fn int(bits: u8, signed: bool, name: &str) -> CType {
 impl TypeEnv {
     /// An empty environment.
     pub fn new(dm: DataModel) -> TypeEnv {
-        let mut env = TypeEnv { dm, typedefs: HashMap::new(), records: Vec::new(), tags: HashMap::new(), enum_consts: HashMap::new(), typeofs: HashMap::new(), typedef_sigs: HashMap::new(), field_sigs: HashMap::new() };
+        let mut env = TypeEnv { dm, typedefs: HashMap::new(), records: Vec::new(), tags: HashMap::new(), enum_consts: HashMap::new(), typeofs: HashMap::new(), typedef_sigs: HashMap::new(), field_sigs: HashMap::new(), bit_widths: HashMap::new() };
         // GCC's built-in typedef that lang-c also knows in its GNU flavour.
         env.typedefs.insert("__builtin_va_list".into(), CType::Opaque("va_list".into()));
         env
@@ -320,6 +322,11 @@ impl TypeEnv {
                     };
                     if let Some(sig) = Signature::of(&decl, tname.and_then(|n| self.typedef_sigs.get(n))) {
                         self.field_sigs.insert((id, fields.len()), sig);
+                    }
+                    if let (Some(w), CType::Int(it, _)) = (sd.node.bit_width.as_ref().and_then(|w| self.const_eval(&w.node)), &decl.ty) {
+                        if w > 0 && w < it.bits as i128 {
+                            self.bit_widths.insert((id, fields.len()), w as u8);
+                        }
                     }
                     fields.push((decl.name.unwrap_or_default(), decl.ty));
                 }

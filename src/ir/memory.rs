@@ -482,7 +482,12 @@ fn key(prog: &Program, t: &Target, access: &CType) -> AbsKind {
             if t.path.is_empty() && !t.indexed && prog.var(*v).ty.is_scalar() {
                 AbsKind::Var(*v)
             } else {
-                AbsKind::Cell(*v, t.path.clone())
+                // The members of a union share their storage: one location for all of them.
+                let path = match union_at(prog, *v, &t.path) {
+                    Some(n) => t.path[..n].to_vec(),
+                    None => t.path.clone(),
+                };
+                AbsKind::Cell(*v, path)
             }
         }
         Root::Heap(site) => AbsKind::Heap(*site, region_key(access)),
@@ -494,7 +499,7 @@ fn key(prog: &Program, t: &Target, access: &CType) -> AbsKind {
 fn strong(prog: &Program, t: &Target, k: &AbsKind) -> bool {
     match (&t.root, k) {
         (Root::Var(v), AbsKind::Var(_)) => single_object(prog, *v),
-        (Root::Var(v), AbsKind::Cell(_, p)) => !t.indexed && single_object(prog, *v) && !crosses_array(prog, *v, p),
+        (Root::Var(v), AbsKind::Cell(_, p)) => !t.indexed && single_object(prog, *v) && !crosses_array(prog, *v, p) && union_at(prog, *v, &t.path).is_none(),
         _ => false,
     }
 }
@@ -519,6 +524,23 @@ fn shared(prog: &Program, k: &AbsKind) -> bool {
         }
         AbsKind::Heap(..) | AbsKind::Region(_) => true,
     }
+}
+
+/// How many steps of a field path lead to a union, whose member the next step selects.
+fn union_at(prog: &Program, root: VarId, path: &[u32]) -> Option<usize> {
+    let mut ty = prog.var(root).ty.clone();
+    for (n, &i) in path.iter().enumerate() {
+        while let CType::Array(e, _) = ty {
+            ty = *e;
+        }
+        let CType::Record(r) = ty else { return None };
+        let rec = &prog.records[r.0 as usize];
+        if rec.is_union {
+            return Some(n);
+        }
+        ty = rec.fields.get(i as usize)?.1.clone();
+    }
+    None
 }
 
 /// Whether the declared type along a field path contains an array (a summary location).

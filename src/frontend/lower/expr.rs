@@ -131,6 +131,12 @@ impl<'a> Lowerer<'a> {
                 Val { e: Expr::AddrOf(lv), ty: CType::Pointer(elem) }
             }
             CType::Function => Val { e: Expr::Nondet(Ty::Ptr), ty: CType::Pointer(Box::new(CType::Function)) },
+            ty if self.in_union(&lv) && ty.is_scalar() => {
+                // A union member may hold what another member of its size wrote: the value
+                // is reinterpreted in the member's type.
+                let t = ty.scalar(self.dm());
+                Val { e: Expr::Cast(t, Box::new(Expr::Load(lv))), ty }
+            }
             ty => Val { e: Expr::Load(lv), ty },
         }
     }
@@ -259,7 +265,16 @@ impl<'a> Lowerer<'a> {
             }
             Expression::Statement(s) => return self.statement_expr(s, want),
             Expression::GenericSelection(_) => return self.unsupported_value(e, "_Generic selection"),
-            Expression::CompoundLiteral(_) => return self.unsupported_value(e, "compound literal"),
+            Expression::CompoundLiteral(cl) => {
+                // An unnamed object with automatic storage, initialised like a declaration
+                // with a braced list: members left out are zero.
+                let ty = self.type_name_at(&cl.node.type_name, e.span)?;
+                let kind = if self.frames.is_empty() { VarKind::Global } else { VarKind::Local(self.tpl) };
+                let v = self.new_var("$literal", ty.clone(), kind, Some(span));
+                self.zero_fill(Lval::Var(v), &ty, span);
+                self.initialize_list(Lval::Var(v), &ty, &cl.node.initializer_list, e.span, span)?;
+                self.load(Lval::Var(v), ty)
+            }
             Expression::OffsetOf(o) => self.offset_of(o, e.span)?,
             Expression::VaArg(_) => return self.unsupported_value(e, "va_arg"),
         }))
@@ -545,6 +560,15 @@ impl<'a> Lowerer<'a> {
         Val { e: fold_binary(op, le, re, Ty::Int(t)), ty: ct }
     }
 
+    /// Whether an lvalue selects a member of a union on its way.
+    fn in_union(&self, lv: &Lval) -> bool {
+        match lv {
+            Lval::Var(_) | Lval::Deref(..) => false,
+            Lval::Index(b, _) => self.in_union(b),
+            Lval::Field(b, r, _) => self.types.records[r.0 as usize].is_union || self.in_union(b),
+        }
+    }
+
     /// The C type of a lowered lvalue.
     fn lval_ctype(&self, lv: &Lval) -> CType {
         match lv {
@@ -633,6 +657,18 @@ impl<'a> Lowerer<'a> {
                 let ty = self.type_name_at(&c.node.type_name, e.span)?;
                 let (lv, _) = self.lvalue(&c.node.expression)?;
                 Ok((lv, ty))
+            }
+            Expression::CompoundLiteral(cl) => {
+                let v = self.value(e)?;
+                match v.e {
+                    Expr::Load(lv) => Ok((lv, v.ty)),
+                    // An array literal decayed to its first element.
+                    Expr::AddrOf(lv) => {
+                        let ty = self.type_name_at(&cl.node.type_name, e.span)?;
+                        Ok((lv, ty))
+                    }
+                    _ => Err(self.error(e.span, "compound literal of a type that is no object")),
+                }
             }
             Expression::Statement(_) | Expression::Comma(_) | Expression::Conditional(_) | Expression::Call(_) => {
                 // An rvalue of struct type used where an object is needed (`s = f();`): its

@@ -323,10 +323,30 @@ impl<'a> Lowerer<'a> {
 
     /// A new location that is not yet connected to anything.
     pub fn new_loc(&mut self, action: Action, span: Span) -> LocId {
+        let action = self.narrow_bit_field(action);
         let id = LocId(self.locs.len() as u32);
         self.locs.push(Location { template: self.tpl, span, action, succs: Vec::new(), atomic: false });
         self.templates[self.tpl.index()].locs.push(id);
         id
+    }
+
+    /// A store into a bit-field keeps only the field's width: its low bits, sign-extended for
+    /// a signed field (as GCC does).
+    fn narrow_bit_field(&self, action: Action) -> Action {
+        let Action::Assign(lv @ Lval::Field(_, r, i), e) = action else { return action };
+        let (Some(&w), CType::Int(it, _)) = (self.types.bit_widths.get(&(r, i as usize)), &self.types.records[r.0 as usize].fields[i as usize].1) else {
+            return Action::Assign(lv, e);
+        };
+        let t = Ty::Int(*it);
+        let c = |v: i128| Box::new(Expr::Const(v, t));
+        let low = Expr::Binary(BinOp::BitAnd, Box::new(e.clone()), c((1i128 << w) - 1), t);
+        let value = if it.signed {
+            let sign = Expr::Binary(BinOp::BitAnd, Box::new(e), c(1i128 << (w - 1)), t);
+            Expr::Binary(BinOp::Sub, Box::new(low), Box::new(Expr::Binary(BinOp::Mul, Box::new(sign), c(2), t)), t)
+        } else {
+            low
+        };
+        Action::Assign(lv, value)
     }
 
     /// Connects every location of `preds` to `to`.
@@ -604,7 +624,19 @@ impl<'a> Lowerer<'a> {
                 self.copy_aggregate(lv, src.0, ty, span);
                 Ok(())
             }
-            (Initializer::List(items), CType::Array(elem, _)) => {
+            (Initializer::List(items), _) => self.initialize_list(lv, ty, items, init.span, span),
+            _ => {
+                self.unsupported(init.span, "this initializer");
+                Ok(())
+            }
+        }
+    }
+
+    /// Stores a braced initializer list into an object, member by member.
+    pub fn initialize_list(&mut self, lv: Lval, ty: &CType, items: &'a [Node<InitializerListItem>], at: LSpan, span: Span) -> Result<(), Fatal> {
+        match ty {
+            CType::Mutex | CType::Opaque(_) => Ok(()),
+            CType::Array(elem, _) => {
                 let mut idx: i128 = 0;
                 for item in items {
                     if let Some(d) = item.node.designation.first() {
@@ -618,7 +650,7 @@ impl<'a> Lowerer<'a> {
                 }
                 Ok(())
             }
-            (Initializer::List(items), CType::Record(r)) => {
+            CType::Record(r) => {
                 let fields = self.types.records[r.0 as usize].fields.clone();
                 let mut pos = 0usize;
                 for item in items {
@@ -638,14 +670,42 @@ impl<'a> Lowerer<'a> {
                 }
                 Ok(())
             }
-            (Initializer::List(items), t) if t.is_scalar() => match items.first() {
+            t if t.is_scalar() => match items.first() {
                 Some(first) => self.initialize(lv, ty, &first.node.initializer, span),
                 None => Ok(()),
             },
             _ => {
-                self.unsupported(init.span, "this initializer");
+                self.unsupported(at, "this initializer");
                 Ok(())
             }
+        }
+    }
+
+    /// Sets every scalar of an object to zero (the members a braced initializer leaves out).
+    pub fn zero_fill(&mut self, lv: Lval, ty: &CType, span: Span) {
+        match ty {
+            CType::Record(r) => {
+                let fields = self.types.records[r.0 as usize].fields.clone();
+                let is_union = self.types.records[r.0 as usize].is_union;
+                for (i, (_, fty)) in fields.iter().enumerate() {
+                    self.zero_fill(Lval::Field(Box::new(lv.clone()), *r, i as u32), fty, span);
+                    if is_union {
+                        break;
+                    }
+                }
+            }
+            CType::Array(elem, Some(n)) if *n <= 4096 => {
+                for i in 0..*n as i128 {
+                    let ix = Expr::Const(i, Ty::Int(IntTy { bits: 64, signed: true }));
+                    self.zero_fill(Lval::Index(Box::new(lv.clone()), Box::new(ix)), elem, span);
+                }
+            }
+            t if t.is_scalar() => {
+                let st = t.scalar(self.dm());
+                self.emit(Action::Assign(lv, Expr::Const(0, st)), span);
+            }
+            CType::Mutex | CType::Opaque(_) | CType::Function | CType::Void => {}
+            _ => self.unsupported.push(Unsupported { span, construct: "zero-initialising an array of unknown or very large length".into() }),
         }
     }
 

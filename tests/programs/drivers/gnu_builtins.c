@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <assert.h>
 #include <stddef.h>
+#include <stdlib.h>
 
 #define likely(x) __builtin_expect(!!(x), 1)
 #define max(a, b) ({ __typeof__(a) _a = (a); __typeof__(b) _b = (b); _a > _b ? _a : _b; })
@@ -34,6 +35,7 @@ union word {
     int i;
 };
 
+static struct regs regs;
 static struct cfg config = { .id = 3, .range = { .lo = 1, .hi = 9 }, .vals = { [2] = 5 } };
 static int shared_counter __attribute__((aligned(8)));
 
@@ -51,12 +53,18 @@ int main(void)
     int c = __builtin_constant_p(k) ? 1 : 2;
     struct cfg *p = &(struct cfg){ .id = 7 };
     __attribute__((unused)) int unused_local;
+    struct msg *m = malloc(sizeof(struct msg) + 4);
     w.u = 5;
+    regs.ctrl = 17;
+    regs.count = 17;
+    m->len = 4;
+    m->data[1] = 'x';
     assert(k == 9); /* HOLDS */
     assert(likely(config.vals[2] == 5) && config.vals[0] == 0); /* HOLDS */
     assert(c == 1 || c == 2); /* HOLDS */
     assert(w.i == 5); /* HOLDS */
-    assert(offsetof(struct msg, data) == offsetof(struct msg, data)); /* HOLDS */
+    assert(regs.ctrl == 1 && regs.count == 17); /* HOLDS */
+    assert(m->data[1] == 'x' && p->id == 7 && p->range.hi == 0); /* HOLDS */
     pthread_create(&t, 0, bump, 0);
     shared_counter++;
     pthread_join(t, 0);
