@@ -31,6 +31,8 @@ fn options_for(path: &Path, shared: &Path) -> FrontendOptions {
         o.whole_program = !flags.iter().any(|f| f == "--no-whole-program");
         o.parameterized = flags.iter().any(|f| f == "--parameterized");
     }
+    // The driver tasks are preprocessed for a 32-bit target (their `tasks.tsv` says ILP32).
+    o.m32 = path.starts_with(shared.join("drivers"));
     o
 }
 
@@ -39,9 +41,17 @@ fn options_for(path: &Path, shared: &Path) -> FrontendOptions {
 /// definitions of those helpers (whose bodies are built in).
 fn textual_failure_calls(src: &str) -> usize {
     let mut n = 0;
+    // Open braces of a helper definition that spans several lines (its body is built in).
+    let mut helper_depth = 0i32;
     for line in src.lines() {
         let l = line.trim_start();
+        let braces = line.matches('{').count() as i32 - line.matches('}').count() as i32;
+        if helper_depth > 0 {
+            helper_depth += braces;
+            continue;
+        }
         if l.starts_with("void __VERIFIER_assert(") || l.starts_with("void reach_error(") || l.starts_with("extern") || l.starts_with("void assert(") {
+            helper_depth = braces.max(0);
             continue;
         }
         for pat in ["__VERIFIER_assert(", "reach_error()", "__VERIFIER_error()"] {
@@ -57,7 +67,7 @@ fn textual_failure_calls(src: &str) -> usize {
 fn every_shared_program_lowers_with_its_failure_points() {
     let Some(shared) = common::shared_benchmarks("every_shared_program_lowers_with_its_failure_points") else { return };
     let files = programs(&shared);
-    assert!(files.len() >= 47, "expected the 40 SV-COMP tasks and 7 DUET programs, found {}", files.len());
+    assert!(files.len() >= 57, "expected the 40 SV-COMP tasks, 10 driver tasks and 7 DUET programs, found {}", files.len());
     let mut failures = Vec::new();
     for f in &files {
         match load(f, &options_for(f, &shared)) {
@@ -68,8 +78,15 @@ fn every_shared_program_lowers_with_its_failure_points() {
                     failures.push(format!("{}: {} assertions lowered, the text has {expected}", f.display(), p.assertions.len()));
                 }
                 assert!(p.unsupported.is_empty(), "{}: unsupported constructs {:?}", f.display(), p.unsupported);
-                for a in &p.assertions {
-                    assert!(!a.locs.is_empty(), "{}: assertion '{}' has no instance", f.display(), a.text);
+                if f.starts_with(shared.join("drivers")) {
+                    // The Whoop harness defines a wrapper for every entry point of the driver
+                    // but each task starts only two of them: the failure points of the others
+                    // are never called, by design.
+                    assert!(p.assertions.iter().any(|a| !a.locs.is_empty()), "{}: no assertion has an instance", f.display());
+                } else {
+                    for a in &p.assertions {
+                        assert!(!a.locs.is_empty(), "{}: assertion '{}' has no instance", f.display(), a.text);
+                    }
                 }
             }
             Err(e) => failures.push(format!("{}: {e}", f.display())),

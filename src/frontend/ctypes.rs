@@ -29,6 +29,50 @@ pub struct TypeEnv {
     pub records: Vec<Record>,
     tags: HashMap<String, RecordId>,
     enum_consts: HashMap<String, i128>,
+    /// Types of the `typeof(expression)` operands, by the operand's span: the lowerer types
+    /// them in their scope just before the declaration or type name that contains them.
+    pub typeofs: HashMap<(usize, usize), CType>,
+    /// Signatures of function-pointer typedefs, which [`CType`] does not keep.
+    pub typedef_sigs: HashMap<String, Signature>,
+    /// Signatures of function-pointer fields, by record and field position.
+    pub field_sigs: HashMap<(RecordId, usize), Signature>,
+    /// Widths of bit-fields narrower than their type, by record and field position.
+    pub bit_widths: HashMap<(RecordId, usize), u8>,
+}
+
+/// The parameter types and return type of a function pointer's declared type.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Signature {
+    /// Parameter types; empty also for `()`, which leaves them unspecified.
+    pub params: Vec<CType>,
+    /// Return type.
+    pub ret: CType,
+}
+
+impl Signature {
+    /// The signature a declarator of a function pointer (or an array of them) spells out, or
+    /// that its typedef name carries.
+    pub fn of(decl: &Declared, typedef: Option<&Signature>) -> Option<Signature> {
+        let mut t = &decl.ty;
+        while let CType::Array(e, _) = t {
+            t = e;
+        }
+        if !matches!(t, CType::Pointer(p) if matches!(**p, CType::Function)) {
+            return None;
+        }
+        match (&decl.params, &decl.ret) {
+            (Some(ps), Some(r)) => Some(Signature { params: ps.iter().map(|(_, t)| t.clone()).collect(), ret: r.clone() }),
+            _ => typedef.cloned(),
+        }
+    }
+}
+
+/// The typedef name among declaration specifiers, if the base type is one.
+pub fn typedef_name<'s>(mut specs: impl Iterator<Item = &'s TypeSpecifier>) -> Option<&'s str> {
+    specs.find_map(|t| match t {
+        TypeSpecifier::TypedefName(id) => Some(id.node.name.as_str()),
+        _ => None,
+    })
 }
 
 /// Result of resolving specifiers: the type and the storage class seen.
@@ -55,7 +99,7 @@ fn int(bits: u8, signed: bool, name: &str) -> CType {
 impl TypeEnv {
     /// An empty environment.
     pub fn new(dm: DataModel) -> TypeEnv {
-        let mut env = TypeEnv { dm, typedefs: HashMap::new(), records: Vec::new(), tags: HashMap::new(), enum_consts: HashMap::new() };
+        let mut env = TypeEnv { dm, typedefs: HashMap::new(), records: Vec::new(), tags: HashMap::new(), enum_consts: HashMap::new(), typeofs: HashMap::new(), typedef_sigs: HashMap::new(), field_sigs: HashMap::new(), bit_widths: HashMap::new() };
         // GCC's built-in typedef that lang-c also knows in its GNU flavour.
         env.typedefs.insert("__builtin_va_list".into(), CType::Opaque("va_list".into()));
         env
@@ -140,7 +184,9 @@ impl TypeEnv {
                 }
                 TypeSpecifier::TypeOf(t) => match &t.node {
                     TypeOf::Type(tn) => other = Some(self.type_name(&tn.node)?),
-                    TypeOf::Expression(_) => return Err("`typeof` of an expression".into()),
+                    TypeOf::Expression(e) => {
+                        other = Some(self.typeofs.get(&(e.span.start, e.span.end)).cloned().ok_or("`typeof` of an expression outside a declaration or type name")?)
+                    }
                 },
             }
         }
@@ -265,11 +311,23 @@ impl TypeEnv {
                         }
                     }
                 }
+                let tname = typedef_name(f.node.specifiers.iter().filter_map(|s| match &s.node {
+                    SpecifierQualifier::TypeSpecifier(t) => Some(&t.node),
+                    _ => None,
+                }));
                 for sd in &f.node.declarators {
                     let decl = match &sd.node.declarator {
                         Some(dd) => self.declarator(base.clone(), &dd.node)?,
                         None => Declared { name: None, ty: base.clone(), params: None, ret: None },
                     };
+                    if let Some(sig) = Signature::of(&decl, tname.and_then(|n| self.typedef_sigs.get(n))) {
+                        self.field_sigs.insert((id, fields.len()), sig);
+                    }
+                    if let (Some(w), CType::Int(it, _)) = (sd.node.bit_width.as_ref().and_then(|w| self.const_eval(&w.node)), &decl.ty) {
+                        if w > 0 && w < it.bits as i128 {
+                            self.bit_widths.insert((id, fields.len()), w as u8);
+                        }
+                    }
                     fields.push((decl.name.unwrap_or_default(), decl.ty));
                 }
             }

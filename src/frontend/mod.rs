@@ -63,8 +63,10 @@ pub fn lower_text(text: &str, input_path: &str, display: &str, opts: &FrontendOp
     l.register_uncalled_assertions();
     l.lower_program()?;
     let mode = Mode { whole_program: opts.whole_program, parameterized: opts.parameterized };
+    let sites = std::mem::take(&mut l.indirect_sites);
     let mut prog = l.finish(map.files.clone(), mode);
     passes::finish(&mut prog);
+    lower::check_indirect_calls(&mut prog, &sites);
     Ok(prog)
 }
 

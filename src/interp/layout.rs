@@ -17,6 +17,8 @@ use crate::ir::{CType, DataModel, Program, RecordId, TemplateId, VarId, VarKind}
 
 /// Address of the first global.
 pub const GLOBAL_BASE: i128 = 1 << 12;
+// Function addresses (`ir::memory::function_address`) stay below every object.
+const _: () = assert!(crate::ir::memory::FUNCTION_ADDRESS_BASE + crate::ir::memory::FUNCTION_ADDRESS_SLOTS <= GLOBAL_BASE);
 /// Address of the first thread's local block.
 pub const LOCAL_BASE: i128 = 1 << 40;
 /// Address of the first heap object.

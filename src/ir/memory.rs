@@ -20,6 +20,24 @@ use hashbrown::HashMap;
 use std::collections::BTreeSet;
 use std::fmt;
 
+/// The first function address. Functions have addresses so that pointers to them are values
+/// like any other: exact, distinct and non-null in every engine. They lie below every object
+/// address (the flat memory of `interp::layout` starts at 4096) and are never loaded from or
+/// stored to, so they have no abstract location.
+pub const FUNCTION_ADDRESS_BASE: i128 = 16;
+/// How many functions can have an address.
+pub const FUNCTION_ADDRESS_SLOTS: i128 = 4000;
+
+/// The address of the `k`-th function whose address the program takes.
+pub fn function_address(k: usize) -> i128 {
+    FUNCTION_ADDRESS_BASE + k as i128
+}
+
+/// Which function an address is, if it is one.
+pub fn function_index(v: i128) -> Option<usize> {
+    (FUNCTION_ADDRESS_BASE..FUNCTION_ADDRESS_BASE + FUNCTION_ADDRESS_SLOTS).contains(&v).then(|| (v - FUNCTION_ADDRESS_BASE) as usize)
+}
+
 /// Index of an abstract memory location in [`MemoryModel::locs`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct AbsLoc(pub u32);
@@ -247,11 +265,18 @@ impl MemoryModel {
                 }
                 out
             }
-            Expr::Binary(super::BinOp::Add | super::BinOp::Sub, p, _, Ty::Ptr) => self
+            Expr::Binary(op @ (super::BinOp::Add | super::BinOp::Sub), p, _, Ty::Ptr) => self
                 .pts_expr(prog, p)
                 .into_iter()
                 .map(|mut t| {
                     // Pointer arithmetic moves inside an array: the target becomes a summary.
+                    // From a member that is no array it can only reach the enclosing object
+                    // (`container_of` subtracts the member's offset), so the target becomes
+                    // the whole object.
+                    let in_array = matches!(t.root, Root::Var(v) if crosses_array(prog, v, &t.path));
+                    if *op == super::BinOp::Sub || !in_array {
+                        t.path.clear();
+                    }
                     t.indexed = true;
                     t
                 })
@@ -457,7 +482,12 @@ fn key(prog: &Program, t: &Target, access: &CType) -> AbsKind {
             if t.path.is_empty() && !t.indexed && prog.var(*v).ty.is_scalar() {
                 AbsKind::Var(*v)
             } else {
-                AbsKind::Cell(*v, t.path.clone())
+                // The members of a union share their storage: one location for all of them.
+                let path = match union_at(prog, *v, &t.path) {
+                    Some(n) => t.path[..n].to_vec(),
+                    None => t.path.clone(),
+                };
+                AbsKind::Cell(*v, path)
             }
         }
         Root::Heap(site) => AbsKind::Heap(*site, region_key(access)),
@@ -469,7 +499,7 @@ fn key(prog: &Program, t: &Target, access: &CType) -> AbsKind {
 fn strong(prog: &Program, t: &Target, k: &AbsKind) -> bool {
     match (&t.root, k) {
         (Root::Var(v), AbsKind::Var(_)) => single_object(prog, *v),
-        (Root::Var(v), AbsKind::Cell(_, p)) => !t.indexed && single_object(prog, *v) && !crosses_array(prog, *v, p),
+        (Root::Var(v), AbsKind::Cell(_, p)) => !t.indexed && single_object(prog, *v) && !crosses_array(prog, *v, p) && union_at(prog, *v, &t.path).is_none(),
         _ => false,
     }
 }
@@ -494,6 +524,23 @@ fn shared(prog: &Program, k: &AbsKind) -> bool {
         }
         AbsKind::Heap(..) | AbsKind::Region(_) => true,
     }
+}
+
+/// How many steps of a field path lead to a union, whose member the next step selects.
+fn union_at(prog: &Program, root: VarId, path: &[u32]) -> Option<usize> {
+    let mut ty = prog.var(root).ty.clone();
+    for (n, &i) in path.iter().enumerate() {
+        while let CType::Array(e, _) = ty {
+            ty = *e;
+        }
+        let CType::Record(r) = ty else { return None };
+        let rec = &prog.records[r.0 as usize];
+        if rec.is_union {
+            return Some(n);
+        }
+        ty = rec.fields.get(i as usize)?.1.clone();
+    }
+    None
 }
 
 /// Whether the declared type along a field path contains an array (a summary location).
@@ -523,7 +570,11 @@ fn cell_name(prog: &Program, root: VarId, path: &[u32]) -> String {
             ty = *e;
         }
         if let CType::Record(r) = ty {
-            let (fname, fty) = &prog.records[r.0 as usize].fields[i as usize];
+            // A path can outgrow the declared type when memory is reached through a cast.
+            let Some((fname, fty)) = prog.records[r.0 as usize].fields.get(i as usize) else {
+                name.push_str(".?");
+                break;
+            };
             name.push('.');
             name.push_str(fname);
             ty = fty.clone();

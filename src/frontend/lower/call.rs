@@ -125,13 +125,7 @@ impl<'a> Lowerer<'a> {
         let span = self.span(span_l);
         let name = match &c.callee.node {
             Expression::Identifier(id) if self.lookup(&id.node.name).is_none() => id.node.name.clone(),
-            _ => {
-                self.unsupported(span_l, "call through a function pointer");
-                for a in &c.arguments {
-                    self.effect(a)?;
-                }
-                return Ok(Some(Val { e: Expr::Nondet(Ty::INT), ty: CType::int() }));
-            }
+            _ => return self.indirect_call(c, span_l),
         };
         let args = &c.arguments;
         let zero = || Some(Val { e: Expr::int(0), ty: CType::int() });
@@ -274,6 +268,18 @@ impl<'a> Lowerer<'a> {
                 self.emit(Action::Alloc(Lval::Var(t), site, CType::Void), span);
                 Ok(Some(Val { e: Expr::Load(Lval::Var(t)), ty }))
             }
+            // GCC's branch hint: the value of its first argument.
+            "__builtin_expect" | "__builtin_expect_with_probability" => {
+                let Some(a) = args.first() else { return Err(self.error(span_l, format!("`{name}` expects two arguments"))) };
+                let v = self.value(a)?;
+                for rest in &args[1..] {
+                    self.effect(rest)?;
+                }
+                Ok(Some(v))
+            }
+            // Whether the compiler can fold the argument: "no" is always a correct answer,
+            // and GCC does not evaluate the argument.
+            "__builtin_constant_p" => Ok(zero()),
             n if n.starts_with("__VERIFIER_nondet_") => {
                 let ty = self.nondet_type(n);
                 Ok(Some(Val { e: Expr::Nondet(ty.scalar(self.dm())), ty }))
@@ -352,15 +358,13 @@ impl<'a> Lowerer<'a> {
             _ => Some(self.pointee_object(&args[0], CType::Int(IntTy { bits: 64, signed: false }, "pthread_t".into()))?),
         };
         self.effect_addr(&args[1])?;
-        let Some(routine) = start_routine(&args[2].node) else {
-            self.unsupported(args[2].span, "pthread_create with a start routine that is not a function name");
-            return Ok(());
-        };
+        let routine = start_routine(&args[2].node).filter(|r| self.lookup(r).is_none());
         let arg = self.rvalue(&args[3])?;
         let arg = match arg {
             Expr::Const(0, _) => None,
             e => Some(e),
         };
+        let Some(routine) = routine else { return self.indirect_fork(&args[2], handle, arg, span) };
         if !self.functions.contains_key(&routine) {
             self.unsupported(args[2].span, format!("thread routine `{routine}` has no definition"));
         }
@@ -398,7 +402,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// A call to a function without a definition.
-    fn external_call(&mut self, name: &str, args: &'a [Node<Expression>], span: Span) -> Result<Option<Val>, Fatal> {
+    pub(super) fn external_call(&mut self, name: &str, args: &'a [Node<Expression>], span: Span) -> Result<Option<Val>, Fatal> {
         let pure = is_pure_library(name);
         let mut vals = Vec::new();
         for a in args {

@@ -131,6 +131,12 @@ impl<'a> Lowerer<'a> {
                 Val { e: Expr::AddrOf(lv), ty: CType::Pointer(elem) }
             }
             CType::Function => Val { e: Expr::Nondet(Ty::Ptr), ty: CType::Pointer(Box::new(CType::Function)) },
+            ty if self.in_union(&lv) && ty.is_scalar() => {
+                // A union member may hold what another member of its size wrote: the value
+                // is reinterpreted in the member's type.
+                let t = ty.scalar(self.dm());
+                Val { e: Expr::Cast(t, Box::new(Expr::Load(lv))), ty }
+            }
             ty => Val { e: Expr::Load(lv), ty },
         }
     }
@@ -147,7 +153,7 @@ impl<'a> Lowerer<'a> {
                 } else if let Some(c) = self.types.enum_const(name) {
                     Val { e: Expr::Const(c, Ty::INT), ty: CType::int() }
                 } else if self.functions.contains_key(name) || self.prototypes.contains_key(name) {
-                    Val { e: Expr::Nondet(Ty::Ptr), ty: CType::Pointer(Box::new(CType::Function)) }
+                    self.function_value(name)
                 } else if matches!(name, "__func__" | "__FUNCTION__" | "__PRETTY_FUNCTION__") {
                     Val { e: Expr::Nondet(Ty::Ptr), ty: CType::Pointer(Box::new(CType::int())) }
                 } else {
@@ -177,7 +183,7 @@ impl<'a> Lowerer<'a> {
             }
             Expression::Call(c) => return self.call(&c.node, e.span, want),
             Expression::SizeOfTy(t) => {
-                let ty = self.types.type_name(&t.node.0.node).map_err(|m| self.error(e.span, format!("unsupported type: {m}")))?;
+                let ty = self.type_name_at(&t.node.0, e.span)?;
                 self.size_const(&ty)
             }
             Expression::SizeOfVal(x) => {
@@ -185,20 +191,34 @@ impl<'a> Lowerer<'a> {
                 self.size_const(&ty)
             }
             Expression::AlignOf(t) => {
-                let ty = self.types.type_name(&t.node.0.node).map_err(|m| self.error(e.span, format!("unsupported type: {m}")))?;
+                let ty = self.type_name_at(&t.node.0, e.span)?;
                 let size = self.types.size_of(&ty).clamp(1, 8);
                 Val { e: Expr::Const(size as i128, Ty::Int(IntTy { bits: 64, signed: false })), ty: int_ctype(IntTy { bits: 64, signed: false }) }
             }
             Expression::UnaryOperator(u) => return self.unary(&u.node, e, want),
             Expression::Cast(c) => {
-                let ty = self.types.type_name(&c.node.type_name.node).map_err(|m| self.error(e.span, format!("unsupported type: {m}")))?;
+                let ty = self.type_name_at(&c.node.type_name, e.span)?;
                 if matches!(ty, CType::Void) {
                     self.effect(&c.node.expression)?;
                     return Ok(None);
                 }
                 let v = self.value(&c.node.expression)?;
+                let retyped = match (&ty, &v.ty) {
+                    (CType::Pointer(to), CType::Pointer(from) | CType::Array(from, _)) => to != from && !matches!(**to, CType::Function),
+                    _ => false,
+                };
                 let conv = self.convert(v, &ty);
-                Val { e: conv, ty }
+                if retyped && !matches!(conv, Expr::Const(..)) && self.live() {
+                    // The IR keeps no pointee type on a pointer cast, and engines scale
+                    // pointer arithmetic by the pointee of the operand's own type: a pointer
+                    // seen at a new type (`(char *)p - off` in `container_of`) is held in a
+                    // temporary of that type.
+                    let t = self.temp(ty.clone());
+                    self.emit(Action::Assign(Lval::Var(t), conv), span);
+                    Val { e: Expr::Load(Lval::Var(t)), ty }
+                } else {
+                    Val { e: conv, ty }
+                }
             }
             Expression::BinaryOperator(b) => return self.binary(&b.node, e, want),
             Expression::Conditional(c) => {
@@ -245,8 +265,17 @@ impl<'a> Lowerer<'a> {
             }
             Expression::Statement(s) => return self.statement_expr(s, want),
             Expression::GenericSelection(_) => return self.unsupported_value(e, "_Generic selection"),
-            Expression::CompoundLiteral(_) => return self.unsupported_value(e, "compound literal"),
-            Expression::OffsetOf(_) => return self.unsupported_value(e, "offsetof"),
+            Expression::CompoundLiteral(cl) => {
+                // An unnamed object with automatic storage, initialised like a declaration
+                // with a braced list: members left out are zero.
+                let ty = self.type_name_at(&cl.node.type_name, e.span)?;
+                let kind = if self.frames.is_empty() { VarKind::Global } else { VarKind::Local(self.tpl) };
+                let v = self.new_var("$literal", ty.clone(), kind, Some(span));
+                self.zero_fill(Lval::Var(v), &ty, span);
+                self.initialize_list(Lval::Var(v), &ty, &cl.node.initializer_list, e.span, span)?;
+                self.load(Lval::Var(v), ty)
+            }
+            Expression::OffsetOf(o) => self.offset_of(o, e.span)?,
             Expression::VaArg(_) => return self.unsupported_value(e, "va_arg"),
         }))
     }
@@ -300,7 +329,7 @@ impl<'a> Lowerer<'a> {
             Address => {
                 if let Expression::Identifier(id) = &u.operand.node {
                     if self.lookup(&id.node.name).is_none() && (self.functions.contains_key(&id.node.name) || self.prototypes.contains_key(&id.node.name)) {
-                        return Ok(Some(Val { e: Expr::Nondet(Ty::Ptr), ty: CType::Pointer(Box::new(CType::Function)) }));
+                        return Ok(Some(self.function_value(&id.node.name)));
                     }
                 }
                 let (lv, ty) = self.lvalue(&u.operand)?;
@@ -531,6 +560,15 @@ impl<'a> Lowerer<'a> {
         Val { e: fold_binary(op, le, re, Ty::Int(t)), ty: ct }
     }
 
+    /// Whether an lvalue selects a member of a union on its way.
+    fn in_union(&self, lv: &Lval) -> bool {
+        match lv {
+            Lval::Var(_) | Lval::Deref(..) => false,
+            Lval::Index(b, _) => self.in_union(b),
+            Lval::Field(b, r, _) => self.types.records[r.0 as usize].is_union || self.in_union(b),
+        }
+    }
+
     /// The C type of a lowered lvalue.
     fn lval_ctype(&self, lv: &Lval) -> CType {
         match lv {
@@ -616,9 +654,21 @@ impl<'a> Lowerer<'a> {
             Expression::Cast(c) => {
                 // `(T)x = ...` is not C, but `*(T*)p` reaches here through Indirection; a cast
                 // lvalue keeps the object and takes the cast's type.
-                let ty = self.types.type_name(&c.node.type_name.node).map_err(|m| self.error(e.span, format!("unsupported type: {m}")))?;
+                let ty = self.type_name_at(&c.node.type_name, e.span)?;
                 let (lv, _) = self.lvalue(&c.node.expression)?;
                 Ok((lv, ty))
+            }
+            Expression::CompoundLiteral(cl) => {
+                let v = self.value(e)?;
+                match v.e {
+                    Expr::Load(lv) => Ok((lv, v.ty)),
+                    // An array literal decayed to its first element.
+                    Expr::AddrOf(lv) => {
+                        let ty = self.type_name_at(&cl.node.type_name, e.span)?;
+                        Ok((lv, ty))
+                    }
+                    _ => Err(self.error(e.span, "compound literal of a type that is no object")),
+                }
             }
             Expression::Statement(_) | Expression::Comma(_) | Expression::Conditional(_) | Expression::Call(_) => {
                 // An rvalue of struct type used where an object is needed (`s = f();`): its
@@ -632,7 +682,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// A field of a record lvalue, looking through anonymous members.
-    fn field(&self, base: Lval, r: RecordId, name: &str) -> Option<(Lval, CType)> {
+    pub(super) fn field(&self, base: Lval, r: RecordId, name: &str) -> Option<(Lval, CType)> {
         let fields = &self.types.records[r.0 as usize].fields;
         if let Some(i) = fields.iter().position(|(n, _)| n == name) {
             return Some((Lval::Field(Box::new(base), r, i as u32), fields[i].1.clone()));

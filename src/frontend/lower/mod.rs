@@ -3,6 +3,8 @@
 
 mod call;
 mod expr;
+mod gnu;
+mod indirect;
 mod stmt;
 
 use super::ctypes::{Declared, TypeEnv};
@@ -14,6 +16,8 @@ use hashbrown::{HashMap, HashSet};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span as LSpan};
 use std::collections::VecDeque;
+
+pub(super) use indirect::check_sites as check_indirect_calls;
 
 /// Templates larger than this stop the lowering: inlining has exploded.
 const MAX_LOCATIONS: usize = 2_000_000;
@@ -89,6 +93,14 @@ pub(super) struct Lowerer<'a> {
     temp_count: u32,
     /// `static` locals by declaration offset: one object however often the function is inlined.
     statics: HashMap<usize, VarId>,
+    /// Functions whose address the program takes, in order of first use; the index gives
+    /// the address.
+    fn_names: Vec<String>,
+    fn_index: HashMap<String, usize>,
+    /// Signatures of function-pointer variables.
+    var_sigs: HashMap<VarId, super::ctypes::Signature>,
+    /// Calls through pointers, checked once the program is lowered.
+    pub indirect_sites: Vec<indirect::IndirectSite>,
 }
 
 /// An error that stops lowering the file.
@@ -124,6 +136,10 @@ impl<'a> Lowerer<'a> {
             chain: Vec::new(),
             temp_count: 0,
             statics: HashMap::new(),
+            fn_names: Vec::new(),
+            fn_index: HashMap::new(),
+            var_sigs: HashMap::new(),
+            indirect_sites: Vec::new(),
         }
     }
 
@@ -170,18 +186,25 @@ impl<'a> Lowerer<'a> {
                 ExternalDeclaration::StaticAssert(_) => {}
             }
         }
+        let is_function = |n: &str| self.functions.contains_key(n) || self.prototypes.contains_key(n);
+        self.fn_names = indirect::address_taken(unit, &is_function);
+        self.fn_index = self.fn_names.iter().enumerate().map(|(k, n)| (n.clone(), k)).collect();
         Ok(())
     }
 
     fn global_declaration(&mut self, d: &'a Node<Declaration>) -> Result<(), Fatal> {
-        let specs = self.types.specs(&d.node.specifiers).map_err(|e| self.error(d.span, format!("unsupported type: {e}")))?;
+        let specs = self.declaration_specs(d)?;
         for id in &d.node.declarators {
             let decl = self
                 .types
                 .declarator(specs.ty.clone(), &id.node.declarator.node)
                 .map_err(|e| self.error(id.span, format!("unsupported type: {e}")))?;
             let Some(name) = decl.name.clone() else { continue };
+            let sig = self.signature(&d.node, &decl);
             if specs.is_typedef {
+                if let Some(s) = sig {
+                    self.types.typedef_sigs.insert(name.clone(), s);
+                }
                 self.types.add_typedef(&name, decl.ty);
                 continue;
             }
@@ -207,6 +230,9 @@ impl<'a> Lowerer<'a> {
                     v
                 }
             };
+            if let Some(s) = sig {
+                self.var_sigs.insert(var, s);
+            }
             if let Some(init) = &id.node.initializer {
                 self.global_inits.push((var, init));
             }
@@ -297,10 +323,30 @@ impl<'a> Lowerer<'a> {
 
     /// A new location that is not yet connected to anything.
     pub fn new_loc(&mut self, action: Action, span: Span) -> LocId {
+        let action = self.narrow_bit_field(action);
         let id = LocId(self.locs.len() as u32);
         self.locs.push(Location { template: self.tpl, span, action, succs: Vec::new(), atomic: false });
         self.templates[self.tpl.index()].locs.push(id);
         id
+    }
+
+    /// A store into a bit-field keeps only the field's width: its low bits, sign-extended for
+    /// a signed field (as GCC does).
+    fn narrow_bit_field(&self, action: Action) -> Action {
+        let Action::Assign(lv @ Lval::Field(_, r, i), e) = action else { return action };
+        let (Some(&w), CType::Int(it, _)) = (self.types.bit_widths.get(&(r, i as usize)), &self.types.records[r.0 as usize].fields[i as usize].1) else {
+            return Action::Assign(lv, e);
+        };
+        let t = Ty::Int(*it);
+        let c = |v: i128| Box::new(Expr::Const(v, t));
+        let low = Expr::Binary(BinOp::BitAnd, Box::new(e.clone()), c((1i128 << w) - 1), t);
+        let value = if it.signed {
+            let sign = Expr::Binary(BinOp::BitAnd, Box::new(e), c(1i128 << (w - 1)), t);
+            Expr::Binary(BinOp::Sub, Box::new(low), Box::new(Expr::Binary(BinOp::Mul, Box::new(sign), c(2), t)), t)
+        } else {
+            low
+        };
+        Action::Assign(lv, value)
     }
 
     /// Connects every location of `preds` to `to`.
@@ -601,7 +647,19 @@ impl<'a> Lowerer<'a> {
                 self.copy_aggregate(lv, src.0, ty, span);
                 Ok(())
             }
-            (Initializer::List(items), CType::Array(elem, _)) => {
+            (Initializer::List(items), _) => self.initialize_list(lv, ty, items, init.span, span),
+            _ => {
+                self.unsupported(init.span, "this initializer");
+                Ok(())
+            }
+        }
+    }
+
+    /// Stores a braced initializer list into an object, member by member.
+    pub fn initialize_list(&mut self, lv: Lval, ty: &CType, items: &'a [Node<InitializerListItem>], at: LSpan, span: Span) -> Result<(), Fatal> {
+        match ty {
+            CType::Mutex | CType::Opaque(_) => Ok(()),
+            CType::Array(elem, _) => {
                 let mut idx: i128 = 0;
                 for item in items {
                     if let Some(d) = item.node.designation.first() {
@@ -615,7 +673,7 @@ impl<'a> Lowerer<'a> {
                 }
                 Ok(())
             }
-            (Initializer::List(items), CType::Record(r)) => {
+            CType::Record(r) => {
                 let fields = self.types.records[r.0 as usize].fields.clone();
                 let mut pos = 0usize;
                 for item in items {
@@ -635,14 +693,42 @@ impl<'a> Lowerer<'a> {
                 }
                 Ok(())
             }
-            (Initializer::List(items), t) if t.is_scalar() => match items.first() {
+            t if t.is_scalar() => match items.first() {
                 Some(first) => self.initialize(lv, ty, &first.node.initializer, span),
                 None => Ok(()),
             },
             _ => {
-                self.unsupported(init.span, "this initializer");
+                self.unsupported(at, "this initializer");
                 Ok(())
             }
+        }
+    }
+
+    /// Sets every scalar of an object to zero (the members a braced initializer leaves out).
+    pub fn zero_fill(&mut self, lv: Lval, ty: &CType, span: Span) {
+        match ty {
+            CType::Record(r) => {
+                let fields = self.types.records[r.0 as usize].fields.clone();
+                let is_union = self.types.records[r.0 as usize].is_union;
+                for (i, (_, fty)) in fields.iter().enumerate() {
+                    self.zero_fill(Lval::Field(Box::new(lv.clone()), *r, i as u32), fty, span);
+                    if is_union {
+                        break;
+                    }
+                }
+            }
+            CType::Array(elem, Some(n)) if *n <= 4096 => {
+                for i in 0..*n as i128 {
+                    let ix = Expr::Const(i, Ty::Int(IntTy { bits: 64, signed: true }));
+                    self.zero_fill(Lval::Index(Box::new(lv.clone()), Box::new(ix)), elem, span);
+                }
+            }
+            t if t.is_scalar() => {
+                let st = t.scalar(self.dm());
+                self.emit(Action::Assign(lv, Expr::Const(0, st)), span);
+            }
+            CType::Mutex | CType::Opaque(_) | CType::Function | CType::Void => {}
+            _ => self.unsupported.push(Unsupported { span, construct: "zero-initialising an array of unknown or very large length".into() }),
         }
     }
 

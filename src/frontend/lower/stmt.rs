@@ -133,7 +133,7 @@ impl<'a> Lowerer<'a> {
             }
             Statement::Return(e) => self.return_stmt(e.as_deref(), span)?,
             Statement::Switch(sw) => self.switch(&sw.node, span)?,
-            Statement::Asm(_) => self.unsupported(s.span, "inline assembly"),
+            Statement::Asm(a) => self.inline_asm(a)?,
         }
         Ok(())
     }
@@ -260,7 +260,7 @@ impl<'a> Lowerer<'a> {
 
     /// Lowers a declaration inside a function body.
     pub fn local_declaration(&mut self, d: &'a Node<Declaration>) -> Result<(), Fatal> {
-        let specs = self.types.specs(&d.node.specifiers).map_err(|e| self.error(d.span, format!("unsupported type: {e}")))?;
+        let specs = self.declaration_specs(d)?;
         for id in &d.node.declarators {
             let decl = self
                 .types
@@ -268,7 +268,11 @@ impl<'a> Lowerer<'a> {
                 .map_err(|e| self.error(id.span, format!("unsupported type: {e}")))?;
             let Some(name) = decl.name.clone() else { continue };
             let span = self.span(id.span);
+            let sig = self.signature(&d.node, &decl);
             if specs.is_typedef {
+                if let Some(s) = sig {
+                    self.types.typedef_sigs.insert(name.clone(), s);
+                }
                 self.types.add_typedef(&name, decl.ty);
                 continue;
             }
@@ -290,6 +294,9 @@ impl<'a> Lowerer<'a> {
             let kind = if specs.is_thread_local { VarKind::ThreadLocal } else { VarKind::Local(self.tpl) };
             let v = self.new_var(&name, decl.ty.clone(), kind, Some(span));
             self.bind(&name, v);
+            if let Some(s) = sig {
+                self.var_sigs.insert(v, s);
+            }
             match &id.node.initializer {
                 Some(init) => self.initialize(Lval::Var(v), &decl.ty, init, span)?,
                 None if decl.ty.is_scalar() && self.live() => {
