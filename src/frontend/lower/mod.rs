@@ -3,6 +3,7 @@
 
 mod call;
 mod expr;
+mod library;
 mod stmt;
 
 use super::ctypes::{Declared, TypeEnv};
@@ -74,6 +75,8 @@ pub(super) struct Lowerer<'a> {
     assert_index: HashMap<usize, AssertId>,
     pub unsupported: Vec<Unsupported>,
     pub external_calls: Vec<(String, Span)>,
+    /// Over-approximated steps; a cell so that `&self` conversions can record one.
+    pub approximations: std::cell::RefCell<Vec<Approximation>>,
     external_seen: HashSet<String>,
     pub alloc_sites: u32,
     globals: HashMap<String, VarId>,
@@ -89,6 +92,10 @@ pub(super) struct Lowerer<'a> {
     temp_count: u32,
     /// `static` locals by declaration offset: one object however often the function is inlined.
     statics: HashMap<usize, VarId>,
+    /// String literals by their text: one constant array each.
+    literals: HashMap<String, VarId>,
+    /// The bytes each string literal's array is initialised with at the program's start.
+    literal_inits: Vec<(VarId, Vec<u8>, Span)>,
 }
 
 /// An error that stops lowering the file.
@@ -110,6 +117,7 @@ impl<'a> Lowerer<'a> {
             assert_index: HashMap::new(),
             unsupported: Vec::new(),
             external_calls: Vec::new(),
+            approximations: Default::default(),
             external_seen: HashSet::new(),
             alloc_sites: 0,
             globals: HashMap::new(),
@@ -124,6 +132,8 @@ impl<'a> Lowerer<'a> {
             chain: Vec::new(),
             temp_count: 0,
             statics: HashMap::new(),
+            literals: HashMap::new(),
+            literal_inits: Vec::new(),
         }
     }
 
@@ -572,7 +582,12 @@ impl<'a> Lowerer<'a> {
                 self.emit(Action::Assign(lv, v), span);
                 Ok(())
             }
-            (Initializer::Expression(e), CType::Array(..)) if matches!(e.node, Expression::StringLiteral(_)) => Ok(()),
+            (Initializer::Expression(e), CType::Array(..)) if matches!(e.node, Expression::StringLiteral(_)) => {
+                if let Expression::StringLiteral(parts) = &e.node {
+                    self.init_from_literal(lv, ty, &parts.node, span);
+                }
+                Ok(())
+            }
             (Initializer::Expression(e), CType::Record(_)) => {
                 let src = self.lvalue(e)?;
                 self.copy_aggregate(lv, src.0, ty, span);
@@ -654,7 +669,8 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Assembles the program.
-    pub fn finish(self, files: Vec<String>, mode: Mode) -> Program {
+    pub fn finish(mut self, files: Vec<String>, mode: Mode) -> Program {
+        self.emit_literal_prologue();
         let dm = self.dm();
         Program {
             files,
@@ -665,6 +681,7 @@ impl<'a> Lowerer<'a> {
             assertions: self.assertions,
             unsupported: self.unsupported,
             external_calls: self.external_calls,
+            approximations: self.approximations.into_inner(),
             mode,
             data_model: dm,
             alloc_sites: self.alloc_sites,
