@@ -187,7 +187,13 @@ impl<'a> Lowerer<'a> {
             }
             "__VERIFIER_assume" | "assume" => {
                 let Some(arg) = args.first() else { return Err(self.error(span_l, format!("`{name}` expects one argument"))) };
-                let (t, _blocked) = self.cond(arg)?;
+                let (t, blocked) = self.cond(arg)?;
+                // Where the condition is false the thread waits forever: it does not end, so
+                // no `pthread_join` on it returns.
+                if !blocked.is_empty() {
+                    let stuck = self.new_loc(Action::Assume(Expr::int(0)), span);
+                    self.connect(&blocked, stuck);
+                }
                 self.cur = t;
                 Ok(None)
             }
@@ -211,8 +217,20 @@ impl<'a> Lowerer<'a> {
                 Ok(None)
             }
             "pthread_exit" => {
-                for a in args {
-                    self.effect(a)?;
+                let in_thread = self.tpl != TemplateId(0) || !self.opts.whole_program;
+                match args.first() {
+                    Some(a) if in_thread => {
+                        let v = self.value(a)?;
+                        let ty = CType::Pointer(Box::new(CType::Void));
+                        let e = self.convert(v, &ty);
+                        let r = self.thread_result(ty);
+                        self.emit(Action::Assign(Lval::Var(r), e), span);
+                    }
+                    _ => {
+                        for a in args {
+                            self.effect(a)?;
+                        }
+                    }
                 }
                 self.halt(Halt::ThreadExit, span);
                 Ok(None)
@@ -221,6 +239,7 @@ impl<'a> Lowerer<'a> {
             "pthread_join" => {
                 let Some(h) = args.first() else { return Err(self.error(span_l, "`pthread_join` expects two arguments")) };
                 let hv = self.rvalue(h)?;
+                let hv_copy = hv.clone();
                 self.emit(Action::Join(hv), span);
                 if let Some(ret) = args.get(1) {
                     let rv = self.value(ret)?;
@@ -230,7 +249,10 @@ impl<'a> Lowerer<'a> {
                         // witness may rest.
                         let lv = Lval::Deref(Box::new(rv.e), CType::Pointer(Box::new(CType::Void)));
                         let h = self.havoc(Ty::Ptr, "the value a joined thread returned", span);
-                        self.emit(Action::Assign(lv, h), span);
+                        let at = self.emit(Action::Assign(lv, h), span);
+                        if let Expr::Load(Lval::Var(v)) = hv_copy {
+                            self.join_results.push((at, v));
+                        }
                     }
                 }
                 Ok(zero())

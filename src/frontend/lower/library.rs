@@ -363,6 +363,65 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// The global holding the result of the current thread template's start routine.
+    pub(super) fn thread_result(&mut self, ty: CType) -> VarId {
+        if let Some(v) = self.thread_results.get(&self.tpl) {
+            return *v;
+        }
+        let name = format!("$result@{}", self.templates[self.tpl.index()].name);
+        let v = self.new_var(&name, ty, VarKind::Global, None);
+        self.thread_results.insert(self.tpl, v);
+        v
+    }
+
+    /// Makes `pthread_join`'s result exact where the handle names one thread for certain: a
+    /// handle variable of the root thread, whose address is not taken, written by exactly one
+    /// `pthread_create` (and otherwise only by its uninitialised declaration), creating a
+    /// template with one instance ever. The joined thread's result global is then read.
+    pub(super) fn resolve_join_results(&mut self, mode: Mode) {
+        for (at, h) in std::mem::take(&mut self.join_results) {
+            let var = &self.vars[h.index()];
+            let root_local = matches!(var.kind, VarKind::Local(TemplateId(0)) | VarKind::Temp(TemplateId(0)));
+            if var.addr_taken || !root_local || mode.parameterized || self.locs[at.index()].template != TemplateId(0) {
+                continue;
+            }
+            let mut forks = Vec::new();
+            let mut other_writes = false;
+            for (i, l) in self.locs.iter().enumerate() {
+                match &l.action {
+                    Action::Fork { template, handle: Some(Lval::Var(v)), .. } if *v == h => forks.push((LocId(i as u32), *template)),
+                    Action::Assign(Lval::Var(v), e) if *v == h && !matches!(e, Expr::Nondet(_)) => other_writes = true,
+                    _ => {}
+                }
+            }
+            let [(fork, t)] = forks[..] else { continue };
+            let tpl = &self.templates[t.index()];
+            if other_writes || tpl.multiplicity != Multiplicity::One || tpl.spawned_at.len() != 1 || self.locs[fork.index()].template != TemplateId(0) || self.on_cycle(fork) {
+                continue;
+            }
+            let Some(r) = self.thread_results.get(&t).copied() else { continue };
+            if let Action::Assign(lv, _) = &self.locs[at.index()].action {
+                let lv = lv.clone();
+                self.locs[at.index()].action = Action::Assign(lv, Expr::Load(Lval::Var(r)));
+            }
+        }
+    }
+
+    /// Whether a location lies on a cycle of its control-flow graph (a loop may run it twice).
+    fn on_cycle(&self, at: LocId) -> bool {
+        let mut seen = hashbrown::HashSet::new();
+        let mut stack: Vec<LocId> = self.locs[at.index()].succs.clone();
+        while let Some(l) = stack.pop() {
+            if l == at {
+                return true;
+            }
+            if seen.insert(l) {
+                stack.extend(self.locs[l.index()].succs.iter().copied());
+            }
+        }
+        false
+    }
+
     /// `calloc(count, sizeof(T))`: a fresh object of `count` elements of `T`, all zero.
     pub(super) fn calloc(&mut self, args: &'a [Node<Expression>], span_l: LSpan) -> Result<Option<Val>, Fatal> {
         let span = self.span(span_l);
@@ -377,9 +436,9 @@ impl<'a> Lowerer<'a> {
                 Expression::SizeOfVal(e) => Some(self.static_type(&e.node.0.node)),
                 _ => None,
             };
-            match t {
-                Some(t) if elem.is_none() => elem = Some(t),
-                _ => count = self.types.const_eval(&args[1 - i].node).or(count),
+            if let (Some(t), None) = (t, &elem) {
+                elem = Some(t);
+                count = self.types.const_eval(&args[1 - i].node);
             }
         }
         for a in args {

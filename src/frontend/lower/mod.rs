@@ -96,6 +96,10 @@ pub(super) struct Lowerer<'a> {
     literals: HashMap<String, VarId>,
     /// The bytes each string literal's array is initialised with at the program's start.
     literal_inits: Vec<(VarId, Vec<u8>, Span)>,
+    /// Per thread template, the global its start routine's result is stored in.
+    thread_results: HashMap<TemplateId, VarId>,
+    /// `pthread_join` stores of a havocked result: the location and the handle variable.
+    join_results: Vec<(LocId, VarId)>,
 }
 
 /// An error that stops lowering the file.
@@ -134,6 +138,8 @@ impl<'a> Lowerer<'a> {
             statics: HashMap::new(),
             literals: HashMap::new(),
             literal_inits: Vec::new(),
+            thread_results: HashMap::new(),
+            join_results: Vec::new(),
         }
     }
 
@@ -503,12 +509,14 @@ impl<'a> Lowerer<'a> {
         let params = info.params.clone();
         let ret_ty = info.ret.clone();
         let span = self.map.span(info.offset);
+        // A thread's result goes to a global that `pthread_join` can read.
+        let ret_var = (!is_main && ret_ty.is_scalar()).then(|| self.thread_result(ret_ty.clone()));
         let mut frame = Frame {
             name: name.to_string(),
             scopes: vec![HashMap::new()],
             labels: HashMap::new(),
             ret_target: None,
-            ret_var: None,
+            ret_var,
             ret_ty,
             jumps: Vec::new(),
             cases: Vec::new(),
@@ -671,6 +679,7 @@ impl<'a> Lowerer<'a> {
     /// Assembles the program.
     pub fn finish(mut self, files: Vec<String>, mode: Mode) -> Program {
         self.emit_literal_prologue();
+        self.resolve_join_results(mode);
         let dm = self.dm();
         Program {
             files,
