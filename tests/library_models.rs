@@ -165,3 +165,10 @@ fn a_drivers_own_spinlock_replaces_the_built_in_model() {
     }
     fails("driver_spinlock", 33, 1);
 }
+
+#[test]
+fn stdatomic_h_parses_and_its_operations_are_atomic() {
+    never_violated("stdatomic_holds");
+    proved("stdatomic_holds", 12, 2);
+    fails("stdatomic_fails", 12, 1);
+}

@@ -217,7 +217,7 @@ impl<'a> Lowerer<'a> {
                 Ok(None)
             }
             "pthread_exit" => {
-                let in_thread = self.tpl != TemplateId(0) || !self.opts.whole_program;
+                let in_thread = (self.tpl != TemplateId(0) || !self.opts.whole_program) && !self.join_results.is_empty();
                 match args.first() {
                     Some(a) if in_thread => {
                         let v = self.value(a)?;

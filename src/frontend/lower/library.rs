@@ -18,6 +18,28 @@ const STRING_LIMIT: u64 = 32;
 /// The most scalars a memory function writes one by one.
 const LEAF_LIMIT: usize = 4096;
 
+/// duet-rs's own `<stdatomic.h>`, which maps C11 atomics onto the built-ins modelled here.
+const STDATOMIC_H: &str = include_str!("../include/stdatomic.h");
+
+/// A directory holding the headers the front-end replaces, written once per content (to a
+/// temporary name, then renamed, so that concurrent runs never read half a file); `None`
+/// when it cannot be written, and the system's headers are used.
+pub(in crate::frontend) fn model_headers() -> Option<std::path::PathBuf> {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    STDATOMIC_H.hash(&mut h);
+    let dir = std::env::temp_dir().join(format!("duet-rs-headers-{:016x}", h.finish()));
+    let file = dir.join("stdatomic.h");
+    if std::fs::read_to_string(&file).is_ok_and(|t| t == STDATOMIC_H) {
+        return Some(dir);
+    }
+    std::fs::create_dir_all(&dir).ok()?;
+    let tmp = dir.join(format!("stdatomic.h.{}", std::process::id()));
+    std::fs::write(&tmp, STDATOMIC_H).ok()?;
+    std::fs::rename(&tmp, &file).ok()?;
+    Some(dir)
+}
+
 /// Whether `name` is a library function or built-in modelled here.
 pub(super) fn is_modelled(name: &str) -> bool {
     matches!(

@@ -3,7 +3,7 @@
 
 mod call;
 mod expr;
-mod library;
+pub(super) mod library;
 mod stmt;
 
 use super::ctypes::{Declared, TypeEnv};
@@ -509,8 +509,9 @@ impl<'a> Lowerer<'a> {
         let params = info.params.clone();
         let ret_ty = info.ret.clone();
         let span = self.map.span(info.offset);
-        // A thread's result goes to a global that `pthread_join` can read.
-        let ret_var = (!is_main && ret_ty.is_scalar()).then(|| self.thread_result(ret_ty.clone()));
+        // A thread's result goes to a global that `pthread_join` can read (the root, whose
+        // joins are lowered before any thread, reads one only if it joins with a value).
+        let ret_var = (!is_main && ret_ty.is_scalar() && !self.join_results.is_empty()).then(|| self.thread_result(ret_ty.clone()));
         let mut frame = Frame {
             name: name.to_string(),
             scopes: vec![HashMap::new()],
