@@ -172,3 +172,28 @@ fn stdatomic_h_parses_and_its_operations_are_atomic() {
     proved("stdatomic_holds", 12, 2);
     fails("stdatomic_fails", 12, 1);
 }
+
+#[test]
+fn semaphores_count() {
+    never_violated("sem_holds");
+    proved("sem_holds", 19, 1);
+    // Two permits let both threads into the racy increment.
+    fails("sem_fails", 19, 1);
+}
+
+#[test]
+fn read_write_locks_exclude_writers() {
+    never_violated("rwlock_holds");
+    proved("rwlock_holds", 26, 1);
+    // Writers that take the lock for reading overlap each other and the reader.
+    fails("rwlock_fails", 14, 1);
+    fails("rwlock_fails", 26, 1);
+}
+
+#[test]
+fn pthread_once_runs_its_routine_once_and_others_wait() {
+    never_violated("once_holds");
+    proved("once_holds", 8, 1);
+    proved("once_holds", 17, 1);
+    fails("once_fails", 17, 1);
+}

@@ -77,8 +77,11 @@ impl TypeEnv {
             "pthread_mutex_t" | "pthread_spinlock_t" => CType::Mutex,
             // Not reserved by the C library: a program's own lock structure is kept.
             "spinlock_t" if !matches!(ty, CType::Record(_)) => CType::Mutex,
+            // A semaphore's count, and a read-write lock's state (-1 held for writing, n > 0
+            // held by n readers): the front-end models them on these numbers.
+            "sem_t" | "pthread_rwlock_t" | "pthread_once_t" => CType::Int(IntTy { bits: 32, signed: true }, name.to_string()),
             "pthread_cond_t" | "pthread_attr_t" | "pthread_mutexattr_t" | "pthread_condattr_t"
-            | "pthread_rwlock_t" | "pthread_barrier_t" | "sem_t" | "pthread_key_t" | "pthread_once_t" => {
+            | "pthread_barrier_t" | "pthread_key_t" => {
                 CType::Opaque(name.to_string())
             }
             _ => ty,

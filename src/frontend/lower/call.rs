@@ -341,6 +341,7 @@ impl<'a> Lowerer<'a> {
                 Ok(Some(Val { e: Expr::Nondet(ty.scalar(self.dm())), ty }))
             }
             n if super::library::is_modelled(n) => self.library_call(n, args, span_l),
+            n if super::library::is_counter_sync(n) => self.counter_sync(n, args, span_l),
             n if super::library::is_unmodelled_sync(n) => {
                 self.unsupported(span_l, format!("`{n}`, whose semantics are not modelled"));
                 for a in args {

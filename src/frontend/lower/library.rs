@@ -57,10 +57,20 @@ pub(super) fn is_modelled(name: &str) -> bool {
 /// Names whose synchronisation the IR does not model: a call makes every verdict `unknown`
 /// rather than letting a missing block or wake-up produce a wrong answer.
 pub(super) fn is_unmodelled_sync(name: &str) -> bool {
-    name.starts_with("pthread_rwlock_")
-        || name.starts_with("pthread_barrier_")
+    name.starts_with("pthread_barrier_")
         || name.starts_with("pthread_key_")
-        || matches!(name, "pthread_once" | "pthread_getspecific" | "pthread_setspecific" | "sem_init" | "sem_wait" | "sem_trywait" | "sem_timedwait" | "sem_post" | "sem_destroy" | "sem_getvalue" | "realloc")
+        || matches!(name, "pthread_getspecific" | "pthread_setspecific" | "realloc")
+}
+
+/// Semaphores, read-write locks and `pthread_once`, modelled here on a counter.
+pub(super) fn is_counter_sync(name: &str) -> bool {
+    matches!(
+        name,
+        "sem_init" | "sem_wait" | "sem_trywait" | "sem_timedwait" | "sem_post" | "sem_destroy" | "sem_getvalue" | "pthread_rwlock_init"
+            | "pthread_rwlock_destroy" | "pthread_rwlock_rdlock" | "pthread_rwlock_wrlock" | "pthread_rwlock_tryrdlock"
+            | "pthread_rwlock_trywrlock" | "pthread_rwlock_timedrdlock" | "pthread_rwlock_timedwrlock" | "pthread_rwlock_unlock"
+            | "pthread_once"
+    )
 }
 
 /// A read-modify-write built-in: its operator and whether it returns the new value.
@@ -383,6 +393,145 @@ impl<'a> Lowerer<'a> {
             let t = l.ty.scalar(self.dm());
             self.emit(Action::Assign(l.lv, Expr::Havoc(t, ap)), span);
         }
+    }
+
+    /// Semaphores, read-write locks and `pthread_once` on the integer each object is: a
+    /// blocking step is an atomic section that starts by waiting for its condition.
+    pub(super) fn counter_sync(&mut self, name: &str, args: &'a [Node<Expression>], span_l: LSpan) -> Result<Option<Val>, Fatal> {
+        let span = self.span(span_l);
+        let Some(obj) = args.first() else { return Err(self.error(span_l, format!("`{name}` expects arguments"))) };
+        let (lv, _) = self.atomic_target(obj)?;
+        let lv = self.stabilize(lv, span);
+        let int = CType::int();
+        let r = self.temp(int.clone());
+        let cur = self.temp(int.clone());
+        let load = |c: VarId| Expr::Load(Lval::Var(c));
+        let cmp = |op: BinOp, a: Expr, k: i128| Expr::Binary(op, Box::new(a), Box::new(Expr::int(k)), Ty::INT);
+        let add = |a: Expr, k: i128| Expr::Binary(BinOp::Add, Box::new(a), Box::new(Expr::int(k)), Ty::INT);
+        // Waits for `cond` on the object's value, then stores `next` of it: one atomic step.
+        let wait_then = |s: &mut Self, cond: (BinOp, i128), next: Option<Expr>| {
+            s.emit(Action::AtomicBegin, span);
+            s.emit(Action::Assign(Lval::Var(cur), Expr::Load(lv.clone())), span);
+            s.emit(Action::Assume(cmp(cond.0, load(cur), cond.1)), span);
+            if let Some(n) = next {
+                s.emit(Action::Assign(lv.clone(), n), span);
+            }
+            s.emit(Action::AtomicEnd, span);
+        };
+        // Either takes the object as `wait_then` does (result 0) or gives up with `fail`: the
+        // try and timed variants; a timed wait may also give up when the object is free (the
+        // time ran out first), an input.
+        let try_or = |s: &mut Self, cond: (BinOp, i128), next: Expr, fail: i128, timed: bool| {
+            let here = std::mem::take(&mut s.cur);
+            s.cur = here.clone();
+            wait_then(s, cond, Some(next));
+            s.emit(Action::Assign(Lval::Var(r), Expr::int(0)), span);
+            let took = std::mem::take(&mut s.cur);
+            s.cur = here;
+            if !timed {
+                let (c, _) = branch_conditions(cmp(cond.0, Expr::Load(lv.clone()), cond.1), Ty::INT);
+                s.emit(Action::Assume(Expr::Unary(UnOp::Not, Box::new(c), Ty::INT)), span);
+            }
+            s.emit(Action::Assign(Lval::Var(r), Expr::int(fail)), span);
+            s.cur.extend(took);
+        };
+        match name {
+            "sem_init" | "pthread_rwlock_init" => {
+                let v = match args.get(2) {
+                    Some(v) if name == "sem_init" => {
+                        self.effect(&args[1])?;
+                        let v = self.value(v)?;
+                        self.convert(v, &int)
+                    }
+                    _ => {
+                        for a in &args[1..] {
+                            self.effect(a)?;
+                        }
+                        Expr::int(0)
+                    }
+                };
+                self.emit(Action::Assign(lv, v), span);
+            }
+            "sem_destroy" | "pthread_rwlock_destroy" => {}
+            "sem_post" => {
+                self.emit(Action::AtomicBegin, span);
+                self.emit(Action::Assign(Lval::Var(cur), Expr::Load(lv.clone())), span);
+                self.emit(Action::Assign(lv.clone(), add(load(cur), 1)), span);
+                self.emit(Action::AtomicEnd, span);
+            }
+            "sem_wait" => wait_then(self, (BinOp::Gt, 0), Some(add(load(cur), -1))),
+            "sem_trywait" => {
+                try_or(self, (BinOp::Gt, 0), add(load(cur), -1), -1, false);
+                return Ok(Some(Val { e: load(r), ty: int }));
+            }
+            "sem_timedwait" => {
+                self.effect(&args[1])?;
+                try_or(self, (BinOp::Gt, 0), add(load(cur), -1), -1, true);
+                return Ok(Some(Val { e: load(r), ty: int }));
+            }
+            "sem_getvalue" => {
+                if let Some(out) = args.get(1) {
+                    let (o, _) = self.atomic_target(out)?;
+                    self.emit(Action::Assign(Lval::Var(cur), Expr::Load(lv)), span);
+                    self.emit(Action::Assign(o, load(cur)), span);
+                }
+            }
+            "pthread_rwlock_rdlock" => wait_then(self, (BinOp::Ge, 0), Some(add(load(cur), 1))),
+            "pthread_rwlock_wrlock" => wait_then(self, (BinOp::Eq, 0), Some(Expr::int(-1))),
+            "pthread_rwlock_tryrdlock" | "pthread_rwlock_timedrdlock" => {
+                let timed = name.contains("timed");
+                if timed {
+                    self.effect(&args[1])?;
+                }
+                try_or(self, (BinOp::Ge, 0), add(load(cur), 1), if timed { 110 } else { 16 }, timed);
+                return Ok(Some(Val { e: load(r), ty: int }));
+            }
+            "pthread_rwlock_trywrlock" | "pthread_rwlock_timedwrlock" => {
+                let timed = name.contains("timed");
+                if timed {
+                    self.effect(&args[1])?;
+                }
+                try_or(self, (BinOp::Eq, 0), Expr::int(-1), if timed { 110 } else { 16 }, timed);
+                return Ok(Some(Val { e: load(r), ty: int }));
+            }
+            "pthread_rwlock_unlock" => {
+                self.emit(Action::AtomicBegin, span);
+                self.emit(Action::Assign(Lval::Var(cur), Expr::Load(lv.clone())), span);
+                let reader = self.branch(cmp(BinOp::Eq, load(cur), -1), span);
+                self.emit(Action::Assign(lv.clone(), Expr::int(0)), span);
+                let w = std::mem::take(&mut self.cur);
+                self.cur = reader;
+                self.emit(Action::Assign(lv, add(load(cur), -1)), span);
+                self.cur.extend(w);
+                self.emit(Action::AtomicEnd, span);
+            }
+            "pthread_once" => {
+                // 0: not run, 1: running, 2: done; later callers wait until it is done.
+                let Some(f) = args.get(1).and_then(|a| routine_name(&a.node)) else {
+                    self.unsupported(span_l, "`pthread_once` with a routine that is not a function name");
+                    return Ok(Some(Val { e: Expr::int(0), ty: int }));
+                };
+                self.emit(Action::AtomicBegin, span);
+                self.emit(Action::Assign(Lval::Var(cur), Expr::Load(lv.clone())), span);
+                let later = self.branch(cmp(BinOp::Eq, load(cur), 0), span);
+                self.emit(Action::Assign(lv.clone(), Expr::int(1)), span);
+                self.emit(Action::AtomicEnd, span);
+                if self.functions.contains_key(&f) {
+                    self.inline_call(&f, Vec::new(), span, Some(span_l))?;
+                } else {
+                    self.unsupported(span_l, format!("`pthread_once` routine `{f}` has no definition"));
+                }
+                self.emit(Action::Assign(lv.clone(), Expr::int(2)), span);
+                let first = std::mem::take(&mut self.cur);
+                self.cur = later;
+                self.emit(Action::AtomicEnd, span);
+                self.emit(Action::Assume(cmp(BinOp::Eq, Expr::Load(lv), 2)), span);
+                self.cur.extend(first);
+            }
+            _ => unreachable!("counter primitive `{name}`"),
+        }
+        self.emit(Action::Assign(Lval::Var(r), Expr::int(0)), span);
+        Ok(Some(Val { e: load(r), ty: int }))
     }
 
     /// The global holding the result of the current thread template's start routine.
@@ -1066,6 +1215,16 @@ impl<'a> Lowerer<'a> {
         self.templates[0].entry = first;
         self.tpl = saved_tpl;
         self.cur = saved_cur;
+    }
+}
+
+/// The function a routine argument names, through casts and `&`.
+fn routine_name(e: &Expression) -> Option<String> {
+    match e {
+        Expression::Identifier(id) => Some(id.node.name.clone()),
+        Expression::Cast(c) => routine_name(&c.node.expression.node),
+        Expression::UnaryOperator(u) if matches!(u.node.operator.node, UnaryOperator::Address) => routine_name(&u.node.operand.node),
+        _ => None,
     }
 }
 
