@@ -991,8 +991,8 @@ impl<'a> Lowerer<'a> {
         Ok((lv, ty))
     }
 
-    /// Copies a stable view of an lvalue's address parts, so that reading and writing inside
-    /// an atomic section address the same object.
+    /// The `__sync_*` and `__atomic_*` built-ins: a read-modify-write is one atomic section
+    /// over the object, whose address is evaluated once before it.
     fn atomic_builtin(&mut self, name: &str, args: &'a [Node<Expression>], span: Span) -> Result<Option<Val>, Fatal> {
         let (lv, ty) = self.atomic_target(&args[0])?;
         let lv = self.stabilize(lv, span);
