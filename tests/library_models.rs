@@ -197,3 +197,16 @@ fn pthread_once_runs_its_routine_once_and_others_wait() {
     proved("once_holds", 17, 1);
     fails("once_fails", 17, 1);
 }
+
+#[test]
+fn func_is_a_string_and_pthread_self_an_approximation() {
+    never_violated("func_and_self");
+    proved("func_and_self", 5, 1);
+    proved("func_and_self", 6, 1);
+    let p = program("func_and_self");
+    for b in BOUNDS {
+        let vs = verdicts(&p, b);
+        let v = vs.iter().find(|v| v.id.contains(":7:")).expect("assertion");
+        assert_eq!(v.status, Status::Unknown, "bound {b:?}: {}", v.reason);
+    }
+}

@@ -315,7 +315,8 @@ impl<'a> Lowerer<'a> {
                 }
                 Ok(zero())
             }
-            "pthread_self" => Ok(Some(Val { e: Expr::Nondet(Ty::Int(IntTy { bits: 64, signed: false })), ty: CType::Int(IntTy { bits: 64, signed: false }, "pthread_t".into()) })),
+            // The IR does not give a thread its own handle: an approximation, not an input.
+            "pthread_self" => Ok(Some(Val { e: self.havoc(Ty::Int(IntTy { bits: 64, signed: false }), "the result of `pthread_self`", span), ty: CType::Int(IntTy { bits: 64, signed: false }, "pthread_t".into()) })),
             "__VERIFIER_atomic_begin" => {
                 self.emit(Action::AtomicBegin, span);
                 Ok(None)

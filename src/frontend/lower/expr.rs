@@ -151,7 +151,9 @@ impl<'a> Lowerer<'a> {
                 } else if self.functions.contains_key(name) || self.prototypes.contains_key(name) {
                     Val { e: Expr::Nondet(Ty::Ptr), ty: CType::Pointer(Box::new(CType::Function)) }
                 } else if matches!(name, "__func__" | "__FUNCTION__" | "__PRETTY_FUNCTION__") {
-                    Val { e: Expr::Nondet(Ty::Ptr), ty: CType::Pointer(Box::new(CType::int())) }
+                    // The enclosing function's name, as a string literal.
+                    let f = self.frames.last().map(|f| f.name.clone()).unwrap_or_default();
+                    self.string_literal(&[format!("\"{f}\"")], span)
                 } else {
                     return Err(self.error(e.span, format!("use of undeclared identifier `{name}`")));
                 }
