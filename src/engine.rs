@@ -113,6 +113,14 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
     if let Some(b) = opts.bound {
         bounded_pass(prog, opts, b, hints.as_ref(), &mut verdicts, &mut sections);
     }
+    // A proof may rest only on havocs that cover everything the approximated code can do.
+    if let Some(ap) = prog.incomplete_approximation() {
+        for v in verdicts.iter_mut().filter(|v| v.status == Status::Safe) {
+            v.status = Status::Unknown;
+            v.reason = format!("unknown: no proof can rest on an incomplete over-approximation: {} (without it: {})", prog.approx_str(ap), v.reason);
+            v.detail = None;
+        }
+    }
     CheckReport { verdicts, sections }
 }
 

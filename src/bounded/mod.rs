@@ -269,6 +269,11 @@ fn confirm(prog: &Program, layout: &Layout, sk: &skeleton::Skeleton, enc: &encod
     let oracle = |addr: i128| z3.init(addr);
     let mut it = Interp::new(prog, layout, &oracle);
     match it.run(&ex.steps) {
+        Outcome::Failed { assert, rests_on: Some(ap), .. } if assert == a => {
+            // The replay reached the failure only through a value the IR over-approximates:
+            // that is no execution of the C program.
+            Attempt::Done(BoundedOutcome::Unknown { reason: format!("a candidate violation rests on an over-approximation: {}", prog.approx_str(ap)) })
+        }
         Outcome::Failed { assert, .. } if assert == a => {
             let trace = witness::render(prog, layout, &it.trace, (opts.unroll, opts.threads));
             if let (Some(path), false) = (&opts.witness, *witness_written) {

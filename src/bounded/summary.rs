@@ -314,7 +314,7 @@ impl<'a> Summariser<'a> {
         });
         fn no_nondet(e: &Expr) -> bool {
             match e {
-                Expr::Nondet(_) => false,
+                Expr::Nondet(_) | Expr::Havoc(..) => false,
                 Expr::Const(..) | Expr::Load(_) | Expr::AddrOf(_) => true,
                 Expr::Unary(_, x, _) | Expr::Cast(_, x) => no_nondet(x),
                 Expr::Binary(_, a, b, _) => no_nondet(a) && no_nondet(b),
@@ -913,7 +913,7 @@ impl<'a> Summariser<'a> {
                 }
                 self.convert(*t, v)
             }
-            Expr::Nondet(t) => {
+            Expr::Nondet(t) | Expr::Havoc(t, _) => {
                 if *t == Ty::Float {
                     return Ok(self.approx("a floating-point input", act.loc));
                 }

@@ -248,7 +248,7 @@ fn short_span(prog: &Program, s: crate::ir::Span) -> String {
 fn has_nondet(a: &Action) -> bool {
     fn e(x: &Expr) -> bool {
         match x {
-            Expr::Nondet(_) => true,
+            Expr::Nondet(_) | Expr::Havoc(..) => true,
             Expr::Const(..) | Expr::Load(_) | Expr::AddrOf(_) => false,
             Expr::Unary(_, a, _) | Expr::Cast(_, a) => e(a),
             Expr::Binary(_, a, b, _) => e(a) || e(b),

@@ -124,7 +124,7 @@ impl<D: NumDomain> Eval<'_, D> {
         let dm = self.prog.data_model;
         match e {
             Expr::Const(v, _) => NumExpr::cst(*v),
-            Expr::Nondet(t) => NumExpr::range(type_range(self.prog, *t)),
+            Expr::Nondet(t) | Expr::Havoc(t, _) => NumExpr::range(type_range(self.prog, *t)),
             Expr::Load(lv) => match self.dims(lv).as_deref() {
                 Some([d]) => NumExpr::var(*d),
                 // One of several locations: any value any of them holds.

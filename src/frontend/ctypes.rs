@@ -118,9 +118,14 @@ impl TypeEnv {
     /// Records a typedef. Library types that the IR models specially are recognised by name.
     pub fn add_typedef(&mut self, name: &str, ty: CType) {
         let ty = match name {
-            "pthread_mutex_t" | "pthread_spinlock_t" | "spinlock_t" => CType::Mutex,
+            "pthread_mutex_t" | "pthread_spinlock_t" => CType::Mutex,
+            // Not reserved by the C library: a program's own lock structure is kept.
+            "spinlock_t" if !matches!(ty, CType::Record(_)) => CType::Mutex,
+            // A semaphore's count, and a read-write lock's state (-1 held for writing, n > 0
+            // held by n readers): the front-end models them on these numbers.
+            "sem_t" | "pthread_rwlock_t" | "pthread_once_t" => CType::Int(IntTy { bits: 32, signed: true }, name.to_string()),
             "pthread_cond_t" | "pthread_attr_t" | "pthread_mutexattr_t" | "pthread_condattr_t"
-            | "pthread_rwlock_t" | "pthread_barrier_t" | "sem_t" | "pthread_key_t" | "pthread_once_t" => {
+            | "pthread_barrier_t" | "pthread_key_t" => {
                 CType::Opaque(name.to_string())
             }
             _ => ty,
@@ -363,6 +368,11 @@ impl TypeEnv {
     /// Size in bytes of a type under the data model (0 for incomplete types).
     pub fn size_of(&self, t: &CType) -> u64 {
         self.layout(t).0
+    }
+
+    /// Alignment in bytes of a type under the data model.
+    pub fn align_of(&self, t: &CType) -> u64 {
+        self.layout(t).1
     }
 
     fn layout(&self, t: &CType) -> (u64, u64) {

@@ -343,7 +343,7 @@ fn hoist_expr(
     hoisted: &mut Vec<(VarId, Lval)>,
 ) {
     match e {
-        Expr::Const(..) | Expr::Nondet(_) => {}
+        Expr::Const(..) | Expr::Nondet(_) | Expr::Havoc(..) => {}
         Expr::AddrOf(lv) => hoist_in_lval(lv, shared, keep, prog, template, hoisted),
         Expr::Unary(_, x, _) | Expr::Cast(_, x) => hoist_expr(x, shared, keep, prog, template, hoisted),
         Expr::Binary(_, a, b, _) => {

@@ -24,6 +24,10 @@ pub fn preprocess(path: &Path, display: &str, opts: &FrontendOptions) -> Result<
     for i in &opts.includes {
         cmd.arg("-I").arg(i);
     }
+    // Headers the front-end models itself (<stdatomic.h>), after the user's own.
+    if let Some(dir) = super::lower::library::model_headers() {
+        cmd.arg("-I").arg(dir);
+    }
     cmd.arg(path);
     let out = cmd.output().map_err(|e| {
         Diagnostic::file(display, format!("cannot run the C preprocessor `{}`: {e}", opts.cc))

@@ -6,11 +6,17 @@
 //! one in its control-flow graph, an `assume` must hold, a lock must be free, a joined thread
 //! must have ended, and no other thread may be inside an atomic section. Nondeterministic
 //! values (and the contents of uninitialised memory) are the only inputs the schedule supplies.
+//!
+//! Values produced by an over-approximation ([`Expr::Havoc`]) are tainted with it: the taint
+//! follows data (through memory, addresses and operators) and control (once a thread passes
+//! an `assume`, a lock or a join that depends on a tainted value, everything after is
+//! tainted). A failure that is tainted is reported with the approximation it rests on, and
+//! is not a real execution of the C program.
 
 pub mod layout;
 pub mod ops;
 
-use crate::ir::{Action, AssertId, CType, Expr, Halt, LocId, Lval, Program, TemplateId, Ty};
+use crate::ir::{Action, ApproxId, AssertId, CType, Expr, Halt, LocId, Lval, Program, TemplateId, Ty};
 use hashbrown::HashMap;
 use layout::{Layout, ADDRESS_MODEL, UNSCHEDULED_HANDLE_BASE};
 
@@ -61,6 +67,8 @@ pub enum Outcome {
         assert: AssertId,
         /// Index of the failing step.
         step: usize,
+        /// The over-approximation the failure depends on, if any: then it is no violation.
+        rests_on: Option<ApproxId>,
     },
     /// Step `step` could not be executed.
     Rejected {
@@ -116,6 +124,12 @@ pub struct Interp<'a> {
     prog: &'a Program,
     layout: &'a Layout,
     mem: HashMap<i128, i128>,
+    /// The approximation each tainted slot's value depends on.
+    taint: HashMap<i128, ApproxId>,
+    /// Set once control depended on a tainted value: everything after is tainted.
+    control: Option<ApproxId>,
+    /// The approximation the last failure rests on.
+    failed_on: Option<ApproxId>,
     threads: Vec<Thread>,
     by_id: HashMap<u32, usize>,
     atomic_owner: Option<u32>,
@@ -137,6 +151,8 @@ struct Ctx<'v> {
     inputs: Inputs<'v>,
     accesses: Vec<MemAccess>,
     record: bool,
+    /// The approximation a value read or computed by this step depends on.
+    taint: Option<ApproxId>,
 }
 
 type R<T> = Result<T, String>;
@@ -148,7 +164,7 @@ impl<'a> Interp<'a> {
         let root = Thread { id: 0, template: TemplateId(0), pc: None, done: false, allocs: 0, depth: 0, handle: 0, scheduled: true };
         let mut by_id = HashMap::new();
         by_id.insert(0, 0);
-        Interp { prog, layout, mem: HashMap::new(), threads: vec![root], by_id, atomic_owner: None, halted: false, oracle, unscheduled: 0, trace: Vec::new() }
+        Interp { prog, layout, mem: HashMap::new(), taint: HashMap::new(), control: None, failed_on: None, threads: vec![root], by_id, atomic_owner: None, halted: false, oracle, unscheduled: 0, trace: Vec::new() }
     }
 
     /// Runs a whole schedule, stopping at the first failure or rejected step.
@@ -156,7 +172,7 @@ impl<'a> Interp<'a> {
         for (i, s) in steps.iter().enumerate() {
             match self.step(s) {
                 Ok(None) => {}
-                Ok(Some(a)) => return Outcome::Failed { assert: a, step: i },
+                Ok(Some(a)) => return Outcome::Failed { assert: a, step: i, rests_on: self.failed_on },
                 Err(reason) => return Outcome::Rejected { step: i, reason },
             }
         }
@@ -172,7 +188,7 @@ impl<'a> Interp<'a> {
             Step::Exec { thread, loc, nondets, children } => {
                 let ti = self.thread_index(*thread)?;
                 self.check_next(ti, *loc)?;
-                let mut ctx = Ctx { thread: *thread, inputs: Inputs::Given(nondets.iter()), accesses: Vec::new(), record: true };
+                let mut ctx = Ctx { thread: *thread, inputs: Inputs::Given(nondets.iter()), accesses: Vec::new(), record: true, taint: None };
                 let r = self.exec(ti, *loc, &mut ctx, children)?;
                 if let Inputs::Given(rest) = &ctx.inputs {
                     if rest.len() > 0 {
@@ -206,7 +222,7 @@ impl<'a> Interp<'a> {
                         return Err(format!("thread T{thread} is blocked before reaching {}", self.prog.span_str(self.prog.loc(*target).span)));
                     };
                     self.check_next(ti, n)?;
-                    let mut ctx = Ctx { thread: *thread, inputs: Inputs::Zero, accesses: Vec::new(), record: false };
+                    let mut ctx = Ctx { thread: *thread, inputs: Inputs::Zero, accesses: Vec::new(), record: false, taint: None };
                     if let Some(a) = self.exec(ti, n, &mut ctx, &[])? {
                         return Ok(Some(a));
                     }
@@ -267,7 +283,7 @@ impl<'a> Interp<'a> {
     /// Whether thread `ti` could execute `loc` now (without nondeterministic input).
     fn enabled(&mut self, ti: usize, loc: LocId) -> R<bool> {
         let thread = self.threads[ti].id;
-        let mut ctx = Ctx { thread, inputs: Inputs::Zero, accesses: Vec::new(), record: false };
+        let mut ctx = Ctx { thread, inputs: Inputs::Zero, accesses: Vec::new(), record: false, taint: None };
         Ok(match &self.prog.loc(loc).action {
             Action::Assume(c) => self.eval(c, &mut ctx)? != 0,
             Action::Acquire(m) => {
@@ -311,6 +327,7 @@ impl<'a> Interp<'a> {
             Action::Assert(id, c) => {
                 if self.eval(c, ctx)? == 0 {
                     failed = Some(*id);
+                    self.failed_on = ctx.taint.or(self.control);
                 }
             }
             Action::Alloc(lv, _, _) => {
@@ -403,6 +420,11 @@ impl<'a> Interp<'a> {
                 Halt::ThreadExit => self.threads[ti].done = true,
             },
         }
+        // Which step could run (an assume passing, a lock taken, a thread joined) depended on
+        // an approximated value.
+        if matches!(l.action, Action::Assume(_) | Action::Acquire(_) | Action::Release(_) | Action::LockBusy(_) | Action::Join(_)) {
+            self.control = self.control.or(ctx.taint);
+        }
         let t = &mut self.threads[ti];
         t.pc = Some(loc);
         if l.succs.is_empty() && failed.is_none() {
@@ -438,6 +460,9 @@ impl<'a> Interp<'a> {
                 v
             }
         };
+        if let Some(t) = self.taint.get(&a) {
+            ctx.taint = ctx.taint.or(Some(*t));
+        }
         ctx.note(a, v, false);
         v
     }
@@ -445,6 +470,14 @@ impl<'a> Interp<'a> {
     fn store(&mut self, a: i128, v: i128, ctx: &mut Ctx) {
         ctx.note(a, v, true);
         self.mem.insert(a, v);
+        match ctx.taint.or(self.control) {
+            Some(t) => {
+                self.taint.insert(a, t);
+            }
+            None => {
+                self.taint.remove(&a);
+            }
+        }
     }
 
     /// The address an lvalue designates.
@@ -528,9 +561,15 @@ impl<'a> Interp<'a> {
                 let v = self.eval(x, ctx)?;
                 t.convert(v, am)
             }
-            Expr::Nondet(t) => {
+            Expr::Nondet(t) | Expr::Havoc(t, _) => {
                 if *t == Ty::Float {
                     return Err("floating-point values are not interpreted".into());
+                }
+                if let Expr::Havoc(_, a) = e {
+                    ctx.taint = ctx.taint.or(Some(*a));
+                    if prog.approximations[a.0 as usize].control {
+                        self.control = self.control.or(Some(*a));
+                    }
                 }
                 let v = match &mut ctx.inputs {
                     Inputs::Given(it) => *it.next().ok_or("the schedule gives too few nondeterministic values")?,

@@ -14,7 +14,7 @@ pub fn ctype_of(prog: &Program, e: &Expr) -> CType {
             t @ (CType::Pointer(_) | CType::Array(..)) => t,
             _ => CType::Pointer(Box::new(CType::Void)),
         },
-        Expr::Const(_, t) | Expr::Unary(_, _, t) | Expr::Binary(_, _, _, t) | Expr::Cast(t, _) | Expr::Nondet(t) => match t {
+        Expr::Const(_, t) | Expr::Unary(_, _, t) | Expr::Binary(_, _, _, t) | Expr::Cast(t, _) | Expr::Nondet(t) | Expr::Havoc(t, _) => match t {
             Ty::Ptr => CType::Pointer(Box::new(CType::Void)),
             Ty::Bool => CType::Bool,
             Ty::Int(i) => CType::Int(*i, String::new()),

@@ -85,6 +85,9 @@ fn write_expr(p: &Program, e: &Expr, out: &mut String, ctx: u8) {
         Expr::Nondet(t) => {
             let _ = write!(out, "nondet_{t}()");
         }
+        Expr::Havoc(t, a) => {
+            let _ = write!(out, "havoc_{t}#{}()", a.0);
+        }
     }
 }
 

@@ -291,7 +291,7 @@ impl MemoryModel {
                     _ => inner,
                 }
             }
-            Expr::Nondet(Ty::Ptr) => [Target::unknown()].into_iter().collect(),
+            Expr::Nondet(Ty::Ptr) | Expr::Havoc(Ty::Ptr, _) => [Target::unknown()].into_iter().collect(),
             _ => BTreeSet::new(),
         }
     }

@@ -39,6 +39,10 @@ pub struct TemplateId(pub u32);
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct AssertId(pub u32);
 
+/// Index of an over-approximation in [`Program::approximations`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ApproxId(pub u32);
+
 /// Index of a `malloc`-like allocation site.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct AllocId(pub u32);
@@ -229,8 +233,12 @@ pub enum Expr {
     Binary(BinOp, Box<Expr>, Box<Expr>, Ty),
     /// A conversion to another scalar type (truncation, sign change, or `!= 0` for `_Bool`).
     Cast(Ty, Box<Expr>),
-    /// Any value of the type (`__VERIFIER_nondet_*`, unknown library results).
+    /// Any value of the type, chosen by the program's input (`__VERIFIER_nondet_*`, an
+    /// uninitialised local): a witness may rest on it.
     Nondet(Ty),
+    /// Any value of the type, standing for what the IR does not model exactly (an undefined
+    /// function's result, floating point): a proof may use it, a witness may not rest on it.
+    Havoc(Ty, ApproxId),
 }
 
 impl Expr {
@@ -243,7 +251,7 @@ impl Expr {
     pub fn ty(&self, prog: &Program) -> Ty {
         match self {
             Expr::Const(_, t) | Expr::Unary(_, _, t) | Expr::Binary(_, _, _, t) | Expr::Cast(t, _) => *t,
-            Expr::Nondet(t) => *t,
+            Expr::Nondet(t) | Expr::Havoc(t, _) => *t,
             Expr::Load(lv) => prog.lval_type(lv).scalar(prog.data_model),
             Expr::AddrOf(_) => Ty::Ptr,
         }
@@ -260,7 +268,7 @@ impl Expr {
     /// Calls `f` on every lvalue that this expression reads (not those whose address is taken).
     pub fn for_each_load<'a>(&'a self, f: &mut dyn FnMut(&'a Lval)) {
         match self {
-            Expr::Const(..) | Expr::Nondet(_) => {}
+            Expr::Const(..) | Expr::Nondet(_) | Expr::Havoc(..) => {}
             Expr::Load(lv) => {
                 f(lv);
                 lv.for_each_load_inside(f);
@@ -429,6 +437,22 @@ pub struct Unsupported {
     pub construct: String,
 }
 
+/// A step whose semantics the IR over-approximates: its [`Expr::Havoc`] values are not
+/// program inputs.
+#[derive(Clone, Debug)]
+pub struct Approximation {
+    /// Where the approximated construct is.
+    pub span: Span,
+    /// What is approximated, e.g. "the result of undefined function `f`".
+    pub what: String,
+    /// Whether the IR's havoc covers everything the construct can do, so that a proof may
+    /// rest on it; when false, no assertion can be proved `safe`.
+    pub covers: bool,
+    /// Whether the construct may also decide which steps follow (an unmodelled call may block
+    /// or synchronise): then everything a replay does after it rests on it.
+    pub control: bool,
+}
+
 /// Size of `long` and pointers.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default, serde::Serialize)]
 pub enum DataModel {
@@ -458,6 +482,8 @@ pub struct Program {
     pub unsupported: Vec<Unsupported>,
     /// Functions called without a definition, modelled as returning any value.
     pub external_calls: Vec<(String, Span)>,
+    /// Over-approximated steps, indexed by [`ApproxId`].
+    pub approximations: Vec<Approximation>,
     /// The mode flags the program was lowered with.
     pub mode: Mode,
     /// Type sizes used for wrap-around.
@@ -482,6 +508,17 @@ impl Program {
     /// The template with this id.
     pub fn template(&self, t: TemplateId) -> &Template {
         &self.templates[t.index()]
+    }
+
+    /// The over-approximation with this id, described with its source position.
+    pub fn approx_str(&self, a: ApproxId) -> String {
+        let ap = &self.approximations[a.0 as usize];
+        format!("{} at {}", ap.what, self.span_str(ap.span))
+    }
+
+    /// The first over-approximation whose havoc does not cover everything it stands for.
+    pub fn incomplete_approximation(&self) -> Option<ApproxId> {
+        self.approximations.iter().position(|a| !a.covers).map(|i| ApproxId(i as u32))
     }
 
     /// The assertion with this id.

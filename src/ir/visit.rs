@@ -5,7 +5,7 @@ use super::*;
 /// Calls `f` on every variable an expression mentions (read or address taken).
 pub fn expr_vars(e: &Expr, f: &mut dyn FnMut(VarId)) {
     match e {
-        Expr::Const(..) | Expr::Nondet(_) => {}
+        Expr::Const(..) | Expr::Nondet(_) | Expr::Havoc(..) => {}
         Expr::Load(lv) | Expr::AddrOf(lv) => lval_vars(lv, f),
         Expr::Unary(_, x, _) | Expr::Cast(_, x) => expr_vars(x, f),
         Expr::Binary(_, a, b, _) => {

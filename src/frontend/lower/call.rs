@@ -8,7 +8,10 @@ use hashbrown::HashMap;
 use lang_c::ast::*;
 use lang_c::span::{Node, Span as LSpan};
 
-/// Names whose meaning is built in; a definition in the program is ignored for them.
+/// Names whose meaning is built in. A definition in the program is ignored for them, except
+/// for the names [`yields_to_definition`] lists: those the C library, POSIX and SV-COMP do
+/// not reserve (`__VERIFIER_*`, `pthread_*`, `assert`, `reach_error`, `abort`, `exit`,
+/// `malloc`, ... always keep their built-in meaning).
 pub(super) fn is_builtin(name: &str) -> bool {
     matches!(
         name,
@@ -57,17 +60,29 @@ pub(super) fn is_builtin(name: &str) -> bool {
     ) || name.starts_with("__VERIFIER_nondet_")
 }
 
-/// Library functions known not to touch the program's memory, so that calling them has no
-/// effect beyond an unknown result.
+/// Built-in names that a definition in the program replaces: they belong to no standard the
+/// program must follow (a Linux driver defines its own `spin_lock`).
+fn yields_to_definition(name: &str) -> bool {
+    matches!(name, "spin_lock" | "spin_unlock")
+}
+
+/// Library functions known not to write the program's memory, block or synchronise, so that
+/// calling them has no effect beyond a result the IR does not compute (`sprintf` writes its
+/// buffer and is not among them).
 fn is_pure_library(name: &str) -> bool {
     matches!(
         name,
-        "printf" | "puts" | "putchar" | "fprintf" | "sprintf" | "snprintf" | "perror" | "fflush" | "sleep" | "usleep"
+        "printf" | "puts" | "putchar" | "fprintf" | "perror" | "fflush" | "sleep" | "usleep"
             | "nanosleep" | "sched_yield" | "pthread_yield" | "srand" | "rand" | "random" | "time" | "clock"
             | "pthread_attr_init" | "pthread_attr_destroy" | "pthread_mutexattr_init" | "pthread_mutexattr_destroy"
-            | "pthread_mutexattr_settype" | "pthread_attr_setdetachstate" | "pthread_detach" | "strlen" | "strcmp"
-            | "strncmp" | "abs" | "labs" | "atoi"
+            | "pthread_mutexattr_settype" | "pthread_attr_setdetachstate" | "pthread_detach" | "abs" | "labs" | "atoi"
     )
+}
+
+/// Library functions whose result is an input from the environment (the clock, a random
+/// source), not an approximation of a computation.
+fn result_is_input(name: &str) -> bool {
+    matches!(name, "rand" | "random" | "time" | "clock")
 }
 
 /// A failure call found by scanning: its span, its text (or the span of the argument that
@@ -130,6 +145,13 @@ impl<'a> Lowerer<'a> {
         let args = &c.arguments;
         let zero = || Some(Val { e: Expr::int(0), ty: CType::int() });
         let frame_name = self.frames.last().map(|f| f.name.clone()).unwrap_or_default();
+        if yields_to_definition(&name) && self.functions.contains_key(&name) {
+            let mut vals = Vec::new();
+            for a in args {
+                vals.push(self.value(a)?);
+            }
+            return self.inline_call(&name, vals, span, Some(span_l));
+        }
         match name.as_str() {
             "__VERIFIER_assert" | "assert" => {
                 let Some(arg) = args.first() else {
@@ -159,7 +181,13 @@ impl<'a> Lowerer<'a> {
             }
             "__VERIFIER_assume" | "assume" => {
                 let Some(arg) = args.first() else { return Err(self.error(span_l, format!("`{name}` expects one argument"))) };
-                let (t, _blocked) = self.cond(arg)?;
+                let (t, blocked) = self.cond(arg)?;
+                // Where the condition is false the thread waits forever: it does not end, so
+                // no `pthread_join` on it returns.
+                if !blocked.is_empty() {
+                    let stuck = self.new_loc(Action::Assume(Expr::int(0)), span);
+                    self.connect(&blocked, stuck);
+                }
                 self.cur = t;
                 Ok(None)
             }
@@ -183,8 +211,20 @@ impl<'a> Lowerer<'a> {
                 Ok(None)
             }
             "pthread_exit" => {
-                for a in args {
-                    self.effect(a)?;
+                let in_thread = (self.tpl != TemplateId(0) || !self.opts.whole_program) && !self.join_results.is_empty();
+                match args.first() {
+                    Some(a) if in_thread => {
+                        let v = self.value(a)?;
+                        let ty = CType::Pointer(Box::new(CType::Void));
+                        let e = self.convert(v, &ty);
+                        let r = self.thread_result(ty);
+                        self.emit(Action::Assign(Lval::Var(r), e), span);
+                    }
+                    _ => {
+                        for a in args {
+                            self.effect(a)?;
+                        }
+                    }
                 }
                 self.halt(Halt::ThreadExit, span);
                 Ok(None)
@@ -193,13 +233,20 @@ impl<'a> Lowerer<'a> {
             "pthread_join" => {
                 let Some(h) = args.first() else { return Err(self.error(span_l, "`pthread_join` expects two arguments")) };
                 let hv = self.rvalue(h)?;
+                let hv_copy = hv.clone();
                 self.emit(Action::Join(hv), span);
                 if let Some(ret) = args.get(1) {
                     let rv = self.value(ret)?;
                     if !matches!(rv.e, Expr::Const(0, _)) {
-                        // The thread's return value is stored through the second argument.
+                        // The thread's return value is stored through the second argument. The
+                        // IR does not carry it from the thread: a sound havoc, on which no
+                        // witness may rest.
                         let lv = Lval::Deref(Box::new(rv.e), CType::Pointer(Box::new(CType::Void)));
-                        self.emit(Action::Assign(lv, Expr::Nondet(Ty::Ptr)), span);
+                        let h = self.havoc(Ty::Ptr, "the value a joined thread returned", span);
+                        let at = self.emit(Action::Assign(lv, h), span);
+                        if let Expr::Load(Lval::Var(v)) = hv_copy {
+                            self.join_results.push((at, v));
+                        }
                     }
                 }
                 Ok(zero())
@@ -231,14 +278,28 @@ impl<'a> Lowerer<'a> {
                 self.cur.extend(ok);
                 Ok(Some(Val { e: Expr::Load(Lval::Var(r)), ty: CType::int() }))
             }
-            "pthread_cond_wait" => {
+            "pthread_cond_wait" | "pthread_cond_timedwait" => {
                 // Waking up spuriously is allowed, so release-then-reacquire is exact.
                 let m = self.mutex_arg(&args[args.len().min(1)..], span_l, &name)?;
                 if let Some(cv) = args.first() {
                     self.effect(cv)?;
                 }
+                for a in args.iter().skip(2) {
+                    self.effect(a)?;
+                }
                 self.emit(Action::Release(m.clone()), span);
                 self.emit(Action::Acquire(m), span);
+                if name == "pthread_cond_timedwait" {
+                    // Whether the time ran out is the environment's choice: 0 or ETIMEDOUT.
+                    let r = self.temp(CType::int());
+                    let here = std::mem::take(&mut self.cur);
+                    let ok = self.new_loc(Action::Assign(Lval::Var(r), Expr::int(0)), span);
+                    let late = self.new_loc(Action::Assign(Lval::Var(r), Expr::int(110)), span);
+                    self.connect(&here, ok);
+                    self.connect(&here, late);
+                    self.cur = vec![ok, late];
+                    return Ok(Some(Val { e: Expr::Load(Lval::Var(r)), ty: CType::int() }));
+                }
                 Ok(zero())
             }
             "pthread_mutex_init" | "pthread_mutex_destroy" | "pthread_spin_init" | "pthread_spin_destroy" | "pthread_cond_signal"
@@ -248,7 +309,8 @@ impl<'a> Lowerer<'a> {
                 }
                 Ok(zero())
             }
-            "pthread_self" => Ok(Some(Val { e: Expr::Nondet(Ty::Int(IntTy { bits: 64, signed: false })), ty: CType::Int(IntTy { bits: 64, signed: false }, "pthread_t".into()) })),
+            // The IR does not give a thread its own handle: an approximation, not an input.
+            "pthread_self" => Ok(Some(Val { e: self.havoc(Ty::Int(IntTy { bits: 64, signed: false }), "the result of `pthread_self`", span), ty: CType::Int(IntTy { bits: 64, signed: false }, "pthread_t".into()) })),
             "__VERIFIER_atomic_begin" => {
                 self.emit(Action::AtomicBegin, span);
                 Ok(None)
@@ -257,7 +319,8 @@ impl<'a> Lowerer<'a> {
                 self.emit(Action::AtomicEnd, span);
                 Ok(None)
             }
-            "malloc" | "calloc" | "alloca" | "__builtin_alloca" => {
+            "calloc" => self.calloc(args, span_l),
+            "malloc" | "alloca" | "__builtin_alloca" => {
                 for a in args {
                     self.effect(a)?;
                 }
@@ -283,6 +346,15 @@ impl<'a> Lowerer<'a> {
             n if n.starts_with("__VERIFIER_nondet_") => {
                 let ty = self.nondet_type(n);
                 Ok(Some(Val { e: Expr::Nondet(ty.scalar(self.dm())), ty }))
+            }
+            n if super::library::is_modelled(n) => self.library_call(n, args, span_l),
+            n if super::library::is_counter_sync(n) => self.counter_sync(n, args, span_l),
+            n if super::library::is_unmodelled_sync(n) => {
+                self.unsupported(span_l, format!("`{n}`, whose semantics are not modelled"));
+                for a in args {
+                    self.effect(a)?;
+                }
+                Ok(Some(Val { e: self.havoc(Ty::INT, format!("the result of `{n}`"), span), ty: CType::int() }))
             }
             _ if self.functions.contains_key(&name) => {
                 let mut vals = Vec::new();
@@ -401,44 +473,56 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    /// A call to a function without a definition.
+    /// A call to a function without a definition: its result, and every scalar it can reach
+    /// through its pointer arguments, get a havoc recorded as an approximation.
     pub(super) fn external_call(&mut self, name: &str, args: &'a [Node<Expression>], span: Span) -> Result<Option<Val>, Fatal> {
         let pure = is_pure_library(name);
         let mut vals = Vec::new();
         for a in args {
+            // A pure function only reads its strings: no literal needs to be materialised.
+            if pure && matches!(a.node, Expression::StringLiteral(_)) {
+                continue;
+            }
             vals.push(self.value(a)?);
         }
-        if !pure {
+        let ret = self.prototypes.get(name).and_then(|p| p.ret.clone()).unwrap_or_else(CType::int);
+        let ap = if pure {
+            self.approximation(format!("the result of `{name}`"), span, true, false)
+        } else {
             if self.external_seen.insert(name.to_string()) {
                 self.external_calls.push((name.to_string(), span));
             }
-            // It may write through any pointer it is given.
+            // An unknown function may also block or synchronise: a replay through it proves
+            // nothing about later steps.
+            let ap = self.approximation(format!("a call of `{name}`, which has no definition"), span, true, true);
             for v in vals {
-                if let CType::Pointer(t) = &v.ty {
-                    if t.is_scalar() {
-                        let t = (**t).clone();
-                        let st = t.scalar(self.dm());
-                        self.emit(Action::Assign(Lval::Deref(Box::new(v.e), t), Expr::Nondet(st)), span);
-                    }
+                if matches!(v.ty, CType::Pointer(_) | CType::Array(..)) {
+                    self.havoc_through(v, ap, name, span);
                 }
             }
-        }
-        let ret = self.prototypes.get(name).and_then(|p| p.ret.clone()).unwrap_or_else(CType::int);
-        if matches!(ret, CType::Void) {
-            return Ok(None);
-        }
-        let e = match name {
-            // The C library's RAND_MAX.
-            "rand" | "random" => {
-                let t = self.temp(CType::int());
-                self.emit(Action::Assign(Lval::Var(t), Expr::Nondet(Ty::INT)), span);
-                let ge = Expr::Binary(BinOp::Ge, Box::new(Expr::Load(Lval::Var(t))), Box::new(Expr::int(0)), Ty::INT);
-                self.emit(Action::Assume(ge), span);
-                Expr::Load(Lval::Var(t))
-            }
-            _ => Expr::Nondet(ret.scalar(self.dm())),
+            ap
         };
-        Ok(Some(Val { e, ty: ret }))
+        let result = match ret {
+            CType::Void => None,
+            _ if result_is_input(name) => Some(Expr::Nondet(ret.scalar(self.dm()))),
+            _ => Some(Expr::Havoc(ret.scalar(self.dm()), ap)),
+        };
+        let Some(e) = result else {
+            if !pure {
+                // The call itself is a step the replay must see.
+                let t = self.temp(CType::int());
+                self.emit(Action::Assign(Lval::Var(t), Expr::Havoc(Ty::INT, ap)), span);
+            }
+            return Ok(None);
+        };
+        let t = self.temp(ret.clone());
+        self.emit(Action::Assign(Lval::Var(t), e), span);
+        if matches!(name, "rand" | "random") {
+            // The C library's RAND_MAX.
+            let ge = Expr::Binary(BinOp::Ge, Box::new(Expr::Load(Lval::Var(t))), Box::new(Expr::int(0)), Ty::INT);
+            self.emit(Action::Assume(ge), span);
+        }
+        Ok(Some(Val { e: Expr::Load(Lval::Var(t)), ty: ret }))
     }
 
     /// Inlines a call of a defined function: parameters are bound, the body is lowered with

@@ -95,7 +95,7 @@ impl<'a> Lowerer<'a> {
     pub fn value(&mut self, e: &'a Node<Expression>) -> Result<Val, Fatal> {
         match self.expr(e, true)? {
             Some(v) => Ok(v),
-            None => Ok(Val { e: Expr::Nondet(Ty::INT), ty: CType::int() }),
+            None => Ok(Val { e: self.havoc(Ty::INT, "the value of a `void` expression", self.span(e.span)), ty: CType::int() }),
         }
     }
 
@@ -118,7 +118,7 @@ impl<'a> Lowerer<'a> {
         match (source, target) {
             // A pointer stays a pointer whatever it points to.
             (Ty::Ptr, Ty::Ptr) => v.e,
-            (_, Ty::Float) | (Ty::Float, _) => Expr::Nondet(target),
+            (_, Ty::Float) | (Ty::Float, _) => self.havoc(target, "a floating-point conversion", self.last_span()),
             _ => Expr::Cast(target, Box::new(v.e)),
         }
     }
@@ -126,9 +126,11 @@ impl<'a> Lowerer<'a> {
     fn load(&mut self, lv: Lval, ty: CType) -> Val {
         match ty {
             CType::Array(elem, _) => {
-                // An array used as a value decays to the address of its first element.
+                // An array used as a value decays to the address of its first element (not
+                // of the array: arithmetic on it counts in elements).
                 self.mark_addr_taken(&lv);
-                Val { e: Expr::AddrOf(lv), ty: CType::Pointer(elem) }
+                let first = Lval::Index(Box::new(lv), Box::new(Expr::Const(0, LONG_SIGNED)));
+                Val { e: Expr::AddrOf(first), ty: CType::Pointer(elem) }
             }
             CType::Function => Val { e: Expr::Nondet(Ty::Ptr), ty: CType::Pointer(Box::new(CType::Function)) },
             ty if self.in_union(&lv) && ty.is_scalar() => {
@@ -155,7 +157,9 @@ impl<'a> Lowerer<'a> {
                 } else if self.functions.contains_key(name) || self.prototypes.contains_key(name) {
                     self.function_value(name)
                 } else if matches!(name, "__func__" | "__FUNCTION__" | "__PRETTY_FUNCTION__") {
-                    Val { e: Expr::Nondet(Ty::Ptr), ty: CType::Pointer(Box::new(CType::int())) }
+                    // The enclosing function's name, as a string literal.
+                    let f = self.frames.last().map(|f| f.name.clone()).unwrap_or_default();
+                    self.string_literal(&[format!("\"{f}\"")], span)
                 } else {
                     return Err(self.error(e.span, format!("use of undeclared identifier `{name}`")));
                 }
@@ -174,9 +178,7 @@ impl<'a> Lowerer<'a> {
                 },
                 Constant::Float(_) => Val { e: Expr::Nondet(Ty::Float), ty: CType::Float },
             },
-            Expression::StringLiteral(_) => {
-                Val { e: Expr::Nondet(Ty::Ptr), ty: CType::Pointer(Box::new(int_ctype(IntTy { bits: 8, signed: true }))) }
-            }
+            Expression::StringLiteral(parts) => self.string_literal(&parts.node, span),
             Expression::Member(_) => {
                 let (lv, ty) = self.lvalue(e)?;
                 self.load(lv, ty)
@@ -347,7 +349,7 @@ impl<'a> Lowerer<'a> {
             Plus | Minus | Complement => {
                 let v = self.value(&u.operand)?;
                 let Some(it) = int_of(&v.ty) else {
-                    return Ok(Some(Val { e: Expr::Nondet(v.ty.scalar(self.dm())), ty: v.ty }));
+                    return Ok(Some(Val { e: self.havoc(v.ty.scalar(self.dm()), "floating-point arithmetic", span), ty: v.ty }));
                 };
                 let pt = promote(it);
                 let ty = int_ctype(pt);
@@ -532,7 +534,7 @@ impl<'a> Lowerer<'a> {
                 return Val { e: fold_binary(op, l.e, r.e, Ty::INT), ty: CType::int() };
             }
             let (Some(a), Some(b)) = (int_of(&l.ty), int_of(&r.ty)) else {
-                return Val { e: Expr::Nondet(Ty::INT), ty: CType::int() };
+                return Val { e: self.havoc(Ty::INT, "a floating-point comparison", self.last_span()), ty: CType::int() };
             };
             let c = int_ctype(common(a, b));
             let (le, re) = (self.convert(l, &c), self.convert(r, &c));
@@ -549,7 +551,7 @@ impl<'a> Lowerer<'a> {
         }
         let (Some(a), Some(b)) = (int_of(&l.ty), int_of(&r.ty)) else {
             let ty = if matches!(l.ty, CType::Float) || matches!(r.ty, CType::Float) { CType::Float } else { CType::int() };
-            return Val { e: Expr::Nondet(ty.scalar(self.dm())), ty };
+            return Val { e: self.havoc(ty.scalar(self.dm()), "floating-point arithmetic", self.last_span()), ty };
         };
         // Shifts take the promoted type of the left operand; the rest convert both sides.
         let t = if matches!(op, BinOp::Shl | BinOp::Shr) { promote(a) } else { common(a, b) };
@@ -587,7 +589,7 @@ impl<'a> Lowerer<'a> {
         match e {
             Expr::Load(lv) => self.lval_ctype(lv),
             Expr::AddrOf(lv) => CType::Pointer(Box::new(self.lval_ctype(lv))),
-            Expr::Const(_, t) | Expr::Unary(_, _, t) | Expr::Binary(_, _, _, t) | Expr::Cast(t, _) | Expr::Nondet(t) => match t {
+            Expr::Const(_, t) | Expr::Unary(_, _, t) | Expr::Binary(_, _, _, t) | Expr::Cast(t, _) | Expr::Nondet(t) | Expr::Havoc(t, _) => match t {
                 Ty::Ptr => CType::Pointer(Box::new(CType::Void)),
                 Ty::Int(i) => int_ctype(*i),
                 Ty::Bool => CType::Bool,
@@ -878,7 +880,7 @@ pub(in crate::frontend) fn branch_conditions(e: Expr, ty: Ty) -> (Expr, Expr) {
         }
         Expr::Unary(UnOp::Not, x, _) => {
             let xt = match x.as_ref() {
-                Expr::Const(_, t) | Expr::Cast(t, _) | Expr::Binary(_, _, _, t) | Expr::Unary(_, _, t) | Expr::Nondet(t) => *t,
+                Expr::Const(_, t) | Expr::Cast(t, _) | Expr::Binary(_, _, _, t) | Expr::Unary(_, _, t) | Expr::Nondet(t) | Expr::Havoc(t, _) => *t,
                 _ => ty,
             };
             (

@@ -5,6 +5,7 @@ mod call;
 mod expr;
 mod gnu;
 mod indirect;
+pub(super) mod library;
 mod stmt;
 
 use super::ctypes::{Declared, TypeEnv};
@@ -78,6 +79,8 @@ pub(super) struct Lowerer<'a> {
     assert_index: HashMap<usize, AssertId>,
     pub unsupported: Vec<Unsupported>,
     pub external_calls: Vec<(String, Span)>,
+    /// Over-approximated steps; a cell so that `&self` conversions can record one.
+    pub approximations: std::cell::RefCell<Vec<Approximation>>,
     external_seen: HashSet<String>,
     pub alloc_sites: u32,
     globals: HashMap<String, VarId>,
@@ -101,6 +104,14 @@ pub(super) struct Lowerer<'a> {
     var_sigs: HashMap<VarId, super::ctypes::Signature>,
     /// Calls through pointers, checked once the program is lowered.
     pub indirect_sites: Vec<indirect::IndirectSite>,
+    /// String literals by their text: one constant array each.
+    literals: HashMap<String, VarId>,
+    /// The bytes each string literal's array is initialised with at the program's start.
+    literal_inits: Vec<(VarId, Vec<u8>, Span)>,
+    /// Per thread template, the global its start routine's result is stored in.
+    thread_results: HashMap<TemplateId, VarId>,
+    /// `pthread_join` stores of a havocked result: the location and the handle variable.
+    join_results: Vec<(LocId, VarId)>,
 }
 
 /// An error that stops lowering the file.
@@ -122,6 +133,7 @@ impl<'a> Lowerer<'a> {
             assert_index: HashMap::new(),
             unsupported: Vec::new(),
             external_calls: Vec::new(),
+            approximations: Default::default(),
             external_seen: HashSet::new(),
             alloc_sites: 0,
             globals: HashMap::new(),
@@ -140,6 +152,10 @@ impl<'a> Lowerer<'a> {
             fn_index: HashMap::new(),
             var_sigs: HashMap::new(),
             indirect_sites: Vec::new(),
+            literals: HashMap::new(),
+            literal_inits: Vec::new(),
+            thread_results: HashMap::new(),
+            join_results: Vec::new(),
         }
     }
 
@@ -562,12 +578,15 @@ impl<'a> Lowerer<'a> {
         let params = info.params.clone();
         let ret_ty = info.ret.clone();
         let span = self.map.span(info.offset);
+        // A thread's result goes to a global that `pthread_join` can read (the root, whose
+        // joins are lowered before any thread, reads one only if it joins with a value).
+        let ret_var = (!is_main && ret_ty.is_scalar() && !self.join_results.is_empty()).then(|| self.thread_result(ret_ty.clone()));
         let mut frame = Frame {
             name: name.to_string(),
             scopes: vec![HashMap::new()],
             labels: HashMap::new(),
             ret_target: None,
-            ret_var: None,
+            ret_var,
             ret_ty,
             jumps: Vec::new(),
             cases: Vec::new(),
@@ -641,7 +660,12 @@ impl<'a> Lowerer<'a> {
                 self.emit(Action::Assign(lv, v), span);
                 Ok(())
             }
-            (Initializer::Expression(e), CType::Array(..)) if matches!(e.node, Expression::StringLiteral(_)) => Ok(()),
+            (Initializer::Expression(e), CType::Array(..)) if matches!(e.node, Expression::StringLiteral(_)) => {
+                if let Expression::StringLiteral(parts) = &e.node {
+                    self.init_from_literal(lv, ty, &parts.node, span);
+                }
+                Ok(())
+            }
             (Initializer::Expression(e), CType::Record(_)) => {
                 let src = self.lvalue(e)?;
                 self.copy_aggregate(lv, src.0, ty, span);
@@ -763,7 +787,9 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Assembles the program.
-    pub fn finish(self, files: Vec<String>, mode: Mode) -> Program {
+    pub fn finish(mut self, files: Vec<String>, mode: Mode) -> Program {
+        self.emit_literal_prologue();
+        self.resolve_join_results(mode);
         let dm = self.dm();
         Program {
             files,
@@ -774,6 +800,7 @@ impl<'a> Lowerer<'a> {
             assertions: self.assertions,
             unsupported: self.unsupported,
             external_calls: self.external_calls,
+            approximations: self.approximations.into_inner(),
             mode,
             data_model: dm,
             alloc_sites: self.alloc_sites,

@@ -1,0 +1,212 @@
+//! Library models and the exactness discipline, on real programs: an assertion that holds
+//! after a modelled call is never `violated` (by default and at bounds 1 to 4); its failing twin
+//! is never `safe` and is `violated` at a small bound; a violation that rests on an
+//! over-approximation is `unknown`, naming it; a havoc that cannot cover a call forbids proofs.
+
+mod common;
+
+use duet_rs::engine::{check_program, Bound, CheckOptions};
+use duet_rs::frontend::{load, FrontendOptions};
+use duet_rs::ir::Program;
+use duet_rs::verdict::{AssertionVerdict, Status};
+
+fn program(name: &str) -> Program {
+    let path = format!("tests/programs/library/{name}.c");
+    load(&common::repo(&path), &FrontendOptions::default()).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// Verdicts without a bound (COARSEN alone) and with `--bound k`.
+fn verdicts(p: &Program, bound: Option<u32>) -> Vec<AssertionVerdict> {
+    let opts = CheckOptions { bound: bound.map(|k| Bound { unroll: k, threads: k }), ..CheckOptions::default() };
+    check_program(p, &opts).verdicts
+}
+
+const BOUNDS: [Option<u32>; 5] = [None, Some(1), Some(2), Some(3), Some(4)];
+
+/// Every assertion of the program holds: none may be `violated`, by default or at any bound.
+fn never_violated(name: &str) {
+    let p = program(name);
+    assert!(p.unsupported.is_empty(), "{name}: {:?}", p.unsupported);
+    for b in BOUNDS {
+        for v in verdicts(&p, b) {
+            assert_ne!(v.status, Status::Violated, "{name} at bound {b:?}: {} {}: {:?}", v.id, v.reason, v.detail);
+        }
+    }
+}
+
+/// The assertion on `line` can fail: never `safe`, and `violated` at bound `k`.
+fn fails(name: &str, line: u32, k: u32) {
+    let p = program(name);
+    let at = format!(":{line}:");
+    for b in BOUNDS {
+        let vs = verdicts(&p, b);
+        let v = vs.iter().find(|v| v.id.contains(&at)).unwrap_or_else(|| panic!("{name}: no assertion on line {line}"));
+        assert!(!matches!(v.status, Status::Safe | Status::BoundedSafe), "{name} at bound {b:?}: {} is {:?}: {}", v.id, v.status, v.reason);
+        if b == Some(k) {
+            assert_eq!(v.status, Status::Violated, "{name} at bound {k}: {}", v.reason);
+        }
+    }
+}
+
+/// Some verdict of the program is proved `safe` at bound `k` (the models are precise enough).
+fn proved(name: &str, line: u32, k: u32) {
+    let p = program(name);
+    let at = format!(":{line}:");
+    let vs = verdicts(&p, Some(k));
+    let v = vs.iter().find(|v| v.id.contains(&at)).expect("assertion");
+    assert_eq!(v.status, Status::Safe, "{name}: {}", v.reason);
+}
+
+#[test]
+fn memset_writes_every_byte_it_covers() {
+    never_violated("memset_holds");
+    proved("memset_holds", 14, 1);
+    proved("memset_holds", 16, 1);
+    // The havoc that wrote only the first element made this `safe` before.
+    fails("memset_fails", 10, 1);
+}
+
+#[test]
+fn memcpy_memmove_and_calloc_copy_and_zero_exactly() {
+    never_violated("memcpy_holds");
+    proved("memcpy_holds", 13, 1);
+    proved("memcpy_holds", 17, 1);
+    fails("memcpy_fails", 11, 1);
+}
+
+#[test]
+fn string_literals_and_string_functions_are_exact() {
+    never_violated("strings_holds");
+    for line in [6, 8, 10, 11, 12, 13, 14, 18, 19, 20, 23] {
+        proved("strings_holds", line, 1);
+    }
+    fails("strings_fails", 6, 1);
+}
+
+#[test]
+fn sync_fetch_and_add_is_one_atomic_step() {
+    never_violated("atomic_holds");
+    proved("atomic_holds", 11, 2);
+    // The same increment as a read and a write races.
+    fails("atomic_fails", 11, 1);
+}
+
+#[test]
+fn compare_and_swap_and_atomic_builtins() {
+    never_violated("cas_holds");
+    fails("cas_fails", 13, 1);
+}
+
+#[test]
+fn pthread_join_gives_what_the_thread_returned() {
+    never_violated("join_value");
+    proved("join_value", 9, 1);
+    fails("join_value_fails", 9, 1);
+}
+
+#[test]
+fn a_join_value_the_front_end_cannot_attribute_is_never_invented() {
+    // Handles in an array, threads created in a loop: the value is over-approximated, and
+    // the approximation, named, keeps the replay from deciding the assertion.
+    let p = program("join_value_many");
+    for b in BOUNDS {
+        for v in verdicts(&p, b) {
+            assert_eq!(v.status, Status::Unknown, "bound {b:?}: {}", v.reason);
+            if b.is_some() {
+                assert!(v.reason.contains("the value a joined thread returned"), "{}", v.reason);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_violation_resting_on_an_unmodelled_call_is_unknown_naming_it() {
+    let p = program("unmodelled_call");
+    for b in BOUNDS {
+        for v in verdicts(&p, b) {
+            assert_eq!(v.status, Status::Unknown, "bound {b:?}: {}", v.reason);
+            if b.is_some() {
+                assert!(v.reason.contains("a call of `fill`") && v.reason.contains("unmodelled_call.c:5:3"), "{}", v.reason);
+            }
+        }
+    }
+}
+
+#[test]
+fn floating_point_is_an_approximation_not_an_input() {
+    let p = program("float_approx");
+    for b in BOUNDS {
+        for v in verdicts(&p, b) {
+            assert_eq!(v.status, Status::Unknown, "bound {b:?}: {}", v.reason);
+        }
+    }
+}
+
+#[test]
+fn an_incomplete_havoc_forbids_every_proof() {
+    // `walk` may follow `first.next` and write `second`: the havoc cannot name that memory.
+    let p = program("incomplete_havoc");
+    assert!(p.incomplete_approximation().is_some());
+    for b in BOUNDS {
+        for v in verdicts(&p, b) {
+            assert!(!matches!(v.status, Status::Safe | Status::Violated), "bound {b:?}: {:?} {}", v.status, v.reason);
+        }
+    }
+}
+
+#[test]
+fn a_drivers_own_spinlock_replaces_the_built_in_model() {
+    let p = program("driver_spinlock");
+    assert!(p.unsupported.is_empty(), "{:?}", p.unsupported);
+    for b in BOUNDS {
+        let vs = verdicts(&p, b);
+        let count2 = vs.iter().find(|v| v.id.contains(":32:")).expect("assertion");
+        assert_ne!(count2.status, Status::Violated, "bound {b:?}: {:?}", count2.detail);
+    }
+    fails("driver_spinlock", 33, 1);
+}
+
+#[test]
+fn stdatomic_h_parses_and_its_operations_are_atomic() {
+    never_violated("stdatomic_holds");
+    proved("stdatomic_holds", 12, 2);
+    fails("stdatomic_fails", 12, 1);
+}
+
+#[test]
+fn semaphores_count() {
+    never_violated("sem_holds");
+    proved("sem_holds", 19, 1);
+    // Two permits let both threads into the racy increment.
+    fails("sem_fails", 19, 1);
+}
+
+#[test]
+fn read_write_locks_exclude_writers() {
+    never_violated("rwlock_holds");
+    proved("rwlock_holds", 26, 1);
+    // Writers that take the lock for reading overlap each other and the reader.
+    fails("rwlock_fails", 14, 1);
+    fails("rwlock_fails", 26, 1);
+}
+
+#[test]
+fn pthread_once_runs_its_routine_once_and_others_wait() {
+    never_violated("once_holds");
+    proved("once_holds", 8, 1);
+    proved("once_holds", 17, 1);
+    fails("once_fails", 17, 1);
+}
+
+#[test]
+fn func_is_a_string_and_pthread_self_an_approximation() {
+    never_violated("func_and_self");
+    proved("func_and_self", 5, 1);
+    proved("func_and_self", 6, 1);
+    let p = program("func_and_self");
+    for b in BOUNDS {
+        let vs = verdicts(&p, b);
+        let v = vs.iter().find(|v| v.id.contains(":7:")).expect("assertion");
+        assert_eq!(v.status, Status::Unknown, "bound {b:?}: {}", v.reason);
+    }
+}

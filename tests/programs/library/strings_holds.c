@@ -1,0 +1,25 @@
+#include <string.h>
+#include <assert.h>
+struct dev { char name[8]; int id; };
+int main(void) {
+  struct dev empty = { "" };
+  assert(strlen(empty.name) == 0);
+  struct dev d = { "abc", 1 };
+  assert(strlen(d.name) == 3);
+  const char *s = "hello";
+  assert(strlen(s) == 5);
+  assert(s[1] == 'e');
+  assert(strcmp(d.name, "abc") == 0);
+  assert(strcmp(d.name, "abd") < 0);
+  assert(strncmp("abcx", "abcy", 3) == 0);
+  char buf[16];
+  strcpy(buf, "xy");
+  strcat(buf, "z");
+  assert(strlen(buf) == 3 && buf[2] == 'z');
+  assert(strchr(buf, 'y') == buf + 1);
+  assert(strchr(buf, 'q') == 0);
+  char cp[8];
+  memcpy(cp, d.name, sizeof cp);
+  assert(cp[2] == 'c' && memcmp(cp, d.name, 4) == 0);
+  return 0;
+}
