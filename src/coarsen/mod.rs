@@ -36,6 +36,9 @@ pub struct CoarsenOptions {
     pub rules: Option<PathBuf>,
     /// Timely workers for the Datalog engine.
     pub workers: usize,
+    /// Give the rules every thread template separately, even those with identical facts
+    /// (see [`facts::Symmetry`]); the environment variable `DUET_NO_SYMMETRY` does the same.
+    pub no_symmetry: bool,
 }
 
 /// What one round cost and produced.
@@ -137,6 +140,7 @@ pub fn run(prog: &Program, opts: &CoarsenOptions) -> Result<Outcome, String> {
 }
 
 fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog::Program) -> Result<Outcome, String> {
+    let symmetry = !opts.no_symmetry && std::env::var_os("DUET_NO_SYMMETRY").is_none();
     let relational = opts.domain == DomainKind::Octagon;
     let cells = cells::Cells::build(prog, relational);
     let conds = conditions::extract(prog, &cells);
@@ -196,7 +200,7 @@ fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog
     solver.narrow(&dfg);
     let mut absint_seconds = start.elapsed().as_secs_f64();
 
-    let mut interference = facts::Interference::new(rules, prog, &cells, &conds, &need, opts.workers.max(1))?;
+    let mut interference = facts::Interference::new(rules, prog, &cells, &conds, &need, opts.workers.max(1), symmetry)?;
     let mut rounds = Vec::new();
     for round in 1u32.. {
         let mut cond_val: HashSet<[u32; 3]> = HashSet::new();
