@@ -239,6 +239,11 @@ impl Interference {
         Ok(Interference { engine, cond_val: HashSet::new(), feeds_cond_val: declared("cond_val"), sym })
     }
 
+    /// Locations folded into an identical template's.
+    pub fn folded(&self) -> usize {
+        self.sym.folded()
+    }
+
     /// Replaces the `cond_val` facts and returns the data flows that appeared.
     pub fn round(&mut self, cond_val: HashSet<[u32; 3]>) -> Result<Vec<(super::Use, [u32; 3])>, FactError> {
         let cond_val: HashSet<[u32; 3]> = if self.sym.copies.is_empty() {

@@ -88,6 +88,9 @@ pub struct Outcome {
     pub read_flows: Vec<(LocId, AbsLoc, LocId)>,
     /// Bounds of shared locations where they are read, from the invariants.
     pub read_ranges: Vec<((LocId, AbsLoc), ReadRange)>,
+    /// Locations the interference rules never saw because an identical template stood for
+    /// them ([`facts::Symmetry`]).
+    pub folded_locations: usize,
 }
 
 /// The constants of the program, with their neighbours, as widening thresholds.
@@ -260,7 +263,8 @@ fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog
         .enumerate()
         .map(|(i, a)| judge(prog, AssertId(i as u32), a, &states, &solver.frames))
         .collect();
-    Ok(Outcome { assertions, rounds, dfg, cells, invariants, sequential_edges, read_flows, read_ranges })
+    let folded_locations = interference.folded();
+    Ok(Outcome { assertions, rounds, dfg, cells, invariants, sequential_edges, read_flows, read_ranges, folded_locations })
 }
 
 /// Bounds of a value read (`None`: unbounded on that side).
