@@ -80,7 +80,7 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
         let verdicts = (0..prog.assertions.len()).map(|i| verdict(i, Status::Unknown, why.clone(), None)).collect();
         return CheckReport { verdicts, sections: Vec::new() };
     }
-    let copts = coarsen::CoarsenOptions { domain: opts.domain, rules: opts.rules.clone(), workers: opts.datalog_workers.max(1) };
+    let copts = coarsen::CoarsenOptions { domain: opts.domain, rules: opts.rules.clone(), workers: opts.datalog_workers.max(1), ..Default::default() };
     let mut sections = Vec::new();
     let (mut verdicts, hints) = match coarsen::run(prog, &copts) {
         Ok(out) => {

@@ -14,7 +14,7 @@ use super::conditions::Conditions;
 use super::locks;
 use crate::ir::{Action, LocId, Multiplicity, Program, TemplateId};
 use datalog::{Engine, Program as Rules};
-use hashbrown::HashSet;
+use hashbrown::{HashMap, HashSet};
 
 /// A Datalog error, with a message for the user.
 pub type FactError = String;
@@ -45,27 +45,149 @@ pub struct Interference {
     engine: Engine,
     cond_val: HashSet<[u32; 3]>,
     feeds_cond_val: bool,
+    sym: Symmetry,
+}
+
+/// Thread templates with identical facts (one start routine created at many sites), folded
+/// into one representative before the rules see them.
+///
+/// The folded facts are the image of the program's facts under `rep`, and every input relation
+/// the rules negate (`kill`, `atomic`, `holds`, `blocks` via `acquires`/`needs`) holds at a
+/// location exactly when it holds at its representative, so every tuple the rules derive for the
+/// program has its image among the tuples they derive for the folded facts. Expanding each
+/// output tuple to all preimages therefore over-approximates the unfolded result; `cond_val` is
+/// joined over the copies, which only adds tuples. Folding is skipped for templates that fork.
+#[derive(Clone, Debug, Default)]
+pub struct Symmetry {
+    /// Per location, the location of the representative template that stands for it.
+    rep: Vec<u32>,
+    /// Per representative location of a folded group: every location it stands for, with the
+    /// template's multiplicity being one.
+    copies: HashMap<u32, Vec<(u32, TemplateId, bool)>>,
+}
+
+/// What the rules can see of one location, relative to its template.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct LocSig {
+    succs: Vec<usize>,
+    mods: Vec<u32>,
+    uses: Vec<u32>,
+    acquires: Option<u32>,
+    holds: Vec<u32>,
+    atomic: bool,
+    needs: Option<(u32, bool)>,
+}
+
+impl Symmetry {
+    /// No folding: every location stands for itself.
+    pub fn identity(prog: &Program) -> Symmetry {
+        Symmetry { rep: (0..prog.locs.len() as u32).collect(), copies: HashMap::new() }
+    }
+
+    /// Folds templates whose locations, in creation order, carry identical facts.
+    pub fn fold(prog: &Program, cells: &Cells, conds: &Conditions, reads: &[Vec<super::CellId>], held: &[Vec<crate::ir::memory::LockId>]) -> Symmetry {
+        let mut sym = Symmetry::identity(prog);
+        let shared = |c: &super::CellId| cells.cells[c.index()].shared;
+        let signature = |t: &crate::ir::Template| -> Option<(usize, Vec<LocSig>)> {
+            let pos: HashMap<LocId, usize> = t.locs.iter().enumerate().map(|(k, l)| (*l, k)).collect();
+            let mut sig = Vec::with_capacity(t.locs.len());
+            for l in &t.locs {
+                let loc = prog.loc(*l);
+                if matches!(loc.action, Action::Fork { .. }) {
+                    return None;
+                }
+                let succs = loc.succs.iter().map(|s| pos.get(s).copied()).collect::<Option<Vec<usize>>>()?;
+                let mut mods: Vec<u32> = cells.mods[l.index()].iter().filter(|c| shared(c)).map(|c| c.0).collect();
+                let mut uses: Vec<u32> = reads[l.index()].iter().filter(|c| shared(c)).map(|c| c.0).collect();
+                let mut holds: Vec<u32> = held[l.index()].iter().map(|k| k.0).collect();
+                mods.sort_unstable();
+                uses.sort_unstable();
+                holds.sort_unstable();
+                sig.push(LocSig {
+                    succs,
+                    mods,
+                    uses,
+                    acquires: locks::acquires(prog, *l).map(|k| k.0),
+                    holds,
+                    atomic: loc.atomic,
+                    needs: conds.need(*l),
+                });
+            }
+            Some((*pos.get(&t.entry)?, sig))
+        };
+        let mut groups: HashMap<(usize, Vec<LocSig>), TemplateId> = HashMap::new();
+        for (i, t) in prog.templates.iter().enumerate().skip(1) {
+            let Some(sig) = signature(t) else { continue };
+            let first = *groups.entry(sig).or_insert(TemplateId(i as u32));
+            let one = t.multiplicity == Multiplicity::One;
+            let first_locs = &prog.template(first).locs;
+            for (k, l) in t.locs.iter().enumerate() {
+                let r = first_locs[k].0;
+                sym.rep[l.index()] = r;
+                sym.copies.entry(r).or_default().push((l.0, TemplateId(i as u32), one));
+            }
+        }
+        // A group of one template is no folding at all.
+        sym.copies.retain(|_, v| v.len() > 1);
+        sym
+    }
+
+    /// Locations folded into another one.
+    pub fn folded(&self) -> usize {
+        self.rep.iter().enumerate().filter(|(i, r)| *i as u32 != **r).count()
+    }
+
+    /// The unfolded flows a folded `(u, x, v)` stands for. Two locations of the same template
+    /// with multiplicity one are never in two threads at once, so they get no flow between them.
+    fn expand(&self, [u, x, v]: [u32; 3], out: &mut Vec<[u32; 3]>) {
+        let single = |l: u32| vec![(l, TemplateId(u32::MAX), false)];
+        let us = self.copies.get(&u).cloned().unwrap_or_else(|| single(u));
+        let vs = self.copies.get(&v).cloned().unwrap_or_else(|| single(v));
+        if us.len() == 1 && vs.len() == 1 {
+            out.push([u, x, v]);
+            return;
+        }
+        for &(u1, tu, one) in &us {
+            for &(v1, tv, _) in &vs {
+                if !(one && tu == tv) {
+                    out.push([u1, x, v1]);
+                }
+            }
+        }
+    }
 }
 
 impl Interference {
     /// Starts the engine on the rules and feeds the facts that never change.
-    pub fn new(rules: &Rules, prog: &Program, cells: &Cells, conds: &Conditions, reads: &[Vec<super::CellId>], workers: usize) -> Result<Interference, FactError> {
+    pub fn new(
+        rules: &Rules,
+        prog: &Program,
+        cells: &Cells,
+        conds: &Conditions,
+        reads: &[Vec<super::CellId>],
+        workers: usize,
+        symmetry: bool,
+    ) -> Result<Interference, FactError> {
         let mut engine = Engine::new(rules, workers).map_err(|e| format!("cannot start the Datalog engine: {e}"))?;
         let declared = |name: &str| rules.relation(name).map(|r| r.is_input()).unwrap_or(false);
         let mut facts: Vec<(&str, Vec<Vec<u32>>)> = Vec::new();
         let shared = |c: &super::CellId| cells.cells[c.index()].shared;
         let root_entry = prog.template(TemplateId(0)).entry;
         let held = locks::must_hold(prog);
+        let sym = if symmetry { Symmetry::fold(prog, cells, conds, reads, &held) } else { Symmetry::identity(prog) };
         let (mut cf, mut spawn, mut multi, mut modf, mut usef, mut acq, mut holds, mut atomic, mut needs) =
             (vec![], vec![], vec![], vec![], vec![], vec![], vec![], vec![], vec![]);
         for (i, loc) in prog.locs.iter().enumerate() {
             let l = i as u32;
+            if sym.rep[i] != l {
+                continue;
+            }
             for s in &loc.succs {
                 cf.push(vec![l, s.0]);
             }
             if let Action::Fork { template, .. } = &loc.action {
                 let t = prog.template(*template);
-                spawn.push(vec![l, t.entry.0]);
+                spawn.push(vec![l, sym.rep[t.entry.index()]]);
                 if t.multiplicity == Multiplicity::Unbounded {
                     multi.push(vec![l]);
                 }
@@ -114,11 +236,21 @@ impl Interference {
                 engine.insert(name, tuples.iter().map(|t| t.as_slice())).map_err(|e| format!("Datalog relation `{name}`: {e}"))?;
             }
         }
-        Ok(Interference { engine, cond_val: HashSet::new(), feeds_cond_val: declared("cond_val") })
+        Ok(Interference { engine, cond_val: HashSet::new(), feeds_cond_val: declared("cond_val"), sym })
+    }
+
+    /// Locations folded into an identical template's.
+    pub fn folded(&self) -> usize {
+        self.sym.folded()
     }
 
     /// Replaces the `cond_val` facts and returns the data flows that appeared.
     pub fn round(&mut self, cond_val: HashSet<[u32; 3]>) -> Result<Vec<(super::Use, [u32; 3])>, FactError> {
+        let cond_val: HashSet<[u32; 3]> = if self.sym.copies.is_empty() {
+            cond_val
+        } else {
+            cond_val.into_iter().map(|[b, c, v]| [self.sym.rep.get(b as usize).copied().unwrap_or(b), c, v]).collect()
+        };
         if self.feeds_cond_val {
             let mut added: Vec<[u32; 3]> = cond_val.difference(&self.cond_val).copied().collect();
             let mut removed: Vec<[u32; 3]> = self.cond_val.difference(&cond_val).copied().collect();
@@ -132,8 +264,11 @@ impl Interference {
         let mut flows = Vec::new();
         for (rel, usage) in [(FLOW, super::Use::Exec), (STAND, super::Use::Stand)] {
             if let Some(c) = changes.get(rel) {
+                let mut unfolded = Vec::new();
                 for t in c.added.iter() {
-                    flows.push((usage, [t[0], t[1], t[2]]));
+                    unfolded.clear();
+                    self.sym.expand([t[0], t[1], t[2]], &mut unfolded);
+                    flows.extend(unfolded.iter().map(|f| (usage, *f)));
                 }
             }
         }

@@ -36,6 +36,9 @@ pub struct CoarsenOptions {
     pub rules: Option<PathBuf>,
     /// Timely workers for the Datalog engine.
     pub workers: usize,
+    /// Give the rules every thread template separately, even those with identical facts
+    /// (see [`facts::Symmetry`]); the environment variable `DUET_NO_SYMMETRY` does the same.
+    pub no_symmetry: bool,
 }
 
 /// What one round cost and produced.
@@ -85,6 +88,9 @@ pub struct Outcome {
     pub read_flows: Vec<(LocId, AbsLoc, LocId)>,
     /// Bounds of shared locations where they are read, from the invariants.
     pub read_ranges: Vec<((LocId, AbsLoc), ReadRange)>,
+    /// Locations the interference rules never saw because an identical template stood for
+    /// them ([`facts::Symmetry`]).
+    pub folded_locations: usize,
 }
 
 /// The constants of the program, with their neighbours, as widening thresholds.
@@ -137,6 +143,7 @@ pub fn run(prog: &Program, opts: &CoarsenOptions) -> Result<Outcome, String> {
 }
 
 fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog::Program) -> Result<Outcome, String> {
+    let symmetry = !opts.no_symmetry && std::env::var_os("DUET_NO_SYMMETRY").is_none();
     let relational = opts.domain == DomainKind::Octagon;
     let cells = cells::Cells::build(prog, relational);
     let conds = conditions::extract(prog, &cells);
@@ -196,7 +203,7 @@ fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog
     solver.narrow(&dfg);
     let mut absint_seconds = start.elapsed().as_secs_f64();
 
-    let mut interference = facts::Interference::new(rules, prog, &cells, &conds, &need, opts.workers.max(1))?;
+    let mut interference = facts::Interference::new(rules, prog, &cells, &conds, &need, opts.workers.max(1), symmetry)?;
     let mut rounds = Vec::new();
     for round in 1u32.. {
         let mut cond_val: HashSet<[u32; 3]> = HashSet::new();
@@ -256,7 +263,8 @@ fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog
         .enumerate()
         .map(|(i, a)| judge(prog, AssertId(i as u32), a, &states, &solver.frames))
         .collect();
-    Ok(Outcome { assertions, rounds, dfg, cells, invariants, sequential_edges, read_flows, read_ranges })
+    let folded_locations = interference.folded();
+    Ok(Outcome { assertions, rounds, dfg, cells, invariants, sequential_edges, read_flows, read_ranges, folded_locations })
 }
 
 /// Bounds of a value read (`None`: unbounded on that side).
