@@ -18,6 +18,7 @@ fn synthetic() -> Vec<TaskRun> {
         status,
         reason: "because".into(),
         detail: detail.map(String::from),
+        bound: None,
     };
     let run = |file: &str, outcome: Outcome| TaskRun {
         result: TaskResult { file: file.into(), outcome, seconds: 0.5, sections: Vec::new() },

@@ -43,7 +43,11 @@ pub fn run(a: &SvcompArgs) -> i32 {
         return exit::USAGE;
     }
     let base = a.input.frontend_options();
-    let check = a.analysis.check_options();
+    if let Err(e) = a.analysis.validate() {
+        eprintln!("error: {e}");
+        return exit::USAGE;
+    }
+    let check = a.analysis.check_options(a.batch.timeout);
     // A slot per task file in input order: a row already (bad file), or a batch index.
     enum Slot {
         Done(Row),
