@@ -392,6 +392,9 @@ fn deepening(prog: &Program, opts: &CheckOptions, start: Instant, hints: Option<
             stopped = "the bounded search cannot encode the program".into();
             break;
         }
+        if k == MAX_DEEPENING {
+            stopped = format!("bound {MAX_DEEPENING} is the deepest tried");
+        }
     }
     if opts.stats {
         let mut sec = stats_section(&totals, hints.is_some(), "bounded");
