@@ -283,6 +283,7 @@ fn bounded_pass(prog: &Program, opts: &CheckOptions, b: Bound, hints: Option<&bo
                 v.status = Status::Violated;
                 v.reason = "violated: a replayed interleaving reaches the failure".into();
                 v.detail = Some(trace);
+                v.bound = Some(b.unroll.min(b.threads));
             }
             BoundedOutcome::BoundedSafe { reason } => {
                 v.status = Status::BoundedSafe;
@@ -293,6 +294,7 @@ fn bounded_pass(prog: &Program, opts: &CheckOptions, b: Bound, hints: Option<&bo
                 v.status = Status::Safe;
                 v.reason = format!("safe: bounded search: {reason}");
                 v.detail = None;
+                v.bound = Some(b.unroll.min(b.threads));
             }
             BoundedOutcome::Unknown { reason } => {
                 v.reason = format!("{}; bounded search: {reason}", v.reason);
