@@ -3,7 +3,9 @@
 use crate::{bounded, coarsen};
 use crate::ir::{AssertId, Program};
 use crate::verdict::{AssertionVerdict, Section, Status};
+use hashbrown::HashMap;
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 /// The numerical domain of the invariant analysis.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
@@ -25,19 +27,98 @@ pub struct Bound {
     pub threads: u32,
 }
 
+/// An engine `check` can run.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Engine {
+    /// DUET's proof for any number of threads.
+    Coarsen,
+    /// The bounded search (a fixed bound with `--bound`, else iterative deepening).
+    Bounded,
+}
+
+impl Engine {
+    /// Every engine built, in the order the default strategy runs them.
+    pub const ALL: [Engine; 2] = [Engine::Coarsen, Engine::Bounded];
+    /// Engine names reserved for engines not built yet.
+    pub const PLANNED: [&'static str; 2] = ["finite", "predict"];
+
+    /// The name `--engines` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Coarsen => "coarsen",
+            Engine::Bounded => "bounded",
+        }
+    }
+
+    /// Parses a comma-separated `--engines` list; the error lists the valid names.
+    pub fn parse_list(s: &str) -> Result<Vec<Engine>, String> {
+        let valid = Engine::ALL.iter().map(|e| e.name()).collect::<Vec<_>>().join(", ");
+        let mut out = Vec::new();
+        for word in s.split(',').map(str::trim) {
+            let e = match Engine::ALL.iter().find(|e| e.name() == word) {
+                Some(e) => *e,
+                None if Engine::PLANNED.contains(&word) => return Err(format!("engine `{word}` is not built yet; valid engines: {valid}")),
+                None => return Err(format!("unknown engine `{word}`; valid engines: {valid}")),
+            };
+            if !out.contains(&e) {
+                out.push(e);
+            }
+        }
+        Ok(out)
+    }
+}
+
+fn all_engines() -> Vec<Engine> {
+    Engine::ALL.to_vec()
+}
+
+fn default_search_time() -> f64 {
+    DEFAULT_SEARCH_TIME
+}
+
+fn default_max_unroll() -> u32 {
+    bounded::DEFAULT_MAX_UNROLL
+}
+
+fn default_max_threads() -> u32 {
+    bounded::DEFAULT_MAX_THREADS
+}
+
+/// Seconds of bounded search per file when `--search-time` is not given.
+pub const DEFAULT_SEARCH_TIME: f64 = 60.0;
+
 /// What to run on a program and what to print besides verdicts.
-#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct CheckOptions {
+    /// The engines to run, in the default strategy's order whatever the order given.
+    #[serde(default = "all_engines")]
+    pub engines: Vec<Engine>,
+    /// Seconds the iterative deepening may spend on a file.
+    #[serde(default = "default_search_time")]
+    pub search_time: f64,
+    /// The task's time limit in seconds, which the search stays within.
+    #[serde(default)]
+    pub task_timeout: Option<f64>,
+    /// Most iterations of a counted loop unrolled exactly.
+    #[serde(default = "default_max_unroll")]
+    pub max_unroll: u32,
+    /// Most instances of a counted thread template created exactly.
+    #[serde(default = "default_max_threads")]
+    pub max_threads: u32,
     /// Domain of COARSEN's invariants.
     pub domain: DomainKind,
     /// A Datalog file replacing the built-in interference rules.
     pub rules: Option<PathBuf>,
-    /// Run the bounded search on assertions COARSEN leaves unknown.
+    /// One fixed bound for the bounded search instead of iterative deepening.
     pub bound: Option<Bound>,
     /// Eager copy constraints in the bounded encoding.
     pub no_prune: bool,
     /// Leave COARSEN's data-flow edges and ranges out of the bounded encoding.
     pub no_hints: bool,
+    /// Give the interference rules every thread template apart, even identical ones.
+    #[serde(default)]
+    pub no_symmetry: bool,
     /// Where to write a violation witness.
     pub witness: Option<PathBuf>,
     /// Where to write the SMT-LIB2 encoding.
@@ -62,15 +143,57 @@ pub struct CheckReport {
     pub sections: Vec<Section>,
 }
 
-/// Verdicts for every assertion of the program: COARSEN's proof for any number of threads,
-/// then, with a bound, the bounded search on what COARSEN left open.
+impl Default for CheckOptions {
+    fn default() -> CheckOptions {
+        CheckOptions {
+            engines: all_engines(),
+            search_time: DEFAULT_SEARCH_TIME,
+            task_timeout: None,
+            max_unroll: bounded::DEFAULT_MAX_UNROLL,
+            max_threads: bounded::DEFAULT_MAX_THREADS,
+            domain: DomainKind::default(),
+            rules: None,
+            bound: None,
+            no_prune: false,
+            no_hints: false,
+            no_symmetry: false,
+            witness: None,
+            dump_smt: None,
+            invariants: false,
+            dot: false,
+            stats: false,
+            datalog_workers: 0,
+        }
+    }
+}
+
+impl CheckOptions {
+    /// COARSEN alone: proofs for any number of threads, no search.
+    pub fn coarsen_only() -> CheckOptions {
+        CheckOptions { engines: vec![Engine::Coarsen], ..CheckOptions::default() }
+    }
+
+    fn runs(&self, e: Engine) -> bool {
+        self.engines.contains(&e)
+    }
+}
+
+/// The deepest bound iterative deepening tries (it stops far earlier on its time budget).
+pub const MAX_DEEPENING: u32 = 64;
+
+/// Verdicts for every assertion of the program. The default strategy: COARSEN's proof for any
+/// number of threads, then, on the assertions it left open, the bounded search at bounds 1,
+/// 2, 3, ... until each is decided, the exploration is exhaustive or the search budget is
+/// spent. `--bound` fixes one bound instead; `--engines` leaves engines out.
 pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
+    let start = Instant::now();
     let verdict = |i: usize, status: Status, reason: String, detail: Option<String>| AssertionVerdict {
         id: prog.assertion_id(AssertId(i as u32)),
         text: prog.assertions[i].text.clone(),
         status,
         reason,
         detail,
+        bound: None,
     };
     // A construct the IR could not model means the IR may miss behaviours: nothing can be
     // proved, not even that an assertion is unreachable, and a replayed interleaving of the
@@ -80,38 +203,42 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
         let verdicts = (0..prog.assertions.len()).map(|i| verdict(i, Status::Unknown, why.clone(), None)).collect();
         return CheckReport { verdicts, sections: Vec::new() };
     }
-    let copts = coarsen::CoarsenOptions { domain: opts.domain, rules: opts.rules.clone(), workers: opts.datalog_workers.max(1), ..Default::default() };
+    let never_called = |i: usize| prog.assertions[i].locs.is_empty();
+    let called = |i: usize| verdict(i, Status::Safe, format!("safe: `{}` is never called", prog.assertions[i].function), None);
     let mut sections = Vec::new();
-    let (mut verdicts, hints) = match coarsen::run(prog, &copts) {
-        Ok(out) => {
-            let verdicts = out
-                .assertions
-                .iter()
-                .enumerate()
-                .map(|(i, r)| {
-                    if prog.assertions[i].locs.is_empty() {
-                        verdict(i, Status::Safe, format!("safe: `{}` is never called", prog.assertions[i].function), None)
-                    } else {
-                        verdict(i, r.status.clone(), r.reason.clone(), r.detail.clone())
-                    }
-                })
-                .collect::<Vec<_>>();
-            if opts.invariants {
-                sections.push(Section { title: "invariants".into(), body: coarsen::report::invariants(prog, &out) });
+    let (mut verdicts, hints) = if !opts.runs(Engine::Coarsen) {
+        let verdicts = (0..prog.assertions.len()).map(|i| if never_called(i) { called(i) } else { verdict(i, Status::Unknown, "unknown: COARSEN was not run".into(), None) }).collect();
+        (verdicts, None)
+    } else {
+        let copts = coarsen::CoarsenOptions { domain: opts.domain, rules: opts.rules.clone(), workers: opts.datalog_workers.max(1), no_symmetry: opts.no_symmetry };
+        match coarsen::run(prog, &copts) {
+            Ok(out) => {
+                let verdicts = out
+                    .assertions
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| if never_called(i) { called(i) } else { verdict(i, r.status.clone(), r.reason.clone(), r.detail.clone()) })
+                    .collect::<Vec<_>>();
+                if opts.invariants {
+                    sections.push(Section { title: "invariants".into(), body: coarsen::report::invariants(prog, &out) });
+                }
+                if opts.dot {
+                    sections.push(Section { title: "dfg".into(), body: coarsen::report::dot(prog, &out) });
+                }
+                if opts.stats {
+                    sections.push(Section { title: "stats".into(), body: coarsen::report::stats(&out) });
+                }
+                let hints = (!opts.no_hints).then(|| bounded::Hints { flows: out.read_flows.iter().copied().collect(), ranges: out.read_ranges.iter().copied().collect() });
+                (verdicts, hints)
             }
-            if opts.dot {
-                sections.push(Section { title: "dfg".into(), body: coarsen::report::dot(prog, &out) });
-            }
-            if opts.stats {
-                sections.push(Section { title: "stats".into(), body: coarsen::report::stats(&out) });
-            }
-            let hints = (!opts.no_hints).then(|| bounded::Hints { flows: out.read_flows.iter().copied().collect(), ranges: out.read_ranges.iter().copied().collect() });
-            (verdicts, hints)
+            Err(e) => ((0..prog.assertions.len()).map(|i| verdict(i, Status::Unknown, format!("unknown: {e}"), None)).collect(), None),
         }
-        Err(e) => ((0..prog.assertions.len()).map(|i| verdict(i, Status::Unknown, format!("unknown: {e}"), None)).collect(), None),
     };
-    if let Some(b) = opts.bound {
-        bounded_pass(prog, opts, b, hints.as_ref(), &mut verdicts, &mut sections);
+    if opts.runs(Engine::Bounded) {
+        match opts.bound {
+            Some(b) => bounded_pass(prog, opts, b, hints.as_ref(), &mut verdicts, &mut sections),
+            None => deepening(prog, opts, start, hints.as_ref(), &mut verdicts, &mut sections),
+        }
     }
     // A proof may rest only on havocs that cover everything the approximated code can do.
     if let Some(ap) = prog.incomplete_approximation() {
@@ -124,26 +251,42 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
     CheckReport { verdicts, sections }
 }
 
-/// The bounded search on every assertion COARSEN left open.
+fn bounded_options(opts: &CheckOptions, b: Bound) -> bounded::BoundedOptions {
+    bounded::BoundedOptions {
+        unroll: b.unroll,
+        threads: b.threads,
+        no_prune: opts.no_prune,
+        witness: opts.witness.clone(),
+        dump_smt: opts.dump_smt.clone(),
+        timeout: bounded::DEFAULT_TIMEOUT,
+        max_unroll: opts.max_unroll,
+        max_threads: opts.max_threads,
+        deadline: None,
+    }
+}
+
+fn stats_section(s: &bounded::Stats, hints: bool, title: &str) -> Section {
+    let e = &s.encoding;
+    Section {
+        title: title.into(),
+        body: format!(
+            "coarsen hints {}\ninstances {}\ncounted loops {}\ncounted thread templates {}\nevents {}\nreads {}\nwrites {}\ncopy pairs {}\nbetween constraints {}\nclock units {}\nterm nodes {}\nsummarise s {:.3}\nencode s {:.3}\nsolve s {:.3}\n",
+            if hints { "on" } else { "off" },
+            s.instances, s.counted_loops, s.counted_templates, s.events, e.reads, e.writes, e.copy_pairs, e.between, e.units, e.terms, s.summarise, s.encode, s.solve
+        ),
+    }
+}
+
+/// The bounded search at one fixed bound on every assertion COARSEN left open.
 fn bounded_pass(prog: &Program, opts: &CheckOptions, b: Bound, hints: Option<&bounded::Hints>, verdicts: &mut [AssertionVerdict], sections: &mut Vec<Section>) {
-    use crate::bounded::{BoundedOptions, BoundedOutcome};
+    use crate::bounded::BoundedOutcome;
     let targets: Vec<AssertId> = (0..verdicts.len()).filter(|&i| verdicts[i].status != Status::Safe).map(|i| AssertId(i as u32)).collect();
     if targets.is_empty() {
         return;
     }
-    let bo = BoundedOptions { unroll: b.unroll, threads: b.threads, no_prune: opts.no_prune, witness: opts.witness.clone(), dump_smt: opts.dump_smt.clone(), timeout: bounded::DEFAULT_TIMEOUT };
-    let report = bounded::run(prog, &bo, hints, &targets);
+    let report = bounded::run(prog, &bounded_options(opts, b), hints, &targets);
     if opts.stats {
-        let s = &report.stats;
-        let e = &s.encoding;
-        sections.push(Section {
-            title: "bounded".into(),
-            body: format!(
-                "coarsen hints {}\ninstances {}\nevents {}\nreads {}\nwrites {}\ncopy pairs {}\nbetween constraints {}\nclock units {}\nterm nodes {}\nsummarise s {:.3}\nencode s {:.3}\nsolve s {:.3}\n",
-                if hints.is_some() { "on" } else { "off" },
-                s.instances, s.events, e.reads, e.writes, e.copy_pairs, e.between, e.units, e.terms, s.summarise, s.encode, s.solve
-            ),
-        });
+        sections.push(stats_section(&report.stats, hints.is_some(), "bounded"));
     }
     for (a, outcome) in report.outcomes {
         let v = &mut verdicts[a.index()];
@@ -152,18 +295,145 @@ fn bounded_pass(prog: &Program, opts: &CheckOptions, b: Bound, hints: Option<&bo
                 v.status = Status::Violated;
                 v.reason = "violated: a replayed interleaving reaches the failure".into();
                 v.detail = Some(trace);
+                v.bound = Some(b.unroll.min(b.threads));
             }
             BoundedOutcome::BoundedSafe { reason } => {
                 v.status = Status::BoundedSafe;
                 v.reason = format!("{}; bounded search: {reason}", v.reason);
+                v.bound = Some(b.unroll.min(b.threads));
             }
             BoundedOutcome::Safe { reason } => {
                 v.status = Status::Safe;
                 v.reason = format!("safe: bounded search: {reason}");
                 v.detail = None;
+                v.bound = Some(b.unroll.min(b.threads));
             }
             BoundedOutcome::Unknown { reason } => {
                 v.reason = format!("{}; bounded search: {reason}", v.reason);
+            }
+        }
+    }
+}
+
+/// Iterative deepening: the bounded search at bounds 1, 2, 3, ... (loops unrolled `k` times,
+/// `k` instances per unbounded template) on the assertions still open, until every one is
+/// decided, a round is exhaustive, or the budget (`search_time`, within the task's time
+/// limit) is spent. Each verdict names the deepest bound completed for it.
+fn deepening(prog: &Program, opts: &CheckOptions, start: Instant, hints: Option<&bounded::Hints>, verdicts: &mut [AssertionVerdict], sections: &mut Vec<Section>) {
+    use crate::bounded::BoundedOutcome;
+    let mut open: Vec<AssertId> = (0..verdicts.len()).filter(|&i| verdicts[i].status != Status::Safe).map(|i| AssertId(i as u32)).collect();
+    if open.is_empty() {
+        return;
+    }
+    let search_start = Instant::now();
+    let mut deadline = search_start + Duration::from_secs_f64(opts.search_time.clamp(0.0, 1e6));
+    if let Some(t) = opts.task_timeout {
+        // Leave the task time to report: a search cut short by the batch loses every verdict.
+        deadline = deadline.min(start + Duration::from_secs_f64((t * 0.85).clamp(0.0, 1e6)));
+    }
+    // Per open assertion: the deepest bound with no violation, and the last round's outcome.
+    let mut clean: HashMap<AssertId, (u32, String)> = HashMap::new();
+    let mut last: HashMap<AssertId, (u32, BoundedOutcome)> = HashMap::new();
+    let mut witness = opts.witness.clone();
+    let mut totals = bounded::Stats::default();
+    let mut rounds = 0u32;
+    let mut previous = Duration::ZERO;
+    let mut stopped = String::from("the search budget was spent");
+    for k in 1..=MAX_DEEPENING {
+        let now = Instant::now();
+        let left = deadline.saturating_duration_since(now);
+        // A round costs at least what the last one did; one that cannot finish is not begun.
+        if left.is_zero() || (k > 1 && previous > left) {
+            break;
+        }
+        let mut bo = bounded_options(opts, Bound { unroll: k, threads: k });
+        bo.witness = witness.clone();
+        bo.deadline = Some(deadline);
+        bo.timeout = left;
+        let report = bounded::run(prog, &bo, hints, &open);
+        previous = now.elapsed();
+        rounds = k;
+        let s = &report.stats;
+        totals.instances = s.instances;
+        totals.events = s.events;
+        totals.encoding = s.encoding.clone();
+        totals.counted_loops = s.counted_loops;
+        totals.counted_templates = s.counted_templates;
+        totals.summarise += s.summarise;
+        totals.encode += s.encode;
+        totals.solve += s.solve;
+        let mut budget_hit = false;
+        let summarised = s.instances > 0;
+        for (a, outcome) in report.outcomes {
+            let v = &mut verdicts[a.index()];
+            match &outcome {
+                BoundedOutcome::Violated { trace } => {
+                    v.status = Status::Violated;
+                    v.reason = format!("violated: a replayed interleaving reaches the failure (found at bound {k})");
+                    v.detail = Some(trace.clone());
+                    v.bound = Some(k);
+                    // The witness file is the first violation's.
+                    witness = None;
+                }
+                BoundedOutcome::Safe { reason } => {
+                    v.status = Status::Safe;
+                    v.reason = format!("safe: bounded search at bound {k}: {reason}");
+                    v.detail = None;
+                    v.bound = Some(k);
+                }
+                BoundedOutcome::BoundedSafe { reason } => {
+                    clean.insert(a, (k, reason.clone()));
+                }
+                BoundedOutcome::Unknown { reason } => budget_hit |= reason.contains(bounded::SEARCH_BUDGET_SPENT) || reason.contains("solver timeout"),
+            }
+            last.insert(a, (k, outcome));
+        }
+        open.retain(|a| !matches!(verdicts[a.index()].status, Status::Violated | Status::Safe));
+        if open.is_empty() {
+            stopped = "every assertion was decided".into();
+            break;
+        }
+        if report.exhaustive {
+            stopped = format!("the exploration at bound {k} was exhaustive");
+            break;
+        }
+        if budget_hit {
+            break;
+        }
+        if !summarised {
+            // The program could not be summarised at all (an unsupported construct): a larger
+            // bound will not help.
+            stopped = "the bounded search cannot encode the program".into();
+            break;
+        }
+        if k == MAX_DEEPENING {
+            stopped = format!("bound {MAX_DEEPENING} is the deepest tried");
+        }
+    }
+    if opts.stats {
+        let mut sec = stats_section(&totals, hints.is_some(), "bounded");
+        sec.body.push_str(&format!("deepening rounds {rounds}\nsearch s {:.3}\n", search_start.elapsed().as_secs_f64()));
+        sections.push(sec);
+    }
+    for a in open {
+        let v = &mut verdicts[a.index()];
+        let last_why = match last.get(&a) {
+            Some((j, BoundedOutcome::Unknown { reason })) => Some((*j, reason.clone())),
+            _ => None,
+        };
+        match clean.get(&a) {
+            Some((k, reason)) => {
+                v.status = Status::BoundedSafe;
+                v.bound = Some(*k);
+                v.reason = format!("{}; bounded search: {reason}; deepest bound completed: {k}", v.reason);
+                if let Some((j, w)) = last_why {
+                    v.reason.push_str(&format!("; at bound {j}: {w}"));
+                }
+                v.reason.push_str(&format!("; deepening stopped: {stopped}"));
+            }
+            None => {
+                let why = last_why.map(|(j, w)| format!("at bound {j}: {w}")).unwrap_or_else(|| "no bound was completed within the budget".into());
+                v.reason = format!("{}; bounded search: {why}; deepening stopped: {stopped}", v.reason);
             }
         }
     }

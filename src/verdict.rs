@@ -43,6 +43,10 @@ pub struct AssertionVerdict {
     /// The invariant at the assertion when it could not be proved, or a witness trace.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
+    /// The bounded search's bound behind the verdict: the one a violation was found or an
+    /// exhaustive exploration done at, or the deepest completed without a violation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bound: Option<u32>,
 }
 
 /// An extra output of a task, such as its invariants or data-flow graph.

@@ -11,9 +11,16 @@ use std::time::{Duration, Instant};
 
 const FAULT: &str = "DUET_RS_FAULT_INJECTION";
 
+/// Runs duet-rs; `check` runs COARSEN alone, as these tests are about the batch machinery and
+/// the search's time budget would dominate their time (tests/portfolio.rs checks the default
+/// strategy's determinism across workers).
 fn duet_env(args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut c = Command::new(env!("CARGO_BIN_EXE_duet-rs"));
-    c.args(args).current_dir(env!("CARGO_MANIFEST_DIR"));
+    match args.split_first() {
+        Some((&"check", rest)) => c.arg("check").args(["--engines", "coarsen"]).args(rest),
+        _ => c.args(args),
+    };
+    c.current_dir(env!("CARGO_MANIFEST_DIR"));
     for (k, v) in env {
         c.env(k, v);
     }
@@ -234,7 +241,7 @@ fn two_processes_on_loopback_give_the_single_process_report() {
     std::fs::write(&hosts, format!("127.0.0.1:{p0}\n127.0.0.1:{p1}\n")).unwrap();
     let inputs = ["tests/programs/", "tests/bad_input/syntax_error.c", "tests/bad_input/recursion.c"];
     let spawn = |index: &str| {
-        let mut args = vec!["check", "-n", "2", "-p", index, "-h", hosts.to_str().unwrap(), "--workers", "2", "--format", "json"];
+        let mut args = vec!["check", "--engines", "coarsen", "-n", "2", "-p", index, "-H", hosts.to_str().unwrap(), "--workers", "2", "--format", "json"];
         args.extend(inputs);
         Command::new(env!("CARGO_BIN_EXE_duet-rs"))
             .args(&args)
@@ -270,7 +277,7 @@ fn processes_given_different_batches_refuse_to_start() {
     std::fs::write(&hosts, format!("127.0.0.1:{p0}\n127.0.0.1:{p1}\n")).unwrap();
     let spawn = |index: &str, file: &str| {
         Command::new(env!("CARGO_BIN_EXE_duet-rs"))
-            .args(["check", "-n", "2", "-p", index, "-h", hosts.to_str().unwrap(), file])
+            .args(["check", "-n", "2", "-p", index, "-H", hosts.to_str().unwrap(), file])
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

@@ -42,3 +42,13 @@ fn a_closed_pipe_ends_the_output_quietly() {
     assert_eq!(status.code(), Some(141), "stderr: {err}");
     assert!(err.is_empty(), "a closed pipe is not an error worth a message: {err}");
 }
+
+#[test]
+fn dash_h_is_help_and_the_host_file_is_capital_h() {
+    for cmd in ["check", "svcomp"] {
+        let o = common::duet(&[cmd, "-h"]);
+        let (out, err) = common::texts(&o);
+        assert_eq!(o.status.code(), Some(0), "{cmd} -h: {err}");
+        assert!(out.contains("Usage:") && out.contains("-H, --hostfile <HOSTFILE>"), "{cmd} -h:\n{out}");
+    }
+}

@@ -13,7 +13,7 @@ use std::path::Path;
 const DOMAINS: [DomainKind; 2] = [DomainKind::Interval, DomainKind::Octagon];
 
 fn statuses(prog: &Program, domain: DomainKind) -> Vec<Status> {
-    let opts = CheckOptions { domain, ..Default::default() };
+    let opts = CheckOptions { domain, ..CheckOptions::coarsen_only() };
     check_program(prog, &opts).verdicts.into_iter().map(|v| v.status).collect()
 }
 
@@ -191,7 +191,7 @@ fn svcomp_dev_set() {
         let (input, expected) = (cols[1], cols[2]);
         let prog = load(&shared.join(input), &FrontendOptions::default()).unwrap_or_else(|e| panic!("{input}: {e}"));
         for d in DOMAINS {
-            let opts = CheckOptions { domain: d, ..Default::default() };
+            let opts = CheckOptions { domain: d, ..CheckOptions::coarsen_only() };
             let verdicts = check_program(&prog, &opts).verdicts;
             for v in &verdicts {
                 assert!(!v.reason.contains("unknown: ") || v.reason.contains("unsupported"), "{input} with {d:?}: {}", v.reason);

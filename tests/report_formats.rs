@@ -18,6 +18,7 @@ fn synthetic() -> Vec<TaskRun> {
         status,
         reason: "because".into(),
         detail: detail.map(String::from),
+        bound: None,
     };
     let run = |file: &str, outcome: Outcome| TaskRun {
         result: TaskResult { file: file.into(), outcome, seconds: 0.5, sections: Vec::new() },
@@ -96,7 +97,7 @@ fn sarif_of_every_outcome_validates_and_locates_results() {
 
 #[test]
 fn sarif_from_the_command_line_validates() {
-    let out = duet(&["check", "--format", "sarif", "tests/programs/", "tests/bad_input/syntax_error.c", "tests/bad_input/recursion.c"]);
+    let out = duet(&["check", "--engines", "coarsen", "--format", "sarif", "tests/programs/", "tests/bad_input/syntax_error.c", "tests/bad_input/recursion.c"]);
     let (stdout, stderr) = texts(&out);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     let log = assert_valid_sarif(&stdout);

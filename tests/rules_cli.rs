@@ -38,9 +38,9 @@ fn edited_rules_change_the_analysis() {
     assert_ne!(edited, text);
     std::fs::write(&file, edited).unwrap();
     let program = "benchmarks/examples/locked_counter.c";
-    let out = duet(&["check", program]);
+    let out = duet(&["check", "--engines", "coarsen", program]);
     assert_eq!(out.status.code(), Some(0), "{}", texts(&out).0);
-    let out = duet(&["check", "--rules", file.to_str().unwrap(), program]);
+    let out = duet(&["check", "--engines", "coarsen", "--rules", file.to_str().unwrap(), program]);
     let (stdout, _) = texts(&out);
     assert_eq!(out.status.code(), Some(5), "{stdout}");
     assert!(stdout.contains("unknown       'count == 0'"), "{stdout}");

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# COARSEN alone with and without folding identical thread templates (DUET_NO_SYMMETRY):
+# COARSEN alone with and without folding identical thread templates (--no-symmetry):
 # indexer(32) and the Figure 3 family (figure3.sh) in both forms. Prints per run: wall and
 # user seconds, peak resident memory, data-flow edges, Datalog milliseconds, verdict counts.
 #
@@ -23,9 +23,9 @@ run() { # name mode args...
     local name=$1 mode=$2
     shift 2
     local out
-    if [ "$mode" = off ]; then export DUET_NO_SYMMETRY=1; else unset DUET_NO_SYMMETRY; fi
-    out=$( { /usr/bin/time -f 'TIME %e %U %M' "$bin" check --stats --memory "$memory" "$@" 2>&1; } 2>&1 || true)
-    unset DUET_NO_SYMMETRY
+    local flags=(--engines coarsen --stats --memory "$memory")
+    if [ "$mode" = off ]; then flags+=(--no-symmetry); fi
+    out=$( { /usr/bin/time -f 'TIME %e %U %M' "$bin" check "${flags[@]}" "$@" 2>&1; } 2>&1 || true)
     local t edges dl verdicts
     t=$(sed -n 's/^TIME //p' <<<"$out")
     edges=$(sed -n 's/^total: [0-9]* rounds, \([0-9]*\) edges.*/\1/p' <<<"$out")

@@ -46,12 +46,23 @@ pub struct BoundedOptions {
     pub dump_smt: Option<PathBuf>,
     /// Solver time limit per assertion.
     pub timeout: Duration,
+    /// Most iterations of a loop with a known trip count unrolled exactly (0: none).
+    pub max_unroll: u32,
+    /// Most instances of a thread template with a known count created exactly (0: none).
+    pub max_threads: u32,
+    /// When the whole search must end: queries after it are not started.
+    pub deadline: Option<Instant>,
 }
+
+/// Default of `--max-unroll`.
+pub const DEFAULT_MAX_UNROLL: u32 = 64;
+/// Default of `--max-threads`.
+pub const DEFAULT_MAX_THREADS: u32 = 64;
 
 impl BoundedOptions {
     /// `k` iterations and `k` instances, pruning on, nothing written.
     pub fn new(k: u32) -> BoundedOptions {
-        BoundedOptions { unroll: k, threads: k, no_prune: false, witness: None, dump_smt: None, timeout: DEFAULT_TIMEOUT }
+        BoundedOptions { unroll: k, threads: k, no_prune: false, witness: None, dump_smt: None, timeout: DEFAULT_TIMEOUT, max_unroll: DEFAULT_MAX_UNROLL, max_threads: DEFAULT_MAX_THREADS, deadline: None }
     }
 }
 
@@ -108,6 +119,10 @@ pub struct Stats {
     pub encode: f64,
     /// Seconds in the solver (all queries).
     pub solve: f64,
+    /// Loops unrolled exactly by their trip count.
+    pub counted_loops: usize,
+    /// Thread templates given exactly their number of instances.
+    pub counted_templates: usize,
 }
 
 /// Verdicts and figures of a bounded run.
@@ -118,6 +133,8 @@ pub struct Report {
     pub schedules: Vec<Option<Vec<crate::interp::Step>>>,
     /// Figures.
     pub stats: Stats,
+    /// No loop was cut and no thread left out: a larger bound explores nothing more.
+    pub exhaustive: bool,
 }
 
 /// Bounded verdicts for `targets`.
@@ -127,15 +144,25 @@ pub fn check(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targe
 
 /// Bounded verdicts for `targets`, with figures.
 pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets: &[AssertId]) -> Report {
-    let all = |reason: String| Report { outcomes: targets.iter().map(|a| (*a, BoundedOutcome::Unknown { reason: reason.clone() })).collect(), schedules: vec![None; targets.len()], stats: Stats::default() };
+    let all = |reason: String| Report { outcomes: targets.iter().map(|a| (*a, BoundedOutcome::Unknown { reason: reason.clone() })).collect(), schedules: vec![None; targets.len()], stats: Stats::default(), exhaustive: false };
     if let Some(u) = prog.unsupported.first() {
         return all(format!("unsupported construct: {} at {}", u.construct, prog.span_str(u.span)));
     }
     let mut stats = Stats::default();
     let layout = Layout::new(prog);
     let t0 = Instant::now();
-    let mut sk = match summary::Summariser::new(prog, &layout, opts.unroll, opts.threads).run() {
-        Ok(s) => s,
+    let counts = unroll::Counts::of(prog, opts.max_unroll, opts.max_threads);
+    let counted = (counts.loops.len(), counts.threads.len());
+    let mut sk = match summary::Summariser::new(prog, &layout, opts.unroll, opts.threads).with_counts(counts).run() {
+        Ok(s) => {
+            (stats.counted_loops, stats.counted_templates) = counted;
+            s
+        }
+        // Exact counts can make the program too large to summarise where the bounds do not.
+        Err(_) if counted != (0, 0) => match summary::Summariser::new(prog, &layout, opts.unroll, opts.threads).run() {
+            Ok(s) => s,
+            Err(summary::Failure::Unsupported(why)) => return all(why),
+        },
         Err(summary::Failure::Unsupported(why)) => return all(why),
     };
     stats.summarise = t0.elapsed().as_secs_f64();
@@ -192,6 +219,15 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
             continue;
         };
         let mut schedule = None;
+        if let Some(d) = opts.deadline {
+            let left = d.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                outcomes.push((a, BoundedOutcome::Unknown { reason: SEARCH_BUDGET_SPENT.into() }));
+                schedules.push(None);
+                continue;
+            }
+            z3.set_timeout(left.min(opts.timeout));
+        }
         let first = z3.check(&sk.terms, &[q.activate]);
         let mut outcome = match first {
             solve::Answer::Unsat => safe("no violation"),
@@ -240,7 +276,7 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
         schedules.push(schedule);
     }
     stats.solve = t2.elapsed().as_secs_f64();
-    Report { outcomes, schedules, stats }
+    Report { outcomes, schedules, stats, exhaustive }
 }
 
 /// Appended to a rejection when the schedule ran a loop past the bound.
@@ -251,8 +287,18 @@ enum Attempt {
     Rejected(String),
 }
 
+/// The reason of an outcome left undecided because the search's deadline passed.
+pub const SEARCH_BUDGET_SPENT: &str = "the search budget was spent";
+
 fn unknown_from_solver(why: &str, opts: &BoundedOptions) -> BoundedOutcome {
-    let reason = if why.contains("timeout") || why.contains("canceled") { format!("solver timeout after {} s", opts.timeout.as_secs()) } else { format!("solver gave up ({why})") };
+    let timeout = why.contains("timeout") || why.contains("canceled");
+    let reason = if timeout && opts.deadline.is_some_and(|d| Instant::now() + Duration::from_millis(200) >= d) {
+        SEARCH_BUDGET_SPENT.to_string()
+    } else if timeout {
+        format!("solver timeout after {} s", opts.timeout.as_secs())
+    } else {
+        format!("solver gave up ({why})")
+    };
     BoundedOutcome::Unknown { reason }
 }
 

@@ -169,6 +169,13 @@ impl Z3 {
         Z3 { solver, model: None, syms: Vec::new(), bsyms: Vec::new(), init }
     }
 
+    /// Changes the time limit of the following queries.
+    pub fn set_timeout(&mut self, timeout: Duration) {
+        let mut p = Params::new();
+        p.set_u32("timeout", timeout.as_millis().clamp(1, u32::MAX as u128) as u32);
+        self.solver.set_params(&p);
+    }
+
     /// Checks the encoding with the Boolean unknowns `assume` assumed true.
     pub fn check(&mut self, terms: &Terms, assume: &[T]) -> Answer {
         self.model = None;

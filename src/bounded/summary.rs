@@ -84,6 +84,7 @@ pub struct Summariser<'a> {
     layout: &'a Layout,
     unroll: u32,
     threads: u32,
+    counts: unroll::Counts,
     sk: Skeleton,
     graph_of: HashMap<TemplateId, usize>,
     demoted: HashSet<VarId>,
@@ -122,6 +123,7 @@ impl<'a> Summariser<'a> {
             layout,
             unroll,
             threads,
+            counts: unroll::Counts::default(),
             sk,
             graph_of: HashMap::new(),
             demoted: HashSet::new(),
@@ -135,6 +137,12 @@ impl<'a> Summariser<'a> {
             template: TemplateId(0),
             region_exits: BTreeMap::new(),
         }
+    }
+
+    /// Uses exact loop and instance counts where they are known, instead of the bounds.
+    pub fn with_counts(mut self, counts: unroll::Counts) -> Summariser<'a> {
+        self.counts = counts;
+        self
     }
 
     /// Summarises the root and every thread it (transitively) creates within the bounds.
@@ -184,7 +192,7 @@ impl<'a> Summariser<'a> {
         if let Some(g) = self.graph_of.get(&t) {
             return Ok(*g);
         }
-        let u = unroll::unroll(self.prog, t, self.unroll).map_err(|e| Stop::Fail(Failure::Unsupported(e)))?;
+        let u = unroll::unroll_counted(self.prog, t, self.unroll, &self.counts.loops).map_err(|e| Stop::Fail(Failure::Unsupported(e)))?;
         let g = self.sk.graphs.len();
         self.sk.graphs.push(u);
         self.graph_of.insert(t, g);
@@ -547,7 +555,7 @@ impl<'a> Summariser<'a> {
                 } else if prog.mode.parameterized {
                     self.threads.saturating_sub(count)
                 } else {
-                    u32::from(count < self.threads)
+                    u32::from(count < self.counts.threads.get(template).copied().unwrap_or(self.threads))
                 };
                 let n = n.min(MAX_INSTANCES.saturating_sub(self.specs.len()) as u32);
                 for k in 0..n {

@@ -11,8 +11,12 @@
 //! values. Threads created in those iterations are never scheduled. This lets `main` reach the
 //! code after `for (i = 0; i < 10000; i++) pthread_create(...)` at any bound; the replay then
 //! runs such a loop concretely to its end.
+//!
+//! A *counted* loop ([`Counts`]) is unrolled exactly as often as it can run, without a cut: its
+//! last header copy can only leave, so the exploration of that loop is complete. A thread
+//! template created only by counted loops gets exactly as many instances as can be created.
 
-use crate::ir::{Action, Lval, LocId, Program, TemplateId, VarId, VarKind};
+use crate::ir::{Action, BinOp, Expr, IntTy, Lval, LocId, Multiplicity, Program, TemplateId, Ty, VarId, VarKind};
 use hashbrown::{HashMap, HashSet};
 
 /// Largest unrolled graph built for one template.
@@ -67,6 +71,12 @@ struct Loop {
 
 /// Unrolls a template with at most `k` iterations per loop.
 pub fn unroll(prog: &Program, template: TemplateId, k: u32) -> Result<Unrolled, String> {
+    unroll_counted(prog, template, k, &HashMap::new())
+}
+
+/// Unrolls a template: a loop whose header is in `counted` exactly that many times, without a
+/// cut; every other loop at most `k` times.
+pub fn unroll_counted(prog: &Program, template: TemplateId, k: u32, counted: &HashMap<LocId, u32>) -> Result<Unrolled, String> {
     let tpl = prog.template(template);
     let loops = find_loops(prog, template)?;
     // Enclosing loops of every location, outermost first.
@@ -125,7 +135,7 @@ pub fn unroll(prog: &Program, template: TemplateId, k: u32) -> Result<Unrolled, 
         };
         let mine = enclosing.get(&loc).unwrap_or(&none).clone();
         let last_copy = match header_of.get(&loc) {
-            Some(&li) if mine.last() == Some(&li) && ctx.last() == Some(&k) => Some(li),
+            Some(&li) if mine.last() == Some(&li) && ctx.last() == Some(&counted.get(&loc).copied().unwrap_or(k)) => Some(li),
             _ => None,
         };
         let mut out = Vec::new();
@@ -150,7 +160,8 @@ pub fn unroll(prog: &Program, template: TemplateId, k: u32) -> Result<Unrolled, 
             };
             out.push(intern(Key::Loc(s, target), &mut ids, &mut keys, &mut succs));
         }
-        if was_cut {
+        // A counted loop's last header copy cannot enter the body: its guard is false there.
+        if was_cut && !counted.contains_key(&loc) {
             let li = last_copy.unwrap_or(0);
             cut.push(loc);
             if loops[li].havoc.is_some() && !loops[li].exits.is_empty() {
@@ -325,6 +336,333 @@ fn find_loops(prog: &Program, template: TemplateId) -> Result<Vec<Loop>, String>
         loops.push(Loop { header: tpl.locs[h], body, havoc, exits });
     }
     Ok(loops)
+}
+
+/// Exact bounds the bounded search uses instead of its bound K where it can prove them.
+#[derive(Clone, Debug, Default)]
+pub struct Counts {
+    /// Loop header → most iterations of that loop per entry, on every path.
+    pub loops: HashMap<LocId, u32>,
+    /// Unbounded template → most instances created in one execution of the program.
+    pub threads: HashMap<TemplateId, u32>,
+}
+
+impl Counts {
+    /// The counted loops of every template (those of at most `max_unroll` iterations), and the
+    /// unbounded templates created only by counted loops (at most `max_threads` instances).
+    /// Nothing is counted in parameterized mode, where every template is unbounded by
+    /// definition.
+    pub fn of(prog: &Program, max_unroll: u32, max_threads: u32) -> Counts {
+        let mut c = Counts::default();
+        if prog.mode.parameterized {
+            return c;
+        }
+        let mut loops_of: Vec<Option<Vec<Loop>>> = Vec::new();
+        for t in 0..prog.templates.len() {
+            let tid = TemplateId(t as u32);
+            let Ok(loops) = find_loops(prog, tid) else {
+                loops_of.push(None);
+                continue;
+            };
+            for lp in &loops {
+                if let Some(n) = trip_count(prog, tid, lp).filter(|n| *n <= max_unroll) {
+                    c.loops.insert(lp.header, n);
+                }
+            }
+            loops_of.push(Some(loops));
+        }
+        let mut memo: HashMap<TemplateId, Option<u64>> = HashMap::new();
+        for t in 0..prog.templates.len() {
+            let tid = TemplateId(t as u32);
+            if prog.template(tid).multiplicity != Multiplicity::Unbounded {
+                continue;
+            }
+            let mut visiting = HashSet::new();
+            if let Some(n) = instances(prog, tid, &c.loops, &loops_of, &mut memo, &mut visiting).filter(|n| *n <= u64::from(max_threads)) {
+                c.threads.insert(tid, n as u32);
+            }
+        }
+        c
+    }
+}
+
+/// Most instances of `t` in one execution: over every site that creates it, the product of
+/// the counts of the loops around the site times the instances of the creating template.
+/// `None` when a loop around a site is not counted.
+fn instances(prog: &Program, t: TemplateId, counted: &HashMap<LocId, u32>, loops_of: &[Option<Vec<Loop>>], memo: &mut HashMap<TemplateId, Option<u64>>, visiting: &mut HashSet<TemplateId>) -> Option<u64> {
+    if t == TemplateId(0) {
+        return Some(1);
+    }
+    if let Some(m) = memo.get(&t) {
+        return *m;
+    }
+    if !visiting.insert(t) {
+        return None;
+    }
+    let mut total: Option<u64> = Some(0);
+    for &site in &prog.template(t).spawned_at {
+        let parent = prog.loc(site).template;
+        let per_parent = match loops_of.get(parent.0 as usize) {
+            Some(Some(loops)) => loops.iter().filter(|lp| lp.body.contains(&site)).try_fold(1u64, |acc, lp| counted.get(&lp.header).map(|n| acc.saturating_mul(u64::from(*n)))),
+            _ => None,
+        };
+        let parents = instances(prog, parent, counted, loops_of, memo, visiting);
+        total = match (total, per_parent, parents) {
+            (Some(a), Some(b), Some(c)) => Some(a.saturating_add(b.saturating_mul(c))),
+            _ => None,
+        };
+    }
+    if prog.template(t).spawned_at.is_empty() {
+        total = None;
+    }
+    visiting.remove(&t);
+    memo.insert(t, total);
+    total
+}
+
+/// Whether the loop counts up (`v < E`, `v += 1`) or down (`v > E`, `v -= 1`).
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Dir {
+    Up,
+    Down,
+}
+
+/// The most iterations of a loop per entry, when the loop has the shape of a counted `for`:
+/// every way from the header into the body is a guard `v < E` (or `<=`, or downwards `>`,
+/// `>=`) on one register `v` with a constant `E`; every iteration changes `v` exactly once, by
+/// one step in the guard's direction, and nothing else writes it in the body; and `v` enters
+/// the loop with a constant lower (upwards) or upper (downwards) bound. Then iteration `n`
+/// meets the guard with `v` at least `lo + n`, so at most `E - lo` iterations pass it. The step
+/// cannot wrap: `v` passed the guard in the same iteration, and the guard's bound is
+/// representable in `v`'s type.
+fn trip_count(prog: &Program, template: TemplateId, lp: &Loop) -> Option<u32> {
+    let h = lp.header;
+    let hl = prog.loc(h);
+    let inside: Vec<LocId> = hl.succs.iter().copied().filter(|s| lp.body.contains(s)).collect();
+    if inside.is_empty() {
+        return None;
+    }
+    // (register, direction, exclusive limit) of every guard; all must agree.
+    let mut guard: Option<(VarId, Dir, i128)> = None;
+    for g in &inside {
+        let Action::Assume(c) = &prog.loc(*g).action else { return None };
+        let (v, d, e) = parse_guard(prog, c)?;
+        guard = match guard {
+            None => Some((v, d, e)),
+            Some((v0, d0, e0)) if v0 == v && d0 == d => Some((v, d, if d == Dir::Up { e0.max(e) } else { e0.min(e) })),
+            _ => return None,
+        };
+    }
+    let (v, dir, limit) = guard?;
+    let Ty::Int(vt) = prog.var(v).ty.scalar(prog.data_model) else { return None };
+    // The value after a step (at most `limit` upwards) must be representable.
+    if (dir == Dir::Up && limit > vt.max()) || (dir == Dir::Down && limit < vt.min()) {
+        return None;
+    }
+    if writes(&hl.action, v) {
+        return None;
+    }
+    // Steps taken since the header, as a set of {0, 1, 2 or more}, over the body without the
+    // back edges.
+    let mut steps: HashMap<LocId, u8> = HashMap::new();
+    steps.insert(h, 0b001);
+    let mut work: Vec<LocId> = vec![h];
+    while let Some(x) = work.pop() {
+        let out = steps[&x];
+        for &s in &prog.loc(x).succs {
+            if s == h || !lp.body.contains(&s) {
+                continue;
+            }
+            let a = &prog.loc(s).action;
+            let after = if writes(a, v) {
+                if !is_step(prog, a, v, dir, limit) {
+                    return None;
+                }
+                ((out << 1) | (out & 0b100)) & 0b110
+            } else {
+                out
+            };
+            let old = steps.get(&s).copied().unwrap_or(0);
+            if old | after != old {
+                steps.insert(s, old | after);
+                work.push(s);
+            }
+        }
+    }
+    for &u in &lp.body {
+        if prog.loc(u).succs.contains(&h) && steps.get(&u).is_some_and(|m| *m != 0b010) {
+            return None;
+        }
+    }
+    let entry = entry_range(prog, template, v, h, &lp.body)?;
+    let n = match dir {
+        Dir::Up => limit - entry.0,
+        Dir::Down => entry.1 - limit,
+    };
+    u32::try_from(n.max(0)).ok()
+}
+
+/// `v op E` or `E op v` as (register, direction, exclusive limit), with only value-preserving
+/// conversions around `v` and `E`.
+fn parse_guard(prog: &Program, c: &Expr) -> Option<(VarId, Dir, i128)> {
+    let Expr::Binary(op, a, b, _) = c else { return None };
+    let (v, k, op) = match (register_load(prog, a), constant(b), register_load(prog, b), constant(a)) {
+        (Some(v), Some(k), _, _) => (v, k, *op),
+        (_, _, Some(v), Some(k)) => (v, k, swap(*op)?),
+        _ => return None,
+    };
+    match op {
+        BinOp::Lt => Some((v, Dir::Up, k)),
+        BinOp::Le => Some((v, Dir::Up, k + 1)),
+        BinOp::Gt => Some((v, Dir::Down, k)),
+        BinOp::Ge => Some((v, Dir::Down, k - 1)),
+        _ => None,
+    }
+}
+
+/// The comparison with its operands exchanged.
+fn swap(op: BinOp) -> Option<BinOp> {
+    Some(match op {
+        BinOp::Lt => BinOp::Gt,
+        BinOp::Le => BinOp::Ge,
+        BinOp::Gt => BinOp::Lt,
+        BinOp::Ge => BinOp::Le,
+        _ => return None,
+    })
+}
+
+/// The register read by `e`, through conversions that keep every value of its type.
+fn register_load(prog: &Program, e: &Expr) -> Option<VarId> {
+    match e {
+        Expr::Load(Lval::Var(v)) => {
+            let var = prog.var(*v);
+            let reg = matches!(var.kind, VarKind::Local(_) | VarKind::Temp(_)) && !var.addr_taken;
+            (reg && matches!(var.ty.scalar(prog.data_model), Ty::Int(_))).then_some(*v)
+        }
+        Expr::Cast(Ty::Int(to), inner) => {
+            let v = register_load(prog, inner)?;
+            let Ty::Int(from) = prog.var(v).ty.scalar(prog.data_model) else { return None };
+            (IntTy::min(*to) <= from.min() && IntTy::max(*to) >= from.max()).then_some(v)
+        }
+        _ => None,
+    }
+}
+
+/// An integer constant, through conversions that keep its value.
+fn constant(e: &Expr) -> Option<i128> {
+    match e {
+        Expr::Const(k, _) => Some(*k),
+        Expr::Cast(Ty::Int(to), inner) => constant(inner).filter(|k| IntTy::min(*to) <= *k && *k <= IntTy::max(*to)),
+        _ => None,
+    }
+}
+
+/// Whether the action writes register `v` (which has no address, so only by name).
+fn writes(a: &Action, v: VarId) -> bool {
+    match a {
+        Action::Assign(lv, _) | Action::Alloc(lv, _, _) => lv.root_var() == Some(v),
+        Action::Fork { handle: Some(h), .. } => h.root_var() == Some(v),
+        _ => false,
+    }
+}
+
+/// Whether the action is `v = v + 1` (upwards) or `v = v - 1` (downwards), where the guard
+/// keeps the result within `limit`, so no conversion on the way changes it.
+fn is_step(prog: &Program, a: &Action, v: VarId, dir: Dir, limit: i128) -> bool {
+    let Action::Assign(Lval::Var(w), e) = a else { return false };
+    if *w != v {
+        return false;
+    }
+    let Ty::Int(vt) = prog.var(v).ty.scalar(prog.data_model) else { return false };
+    let mut e = e;
+    if let Expr::Cast(Ty::Int(to), inner) = e {
+        // The result lies between a value of `v`'s type and the guard's limit: a conversion
+        // to a type holding both keeps it.
+        let keeps = match dir {
+            Dir::Up => IntTy::min(*to) <= vt.min() && IntTy::max(*to) >= limit,
+            Dir::Down => IntTy::max(*to) >= vt.max() && IntTy::min(*to) <= limit,
+        };
+        if !keeps {
+            return false;
+        }
+        e = inner;
+    }
+    let Expr::Binary(op, x, y, Ty::Int(bt)) = e else { return false };
+    if (dir == Dir::Up && limit > IntTy::max(*bt)) || (dir == Dir::Down && limit < IntTy::min(*bt)) {
+        return false;
+    }
+    let one = |a: &Expr, b: &Expr, k: i128| register_load(prog, a) == Some(v) && constant(b) == Some(k);
+    match (op, dir) {
+        (BinOp::Add, Dir::Up) => one(x, y, 1) || one(y, x, 1),
+        (BinOp::Sub, Dir::Up) => one(x, y, -1),
+        (BinOp::Add, Dir::Down) => one(x, y, -1) || one(y, x, -1),
+        (BinOp::Sub, Dir::Down) => one(x, y, 1),
+        _ => false,
+    }
+}
+
+/// The range of constants `v` may hold when the loop at `h` is entered from outside its body:
+/// constant assignments propagated over the template; `None` when `v` may hold anything else.
+fn entry_range(prog: &Program, template: TemplateId, v: VarId, h: LocId, body: &HashSet<LocId>) -> Option<(i128, i128)> {
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    enum R {
+        Range(i128, i128),
+        Any,
+    }
+    let join = |a: Option<R>, b: R| -> R {
+        match (a, b) {
+            (None, b) => b,
+            (Some(R::Range(a0, a1)), R::Range(b0, b1)) => R::Range(a0.min(b0), a1.max(b1)),
+            _ => R::Any,
+        }
+    };
+    let tpl = prog.template(template);
+    let Ty::Int(vt) = prog.var(v).ty.scalar(prog.data_model) else { return None };
+    // The value after each location; the entry holds anything (a parameter, or uninitialised).
+    let mut out: HashMap<LocId, R> = HashMap::new();
+    let transfer = |a: &Action, inp: R| -> R {
+        if !writes(a, v) {
+            return inp;
+        }
+        match a {
+            Action::Assign(Lval::Var(_), e) => match constant(e) {
+                Some(k) if vt.min() <= k && k <= vt.max() => R::Range(k, k),
+                _ => R::Any,
+            },
+            _ => R::Any,
+        }
+    };
+    let mut inputs: HashMap<LocId, R> = HashMap::new();
+    inputs.insert(tpl.entry, R::Any);
+    let mut work = vec![tpl.entry];
+    while let Some(x) = work.pop() {
+        let r = transfer(&prog.loc(x).action, inputs[&x]);
+        if out.get(&x) == Some(&r) {
+            continue;
+        }
+        out.insert(x, r);
+        for &s in &prog.loc(x).succs {
+            let old = inputs.get(&s).copied();
+            let new = join(old, r);
+            if old != Some(new) {
+                inputs.insert(s, new);
+                work.push(s);
+            }
+        }
+    }
+    let mut acc: Option<R> = None;
+    for &p in &tpl.locs {
+        if body.contains(&p) || !prog.loc(p).succs.contains(&h) {
+            continue;
+        }
+        if let Some(r) = out.get(&p) {
+            acc = Some(join(acc, *r));
+        }
+    }
+    match acc? {
+        R::Range(lo, hi) => Some((lo, hi)),
+        R::Any => None,
+    }
 }
 
 /// When a loop body only writes its thread's registers (and may create threads), the registers

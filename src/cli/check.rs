@@ -3,10 +3,10 @@
 use super::{expand_inputs, InputArgs};
 use crate::batch::{self, progress, BatchConfig, Distribution, Limits, TaskRun, TaskSpec};
 use crate::diag::exit;
-use crate::engine::{Bound, CheckOptions, DomainKind};
+use crate::engine::{Bound, CheckOptions, DomainKind, Engine};
 use crate::report::{self, Format};
 use crate::verdict::combined_exit_code;
-use clap::{ArgAction, Args, ValueEnum};
+use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -19,9 +19,16 @@ pub enum DomainArg {
     Octagon,
 }
 
+/// A comma-separated list of engines (`--engines`).
+#[derive(Clone, Debug)]
+pub struct EngineList(pub Vec<Engine>);
+
+fn engine_list(s: &str) -> Result<EngineList, String> {
+    Engine::parse_list(s).map(EngineList)
+}
+
 /// Arguments of `duet-rs check`.
 #[derive(Args, Debug)]
-#[command(disable_help_flag = true)]
 pub struct CheckArgs {
     /// C files or directories.
     #[arg(required = true, value_name = "FILE")]
@@ -38,9 +45,6 @@ pub struct CheckArgs {
     /// Write the report to FILE (atomically: a stopped run leaves no partial report).
     #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Print help.
-    #[arg(long, action = ArgAction::Help)]
-    pub help: Option<bool>,
 }
 
 /// The analysis flags, shared by `check` and `svcomp`.
@@ -52,10 +56,24 @@ pub struct AnalysisArgs {
     /// Use this Datalog file for the interference rules instead of the built-in ones.
     #[arg(long, value_name = "FILE")]
     pub rules: Option<PathBuf>,
-    /// After the unbounded proof, search for violations with K loop iterations and K
-    /// instances per unbounded thread template.
+    /// The engines to run, comma-separated: coarsen (proofs for any number of threads),
+    /// bounded (the search for violations). Default: all, COARSEN first.
+    #[arg(long, value_name = "LIST", value_parser = engine_list)]
+    pub engines: Option<EngineList>,
+    /// One fixed bound instead of iterative deepening: K loop iterations and K instances per
+    /// unbounded thread template.
     #[arg(long, value_name = "K")]
     pub bound: Option<u32>,
+    /// Seconds the iterative deepening may spend on a file (always within --timeout).
+    #[arg(long, value_name = "SECS", default_value_t = crate::engine::DEFAULT_SEARCH_TIME, value_parser = positive_seconds)]
+    pub search_time: f64,
+    /// Most iterations of a loop with a constant trip count that the search unrolls exactly.
+    #[arg(long, value_name = "N", default_value_t = crate::bounded::DEFAULT_MAX_UNROLL)]
+    pub max_unroll: u32,
+    /// Most instances of a thread template created by counted loops that the search creates
+    /// exactly.
+    #[arg(long, value_name = "N", default_value_t = crate::bounded::DEFAULT_MAX_THREADS)]
+    pub max_threads: u32,
     /// Loop iterations for the bounded search (overrides --bound for loops).
     #[arg(long, value_name = "N", requires = "bound")]
     pub unroll: Option<u32>,
@@ -63,16 +81,19 @@ pub struct AnalysisArgs {
     #[arg(long, value_name = "N", requires = "bound")]
     pub threads: Option<u32>,
     /// Instantiate every copy constraint of the bounded encoding (no MHP/kill pruning).
-    #[arg(long, requires = "bound")]
+    #[arg(long)]
     pub no_prune: bool,
     /// Leave COARSEN's data-flow edges and value ranges out of the bounded encoding.
-    #[arg(long, requires = "bound")]
+    #[arg(long)]
     pub no_coarsen_hints: bool,
+    /// Give COARSEN's rules every thread template apart, even identical ones (for comparison).
+    #[arg(long)]
+    pub no_symmetry: bool,
     /// Write the SV-COMP GraphML violation witness of the first violation to FILE.
-    #[arg(long, value_name = "FILE", requires = "bound")]
+    #[arg(long, value_name = "FILE")]
     pub witness: Option<PathBuf>,
-    /// Write the bounded encoding as SMT-LIB2 to FILE.
-    #[arg(long, value_name = "FILE", requires = "bound")]
+    /// Write the bounded encoding as SMT-LIB2 to FILE (the last round's, when deepening).
+    #[arg(long, value_name = "FILE")]
     pub dump_smt: Option<PathBuf>,
     /// Print the invariant at every location, on the source lines.
     #[arg(long)]
@@ -86,9 +107,29 @@ pub struct AnalysisArgs {
 }
 
 impl AnalysisArgs {
-    /// The analysis options these flags select.
-    pub fn check_options(&self) -> CheckOptions {
+    /// Flags that contradict each other, as a usage error.
+    pub fn validate(&self) -> Result<(), String> {
+        let bounded = self.engines.as_ref().is_none_or(|l| l.0.contains(&Engine::Bounded));
+        if !bounded {
+            let search = [(self.bound.is_some(), "--bound"), (self.no_prune, "--no-prune"), (self.no_coarsen_hints, "--no-coarsen-hints"), (self.witness.is_some(), "--witness"), (self.dump_smt.is_some(), "--dump-smt")];
+            if let Some((_, flag)) = search.iter().find(|(set, _)| *set) {
+                return Err(format!("{flag} needs the bounded engine, which --engines leaves out"));
+            }
+        }
+        if self.engines.as_ref().is_some_and(|l| l.0.is_empty()) {
+            return Err("--engines names no engine".into());
+        }
+        Ok(())
+    }
+
+    /// The analysis options these flags select, for tasks limited to `task_timeout` seconds.
+    pub fn check_options(&self, task_timeout: f64) -> CheckOptions {
         CheckOptions {
+            engines: self.engines.as_ref().map(|l| l.0.clone()).unwrap_or_else(|| Engine::ALL.to_vec()),
+            search_time: self.search_time,
+            task_timeout: Some(task_timeout),
+            max_unroll: self.max_unroll,
+            max_threads: self.max_threads,
             domain: match self.domain {
                 DomainArg::Interval => DomainKind::Interval,
                 DomainArg::Octagon => DomainKind::Octagon,
@@ -97,6 +138,7 @@ impl AnalysisArgs {
             bound: self.bound.map(|k| Bound { unroll: self.unroll.unwrap_or(k), threads: self.threads.unwrap_or(k) }),
             no_prune: self.no_prune,
             no_hints: self.no_coarsen_hints,
+            no_symmetry: self.no_symmetry,
             witness: self.witness.clone(),
             dump_smt: self.dump_smt.clone(),
             invariants: self.invariants,
@@ -111,7 +153,7 @@ impl AnalysisArgs {
 impl CheckArgs {
     /// The analysis options these flags select.
     pub fn check_options(&self) -> CheckOptions {
-        self.analysis.check_options()
+        self.analysis.check_options(self.batch.timeout)
     }
 }
 
@@ -135,8 +177,9 @@ pub struct BatchArgs {
     /// Index of this process, from 0; process 0 prints the report (timely's `-p`).
     #[arg(short = 'p', long = "process", value_name = "INDEX", default_value_t = 0)]
     pub process: u32,
-    /// File with one `host:port` line per process (timely's `-h`); default localhost:2101 on.
-    #[arg(short = 'h', long = "hostfile", value_name = "HOSTFILE")]
+    /// File with one `host:port` line per process (timely's `-h`, here `-H`, since `-h` is
+    /// help); default localhost:2101 on.
+    #[arg(short = 'H', long = "hostfile", value_name = "HOSTFILE")]
     pub hostfile: Option<PathBuf>,
     /// No progress display on stderr.
     #[arg(long)]
@@ -216,6 +259,10 @@ fn stream_text(run: &TaskRun) -> String {
 pub fn run(a: &CheckArgs) -> i32 {
     let start = Instant::now();
     let front = a.input.frontend_options();
+    if let Err(e) = a.analysis.validate() {
+        eprintln!("error: {e}");
+        return exit::USAGE;
+    }
     let opts = a.check_options();
     // A broken rules file would make every verdict unknown: report it once, up front.
     if let Err(e) = crate::rules::load(opts.rules.as_deref()) {
@@ -261,9 +308,7 @@ mod tests {
     use super::BatchArgs;
     use clap::Parser;
 
-    // `-h` is timely's hostfile flag, as in the real commands.
     #[derive(Parser)]
-    #[command(disable_help_flag = true)]
     struct Cli {
         #[command(flatten)]
         batch: BatchArgs,

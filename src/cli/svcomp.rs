@@ -6,7 +6,7 @@ use crate::batch::TaskSpec;
 use crate::diag::exit;
 use crate::report;
 use crate::svcomp::{self, task, Row};
-use clap::{ArgAction, Args};
+use clap::Args;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -15,7 +15,6 @@ pub const WRONG_ANSWER: i32 = 4;
 
 /// Arguments of `duet-rs svcomp`.
 #[derive(Args, Debug)]
-#[command(disable_help_flag = true)]
 pub struct SvcompArgs {
     /// SV-COMP task files (.yml) or directories holding them.
     #[arg(required = true, value_name = "TASK.yml")]
@@ -29,9 +28,6 @@ pub struct SvcompArgs {
     /// Also write the table as CSV to FILE (atomically).
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
-    /// Print help.
-    #[arg(long, action = ArgAction::Help)]
-    pub help: Option<bool>,
 }
 
 /// Runs `duet-rs svcomp`; exits 0, or [`WRONG_ANSWER`] when some answer is wrong.
@@ -43,7 +39,11 @@ pub fn run(a: &SvcompArgs) -> i32 {
         return exit::USAGE;
     }
     let base = a.input.frontend_options();
-    let check = a.analysis.check_options();
+    if let Err(e) = a.analysis.validate() {
+        eprintln!("error: {e}");
+        return exit::USAGE;
+    }
+    let check = a.analysis.check_options(a.batch.timeout);
     // A slot per task file in input order: a row already (bad file), or a batch index.
     enum Slot {
         Done(Row),

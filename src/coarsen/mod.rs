@@ -37,7 +37,7 @@ pub struct CoarsenOptions {
     /// Timely workers for the Datalog engine.
     pub workers: usize,
     /// Give the rules every thread template separately, even those with identical facts
-    /// (see [`facts::Symmetry`]); the environment variable `DUET_NO_SYMMETRY` does the same.
+    /// (see [`facts::Symmetry`]).
     pub no_symmetry: bool,
 }
 
@@ -143,7 +143,7 @@ pub fn run(prog: &Program, opts: &CoarsenOptions) -> Result<Outcome, String> {
 }
 
 fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog::Program) -> Result<Outcome, String> {
-    let symmetry = !opts.no_symmetry && std::env::var_os("DUET_NO_SYMMETRY").is_none();
+    let symmetry = !opts.no_symmetry;
     let relational = opts.domain == DomainKind::Octagon;
     let cells = cells::Cells::build(prog, relational);
     let conds = conditions::extract(prog, &cells);

@@ -82,6 +82,9 @@ pub struct Assertion {
     pub reason: String,
     /// An invariant or a witness trace, or null.
     pub detail: Option<String>,
+    /// The bounded search's bound behind the verdict, or null when it did not decide it.
+    #[serde(default)]
+    pub bound: Option<u32>,
 }
 
 /// A task that could not be analysed.
@@ -165,6 +168,7 @@ pub fn report(runs: &[TaskRun], exit_code: i32, total_seconds: f64) -> Report {
                                 status: v.status.clone(),
                                 reason: v.reason.clone(),
                                 detail: v.detail.clone(),
+                                bound: v.bound,
                             }
                         })
                         .collect();
