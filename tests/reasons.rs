@@ -5,7 +5,7 @@ mod common;
 
 #[test]
 fn assert_h_failure_points_read_like_the_source() {
-    let o = common::duet(&["check", "--format", "json", "tests/programs/reasons/assert_h.c"]);
+    let o = common::duet(&["check", "--engines", "coarsen", "--format", "json", "tests/programs/reasons/assert_h.c"]);
     let (out, err) = common::texts(&o);
     let r: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
     let vs = r["tasks"][0]["assertions"].as_array().unwrap_or_else(|| panic!("{out}"));
