@@ -267,23 +267,33 @@ fn confirm(prog: &Program, layout: &Layout, sk: &skeleton::Skeleton, enc: &encod
     let Some(&(f, _)) = fail else { return Attempt::Done(BoundedOutcome::Unknown { reason: "internal error: the model selects no failing instance".into() }) };
     let ex = witness::extract(prog, sk, enc, z3, f);
     let oracle = |addr: i128| z3.init(addr);
-    let mut it = Interp::new(prog, layout, &oracle);
-    match it.run(&ex.steps) {
-        Outcome::Failed { assert, .. } if assert == a => {
-            let trace = witness::render(prog, layout, &it.trace, (opts.unroll, opts.threads));
+    match replay(prog, layout, &ex.steps, &oracle, a) {
+        Ok(trace) => {
+            let text = witness::render(prog, layout, &trace, (opts.unroll, opts.threads));
             if let (Some(path), false) = (&opts.witness, *witness_written) {
                 *witness_written = true;
-                write_witness(prog, layout, &it.trace, path);
+                write_witness(prog, layout, &trace, path);
             }
             *schedule = Some(ex.steps.clone());
-            Attempt::Done(BoundedOutcome::Violated { trace })
+            Attempt::Done(BoundedOutcome::Violated { trace: text })
         }
-        Outcome::Failed { assert, .. } => Attempt::Rejected(format!("the schedule fails {} first", prog.assertion_id(assert))),
+        Err(why) => Attempt::Rejected(why),
+    }
+}
+
+/// Replays a schedule in the interpreter from the initial state (`oracle` gives memory that
+/// does not start as zero): the executed steps when it makes assertion `a` fail, else why it
+/// does not. Every engine reports a violation only after this check.
+pub fn replay(prog: &Program, layout: &Layout, steps: &[crate::interp::Step], oracle: &dyn Fn(i128) -> i128, a: AssertId) -> Result<Vec<crate::interp::Executed>, String> {
+    let mut it = Interp::new(prog, layout, oracle);
+    match it.run(steps) {
+        Outcome::Failed { assert, .. } if assert == a => Ok(std::mem::take(&mut it.trace)),
+        Outcome::Failed { assert, .. } => Err(format!("the schedule fails {} first", prog.assertion_id(assert))),
         Outcome::Rejected { step, reason } => {
-            let havoc = ex.steps.iter().any(|s| matches!(s, crate::interp::Step::RunUntil { .. }));
-            Attempt::Rejected(format!("step {}: {reason}{}", step + 1, if havoc { HAVOC_MARK } else { "" }))
+            let havoc = steps.iter().any(|s| matches!(s, crate::interp::Step::RunUntil { .. }));
+            Err(format!("step {}: {reason}{}", step + 1, if havoc { HAVOC_MARK } else { "" }))
         }
-        Outcome::Finished => Attempt::Rejected("the schedule ends before the failure".into()),
+        Outcome::Finished => Err("the schedule ends before the failure".into()),
     }
 }
 
