@@ -28,7 +28,7 @@ pub struct PredictArgs {
     #[arg(long, value_name = "S", default_value_t = 0)]
     pub seed: u64,
     /// Steps per observed run.
-    #[arg(long, value_name = "N", default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = 50_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub steps: u64,
     /// Search interleavings with up to 1, then 2, ... K context switches (symbolic context
     /// bounding); an unsat core that does not need the bound covers every interleaving.

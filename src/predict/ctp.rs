@@ -20,7 +20,7 @@ use crate::bounded::term::{BitOp, Terms, T};
 use crate::interp::layout::{Layout, ADDRESS_MODEL};
 use crate::interp::{ops, MemAccess, Step};
 use crate::ir::{Action, AssertId, BinOp, CType, Expr, Halt, LocId, Lval, Program, Ty, UnOp};
-use hashbrown::HashMap;
+use hashbrown::{HashMap, HashSet};
 
 /// One event of the CTP.
 #[derive(Clone, Debug)]
@@ -49,12 +49,14 @@ pub struct Ctp {
     pub units: usize,
     /// Threads whose last observed event ended them (they can be joined).
     pub ended: Vec<bool>,
+    /// Addresses that more than one thread accesses; the others need no π-function.
+    pub shared: HashSet<i128>,
 }
 
 impl Ctp {
     /// The CTP of a run; a step that halted the program, and the failing step of an observed
     /// violation, are left out (every prediction is a prefix of an execution before them).
-    pub fn new(prog: &Program, obs: &Observed) -> Ctp {
+    pub fn new(prog: &Program, layout: &Layout, obs: &Observed) -> Ctp {
         let mut threads: Vec<u32> = Vec::new();
         let mut index: HashMap<u32, usize> = HashMap::new();
         let mut by_thread: Vec<Vec<usize>> = Vec::new();
@@ -65,6 +67,22 @@ impl Ctp {
         let mut ended = Vec::new();
         let failing = matches!(obs.end, super::observe::End::Failed(_));
         let n = if failing { obs.steps.len().saturating_sub(1) } else { obs.steps.len() };
+        let mut touched: HashMap<i128, u32> = HashMap::new();
+        let mut shared = HashSet::new();
+        for ex in obs.trace.iter().take(n) {
+            for a in &ex.accesses {
+                match touched.get(&a.addr) {
+                    Some(t) if *t != ex.thread => {
+                        shared.insert(a.addr);
+                    }
+                    Some(_) => {}
+                    None => {
+                        touched.insert(a.addr, ex.thread);
+                    }
+                }
+            }
+        }
+        let mut last_unit: Vec<Option<usize>> = Vec::new();
         for (step, ex) in obs.steps.iter().zip(&obs.trace).take(n) {
             let Step::Exec { thread, loc, .. } = step else { continue };
             let action = &prog.loc(*loc).action;
@@ -76,16 +94,26 @@ impl Ctp {
                 by_thread.push(Vec::new());
                 depth.push(0);
                 open_unit.push(None);
+                last_unit.push(None);
                 ended.push(false);
                 threads.len() - 1
             });
-            let unit = match open_unit[ti] {
-                Some(u) => u,
-                None => {
+            // An event that touches only its thread's memory cannot be told apart from the
+            // event before it by any other thread: it shares that event's execution time.
+            // (Only its own locals: a branch not taken may still read a global no other
+            // thread read in the run.)
+            let own = layout.thread_base(*thread)..layout.thread_base(*thread + 1);
+            let visible = ex.accesses.iter().any(|a| shared.contains(&a.addr) || !own.contains(&a.addr)) || !matches!(action, Action::Skip | Action::Assume(_) | Action::Assign(..) | Action::Assert(..) | Action::Fork { .. })
+                || matches!(step, Step::Exec { children, .. } if !children.is_empty());
+            let unit = match (open_unit[ti], last_unit[ti]) {
+                (Some(u), _) => u,
+                (None, Some(u)) if !visible => u,
+                _ => {
                     units += 1;
                     units - 1
                 }
             };
+            last_unit[ti] = Some(unit);
             match action {
                 Action::AtomicBegin => {
                     depth[ti] += 1;
@@ -107,7 +135,7 @@ impl Ctp {
             by_thread[ti].push(events.len());
             events.push(Event { thread: ti, idx, step: step.clone(), accesses: ex.accesses.clone(), unit });
         }
-        Ctp { threads, by_thread, events, units, ended }
+        Ctp { threads, by_thread, events, units, ended, shared }
     }
 }
 
@@ -172,6 +200,8 @@ struct Cursor<'e> {
     local: HashMap<i128, T>,
     ok: Vec<T>,
     reads: Vec<(i128, T)>,
+    /// The value of every read, in order (π-variable or the thread's own write).
+    values: Vec<T>,
     writes: Vec<(i128, T)>,
     nondets: Vec<T>,
     /// π-variables to use for the reads instead of fresh ones (re-evaluating an event).
@@ -183,6 +213,11 @@ struct Sym<'a> {
     layout: &'a Layout,
     terms: Terms,
     side: Vec<T>,
+    shared: &'a HashSet<i128>,
+    /// Per thread: the latest value it wrote at each address no other thread touches.
+    own: Vec<HashMap<i128, T>>,
+    /// The thread whose event is being evaluated.
+    thread: usize,
 }
 
 impl Sym<'_> {
@@ -219,12 +254,21 @@ impl Sym<'_> {
         let a = self.terms.int(acc.addr);
         let same = self.terms.eq(addr, a);
         cur.ok.push(same);
-        let pi = match &mut cur.reuse {
+        let v = match &mut cur.reuse {
             Some(it) => *it.next().ok_or("the branch reads more than the observed one")?,
-            None => self.terms.fresh((None, None)),
+            None if !self.shared.contains(&acc.addr) => match self.own[self.thread].get(&acc.addr) {
+                Some(v) => *v,
+                // Memory starts as zero in the interpreter.
+                None => self.terms.int(0),
+            },
+            None => {
+                let pi = self.terms.fresh((None, None));
+                cur.reads.push((acc.addr, pi));
+                pi
+            }
         };
-        cur.reads.push((acc.addr, pi));
-        Ok(pi)
+        cur.values.push(v);
+        Ok(v)
     }
 
     fn write(&mut self, cur: &mut Cursor, addr: T, v: T) -> R<()> {
@@ -240,6 +284,9 @@ impl Sym<'_> {
         let a = self.terms.int(acc.addr);
         let same = self.terms.eq(addr, a);
         cur.ok.push(same);
+        if cur.reuse.is_none() && !self.shared.contains(&acc.addr) {
+            self.own[self.thread].insert(acc.addr, v);
+        }
         cur.writes.push((acc.addr, v));
         Ok(())
     }
@@ -436,6 +483,7 @@ struct Evaluated {
     asserted: Option<(AssertId, T)>,
     ok: Vec<T>,
     reads: Vec<(i128, T)>,
+    values: Vec<T>,
     writes: Vec<(i128, T)>,
     nondets: Vec<T>,
     /// For a join: the handle.
@@ -448,7 +496,7 @@ type Pos = (usize, u8);
 
 /// Builds the CSSA encoding of a CTP; context bounds `1..=max_bound` get activation literals.
 pub fn encode(prog: &Program, layout: &Layout, ctp: &Ctp, max_bound: u32) -> (Encoding, EncodingStats) {
-    let mut sym = Sym { prog, layout, terms: Terms::new(), side: Vec::new() };
+    let mut sym = Sym { prog, layout, terms: Terms::new(), side: Vec::new(), shared: &ctp.shared, own: vec![HashMap::new(); ctp.threads.len()], thread: 0 };
     let n = ctp.events.len();
     let order: Vec<T> = (0..ctp.units).map(|_| sym.terms.fresh((Some(0), None))).collect();
     let mut constraints: Vec<T> = Vec::new();
@@ -458,8 +506,14 @@ pub fn encode(prog: &Program, layout: &Layout, ctp: &Ctp, max_bound: u32) -> (En
         constraints.push(c);
     }
     let mut evs: Vec<Option<Evaluated>> = Vec::with_capacity(n);
+    let mut allocs = vec![0i128; ctp.threads.len()];
     for ev in &ctp.events {
-        evs.push(evaluate(&mut sym, ev, ctp).ok());
+        sym.thread = ev.thread;
+        let k = allocs[ev.thread];
+        if matches!(&ev.step, Step::Exec { loc, .. } if matches!(prog.loc(*loc).action, Action::Alloc(..))) {
+            allocs[ev.thread] += 1;
+        }
+        evs.push(evaluate(&mut sym, ev, k).ok());
     }
     constraints.append(&mut sym.side);
     let terms = &mut sym.terms;
@@ -542,7 +596,7 @@ pub fn encode(prog: &Program, layout: &Layout, ctp: &Ctp, max_bound: u32) -> (En
             let cond = terms.and(&cs);
             sites.push(FailSite { assert: a, event: i, cond, flipped: None });
         }
-        let pis: Vec<T> = e.reads.iter().map(|r| r.1).collect();
+        let pis: Vec<T> = e.values.clone();
         sites.extend(flipped_sites(&mut sym, ctp, i, attempted[i], &pis, &mut extra));
     }
     let terms = &mut sym.terms;
@@ -644,11 +698,11 @@ pub fn encode(prog: &Program, layout: &Layout, ctp: &Ctp, max_bound: u32) -> (En
 }
 
 /// Symbolic evaluation of one event over its observed accesses.
-fn evaluate(sym: &mut Sym, ev: &Event, ctp: &Ctp) -> R<Evaluated> {
+fn evaluate(sym: &mut Sym, ev: &Event, alloc_k: i128) -> R<Evaluated> {
     let Step::Exec { thread, loc, children, .. } = &ev.step else { return Err("not an executed step".into()) };
     let thread = *thread;
     let prog = sym.prog;
-    let mut cur = Cursor { accesses: Some(ev.accesses.iter()), local: HashMap::new(), ok: Vec::new(), reads: Vec::new(), writes: Vec::new(), nondets: Vec::new(), reuse: None };
+    let mut cur = Cursor { accesses: Some(ev.accesses.iter()), local: HashMap::new(), ok: Vec::new(), reads: Vec::new(), writes: Vec::new(), nondets: Vec::new(), reuse: None, values: Vec::new() };
     let mut cond = sym.terms.tt();
     let mut asserted = None;
     let mut joined = None;
@@ -670,8 +724,7 @@ fn evaluate(sym: &mut Sym, ev: &Event, ctp: &Ctp) -> R<Evaluated> {
             asserted = Some((*id, v));
         }
         Action::Alloc(lv, ..) => {
-            let k = ctp.by_thread[ev.thread][..ev.idx].iter().filter(|&&e| matches!(&ctp.events[e].step, Step::Exec { loc, .. } if matches!(prog.loc(*loc).action, Action::Alloc(..)))).count();
-            let h = sym.terms.int(Layout::heap_addr(thread, k as i128));
+            let h = sym.terms.int(Layout::heap_addr(thread, alloc_k));
             let a = sym.addr(&mut cur, lv, thread)?;
             sym.write(&mut cur, a, h)?;
         }
@@ -700,6 +753,15 @@ fn evaluate(sym: &mut Sym, ev: &Event, ctp: &Ctp) -> R<Evaluated> {
                 Some(e) => sym.eval(&mut cur, e, thread)?,
                 None => sym.terms.int(0),
             };
+            if children.is_empty() {
+                // A thread that is never scheduled: its handle is the interpreter's, as observed.
+                if let Some(hl) = handle {
+                    let a = sym.addr(&mut cur, hl, thread)?;
+                    let seen = cur.accesses.as_ref().and_then(|it| it.clone().find(|x| x.write)).map(|x| x.value).ok_or("a fork without its handle's write")?;
+                    let h = sym.terms.int(seen);
+                    sym.write(&mut cur, a, h)?;
+                }
+            }
             for &c in children {
                 if let Some(hl) = handle {
                     let a = sym.addr(&mut cur, hl, thread)?;
@@ -722,7 +784,7 @@ fn evaluate(sym: &mut Sym, ev: &Event, ctp: &Ctp) -> R<Evaluated> {
     if cur.accesses.as_mut().and_then(|a| a.next()).is_some() {
         return Err("the event accesses less memory than it did when observed".into());
     }
-    Ok(Evaluated { cond, asserted, ok: cur.ok, reads: cur.reads, writes: cur.writes, nondets: cur.nondets, joined })
+    Ok(Evaluated { cond, asserted, ok: cur.ok, reads: cur.reads, values: cur.values, writes: cur.writes, nondets: cur.nondets, joined })
 }
 
 /// The longest path, after a branch not taken, searched for a failure.
@@ -775,6 +837,7 @@ fn flipped_sites(sym: &mut Sym, ctp: &Ctp, i: usize, attempted: T, pis: &[T], ex
                         writes: Vec::new(),
                         nondets: Vec::new(),
                         reuse: observed.then(|| pis.iter()),
+                        values: Vec::new(),
                     };
                     let last = k + 1 == path.len();
                     let res: R<Option<T>> = match &prog.loc(l).action {

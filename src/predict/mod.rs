@@ -42,7 +42,7 @@ pub struct PredictOptions {
 
 impl Default for PredictOptions {
     fn default() -> PredictOptions {
-        PredictOptions { runs: 8, seed: 0, max_steps: 5000, context_bound: Some(2), solver_timeout: Duration::from_secs(60), stats: false }
+        PredictOptions { runs: 8, seed: 0, max_steps: 50_000, context_bound: Some(2), solver_timeout: Duration::from_secs(60), stats: false }
     }
 }
 
@@ -76,8 +76,9 @@ pub fn run_program(prog: &Program, opts: &PredictOptions) -> CheckReport {
         let seed = opts.seed.wrapping_mul(0x1000_0000_01b3).wrapping_add(r as u64);
         // Runs alternate between long slices (few context switches) and short ones.
         let switch = [0.02, 0.2, 0.5][r as usize % 3];
+        let per_template = [2, 3, 1, 4][r as usize % 4];
         let t0 = Instant::now();
-        let obs = observe::run(prog, &layout, seed, opts.max_steps, switch);
+        let obs = observe::run(prog, &layout, seed, opts.max_steps, switch, per_template);
         let observe_s = t0.elapsed().as_secs_f64();
         if let observe::End::Failed(a) = obs.end {
             if matches!(found[a.index()], Finding::Nothing) {
@@ -89,7 +90,7 @@ pub fn run_program(prog: &Program, opts: &PredictOptions) -> CheckReport {
         }
         let open: Vec<AssertId> = (0..n).filter(|&i| matches!(found[i], Finding::Nothing)).map(|i| AssertId(i as u32)).collect();
         let t1 = Instant::now();
-        let c = ctp::Ctp::new(prog, &obs);
+        let c = ctp::Ctp::new(prog, &layout, &obs);
         let (enc, es) = ctp::encode(prog, &layout, &c, opts.context_bound.unwrap_or(0));
         let encode_s = t1.elapsed().as_secs_f64();
         let t2 = Instant::now();

@@ -71,14 +71,19 @@ struct Mirror {
 
 /// Executes the program from its initial state under a random scheduler. `switch` is the
 /// chance, per step, of moving on to another thread (so runs with a small value interleave
-/// in few, long slices, and with a large one in many short ones).
-pub fn run(prog: &Program, layout: &Layout, seed: u64, max_steps: usize, switch: f64) -> Observed {
+/// in few, long slices, and with a large one in many short ones). At most `per_template`
+/// threads of each template are scheduled: later ones are created but never run, which is
+/// the prefix of an execution in which they run later (and keeps a thread created in a long
+/// loop from swamping the trace).
+pub fn run(prog: &Program, layout: &Layout, seed: u64, max_steps: usize, switch: f64, per_template: usize) -> Observed {
+    let mut scheduled = vec![0usize; prog.templates.len()];
     let oracle = |_: i128| 0i128;
     let mut it = Interp::new(prog, layout, &oracle);
     let mut rng = Rng::new(seed);
     let mut threads = vec![Mirror { id: 0, template: TemplateId(0), pc: None, done: false }];
     let mut steps = Vec::new();
     let mut current = 0usize;
+    let mut next_id = 1u32;
     let threshold = (switch.clamp(0.0, 1.0) * u64::MAX as f64) as u64;
     let end = loop {
         if steps.len() >= max_steps {
@@ -106,7 +111,10 @@ pub fn run(prog: &Program, layout: &Layout, seed: u64, max_steps: usize, switch:
             rng.shuffle(&mut cands);
             for loc in cands {
                 let nondets = nondet_types(prog, &prog.loc(loc).action).into_iter().map(|ty| random_value(&mut rng, ty, prog)).collect();
-                let children = if matches!(prog.loc(loc).action, Action::Fork { .. }) { vec![threads.len() as u32] } else { Vec::new() };
+                let children = match &prog.loc(loc).action {
+                    Action::Fork { template, .. } if scheduled[template.index()] < per_template => vec![next_id],
+                    _ => Vec::new(),
+                };
                 let step = Step::Exec { thread: t.id, loc, nondets, children };
                 // A rejected step changes nothing the schedule depends on (at most it caches
                 // the initial value of memory it read), so the next candidate can be tried.
@@ -127,6 +135,8 @@ pub fn run(prog: &Program, layout: &Layout, seed: u64, max_steps: usize, switch:
         if let Action::Fork { template, .. } = &l.action {
             for c in children {
                 threads.push(Mirror { id: *c, template: *template, pc: None, done: false });
+                scheduled[template.index()] += 1;
+                next_id += 1;
             }
         }
         let halted = matches!(l.action, Action::Halt(Halt::Abort | Halt::Exit));
