@@ -13,6 +13,7 @@ pub mod frontend;
 pub mod interp;
 pub mod inputs;
 pub mod ir;
+pub mod predict;
 pub mod report;
 pub mod rules;
 pub mod svcomp;

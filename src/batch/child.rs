@@ -45,7 +45,12 @@ pub fn main() -> i32 {
     let (outcome, sections) = match load_program(&req.spec.file, &front) {
         Ok(prog) => {
             let opts = req.spec.check.clone();
-            match std::panic::catch_unwind(move || engine::check_program(&prog, &opts)) {
+            let predict = req.spec.predict.clone();
+            let run = move || match &predict {
+                Some(p) => crate::predict::run_program(&prog, p),
+                None => engine::check_program(&prog, &opts),
+            };
+            match std::panic::catch_unwind(run) {
                 Ok(r) => (Outcome::Checked(r.verdicts), r.sections),
                 Err(_) => (Outcome::Error(Diagnostic::internal(&label, "the analysis crashed; please report this input")), Vec::new()),
             }

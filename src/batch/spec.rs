@@ -15,6 +15,9 @@ pub struct TaskSpec {
     pub front: FrontendOptions,
     /// What to run on it.
     pub check: CheckOptions,
+    /// Run the predictive analysis instead of `check`'s engines.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub predict: Option<crate::predict::PredictOptions>,
 }
 
 impl TaskSpec {

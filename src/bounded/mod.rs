@@ -313,28 +313,58 @@ fn confirm(prog: &Program, layout: &Layout, sk: &skeleton::Skeleton, enc: &encod
     let Some(&(f, _)) = fail else { return Attempt::Done(BoundedOutcome::Unknown { reason: "internal error: the model selects no failing instance".into() }) };
     let ex = witness::extract(prog, sk, enc, z3, f);
     let oracle = |addr: i128| z3.init(addr);
-    let mut it = Interp::new(prog, layout, &oracle);
-    match it.run(&ex.steps) {
-        Outcome::Failed { assert, rests_on: Some(ap), .. } if assert == a => {
-            // The replay reached the failure only through a value the IR over-approximates:
-            // that is no execution of the C program.
-            Attempt::Done(BoundedOutcome::Unknown { reason: format!("a candidate violation rests on an over-approximation: {}", prog.approx_str(ap)) })
-        }
-        Outcome::Failed { assert, .. } if assert == a => {
-            let trace = witness::render(prog, layout, &it.trace, (opts.unroll, opts.threads));
+    match replay(prog, layout, &ex.steps, &oracle, a) {
+        Ok(trace) => {
+            let text = witness::render(prog, layout, &trace, (opts.unroll, opts.threads));
             if let (Some(path), false) = (&opts.witness, *witness_written) {
                 *witness_written = true;
-                write_witness(prog, layout, &it.trace, path);
+                write_witness(prog, layout, &trace, path);
             }
             *schedule = Some(ex.steps.clone());
-            Attempt::Done(BoundedOutcome::Violated { trace })
+            Attempt::Done(BoundedOutcome::Violated { trace: text })
         }
-        Outcome::Failed { assert, .. } => Attempt::Rejected(format!("the schedule fails {} first", prog.assertion_id(assert))),
+        // The replay reached the failure only through a value the IR over-approximates: that
+        // is no execution of the C program.
+        Err(ReplayError::RestsOn(ap)) => {
+            Attempt::Done(BoundedOutcome::Unknown { reason: format!("a candidate violation rests on an over-approximation: {}", prog.approx_str(ap)) })
+        }
+        Err(ReplayError::Fails(why)) => Attempt::Rejected(why),
+    }
+}
+
+/// Why a replayed schedule is not a violation.
+#[derive(Clone, Debug)]
+pub enum ReplayError {
+    /// It reaches the failure, but only through a value an over-approximation produced.
+    RestsOn(crate::ir::ApproxId),
+    /// It does not reach the failure: why.
+    Fails(String),
+}
+
+impl ReplayError {
+    /// The reason, in words, for a program's approximations.
+    pub fn describe(&self, prog: &Program) -> String {
+        match self {
+            ReplayError::RestsOn(ap) => format!("it rests on an over-approximation: {}", prog.approx_str(*ap)),
+            ReplayError::Fails(why) => why.clone(),
+        }
+    }
+}
+
+/// Replays a schedule in the interpreter from the initial state (`oracle` gives memory that
+/// does not start as zero): the executed steps when it makes assertion `a` fail, else why it
+/// does not. Every engine reports a violation only after this check.
+pub fn replay(prog: &Program, layout: &Layout, steps: &[crate::interp::Step], oracle: &dyn Fn(i128) -> i128, a: AssertId) -> Result<Vec<crate::interp::Executed>, ReplayError> {
+    let mut it = Interp::new(prog, layout, oracle);
+    match it.run(steps) {
+        Outcome::Failed { assert, rests_on: Some(ap), .. } if assert == a => Err(ReplayError::RestsOn(ap)),
+        Outcome::Failed { assert, .. } if assert == a => Ok(std::mem::take(&mut it.trace)),
+        Outcome::Failed { assert, .. } => Err(ReplayError::Fails(format!("the schedule fails {} first", prog.assertion_id(assert)))),
         Outcome::Rejected { step, reason } => {
-            let havoc = ex.steps.iter().any(|s| matches!(s, crate::interp::Step::RunUntil { .. }));
-            Attempt::Rejected(format!("step {}: {reason}{}", step + 1, if havoc { HAVOC_MARK } else { "" }))
+            let havoc = steps.iter().any(|s| matches!(s, crate::interp::Step::RunUntil { .. }));
+            Err(ReplayError::Fails(format!("step {}: {reason}{}", step + 1, if havoc { HAVOC_MARK } else { "" })))
         }
-        Outcome::Finished => Attempt::Rejected("the schedule ends before the failure".into()),
+        Outcome::Finished => Err(ReplayError::Fails("the schedule ends before the failure".into())),
     }
 }
 

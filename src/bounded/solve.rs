@@ -202,6 +202,12 @@ impl Z3 {
         }
     }
 
+    /// The Boolean unknowns (their numbers) among the assumptions of the last check that its
+    /// unsat core uses, after an unsatisfiable answer.
+    pub fn unsat_core(&self) -> Vec<u32> {
+        self.solver.get_unsat_core().iter().filter_map(|b| b.to_string().strip_prefix('b').and_then(|n| n.parse().ok())).collect()
+    }
+
     /// The model's value of integer unknown `n`.
     pub fn sym(&mut self, n: u32) -> i128 {
         if let Some(Some(v)) = self.syms.get(n as usize) {

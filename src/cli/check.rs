@@ -274,7 +274,7 @@ pub fn run(a: &CheckArgs) -> i32 {
         eprintln!("error: no .c or .i files found in the given paths");
         return exit::USAGE;
     }
-    let specs: Vec<TaskSpec> = files.into_iter().map(|file| TaskSpec { file, front: front.clone(), check: opts.clone() }).collect();
+    let specs: Vec<TaskSpec> = files.into_iter().map(|file| TaskSpec { file, front: front.clone(), check: opts.clone(), predict: None }).collect();
     // Text on stdout streams in task order as results come in; every other report is
     // whole only at the end.
     let streaming = a.format == Format::Text && a.output.is_none();

@@ -3,6 +3,7 @@
 mod check;
 mod datalog;
 mod ir;
+mod predict;
 mod rules;
 mod svcomp;
 
@@ -29,6 +30,8 @@ enum Command {
     Rules(rules::RulesArgs),
     /// Run Datalog rules on Soufflé-style fact files (REL.facts in, REL.csv out).
     Datalog(datalog::DatalogArgs),
+    /// Predict violations from observed runs: other interleavings of the same events.
+    Predict(predict::PredictArgs),
     /// Run SV-COMP task files (.yml) and score the answers.
     Svcomp(svcomp::SvcompArgs),
     /// Internal: run one task of a batch (a request on stdin, a result on stdout).
@@ -122,6 +125,7 @@ pub fn main() -> i32 {
         Command::Rules(a) => rules::run(&a),
         Command::Datalog(a) => datalog::run(&a),
         Command::Svcomp(a) => svcomp::run(&a),
+        Command::Predict(a) => predict::run(&a),
         Command::Task => crate::batch::child::main(),
     }
 }

@@ -1,0 +1,112 @@
+//! `duet-rs predict`: violations predicted from observed runs, with `check`'s reports and batch.
+
+use super::check::{emit, BatchArgs};
+use super::{expand_inputs, InputArgs};
+use crate::batch::{TaskRun, TaskSpec};
+use crate::diag::exit;
+use crate::engine::CheckOptions;
+use crate::predict::PredictOptions;
+use crate::report::{self, Format};
+use crate::verdict::combined_exit_code;
+use clap::{ArgAction, Args};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// Arguments of `duet-rs predict`.
+#[derive(Args, Debug)]
+#[command(disable_help_flag = true)]
+pub struct PredictArgs {
+    /// C files or directories.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Observed runs per file (fewer when every assertion is violated sooner).
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..))]
+    pub runs: u32,
+    /// Seed of the random scheduler; the same seed gives the same runs and predictions.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+    /// Steps per observed run.
+    #[arg(long, value_name = "N", default_value_t = 50_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub steps: u64,
+    /// Search interleavings with up to 1, then 2, ... K context switches (symbolic context
+    /// bounding); an unsat core that does not need the bound covers every interleaving.
+    #[arg(long, value_name = "K", default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
+    pub context_bound: u32,
+    /// Search every interleaving of the observed events at once.
+    #[arg(long, conflicts_with = "context_bound")]
+    pub no_context_bound: bool,
+    /// Solver time limit per query, in seconds.
+    #[arg(long, value_name = "SECS", default_value_t = 60)]
+    pub solver_timeout: u64,
+    /// Print per-run figures (trace length, encoding size, times).
+    #[arg(long)]
+    pub stats: bool,
+    #[command(flatten)]
+    pub batch: BatchArgs,
+    /// Report format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+    /// Write the report to FILE (atomically: a stopped run leaves no partial report).
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Print help.
+    #[arg(long, action = ArgAction::Help)]
+    pub help: Option<bool>,
+}
+
+impl PredictArgs {
+    /// The predictive analysis these flags select.
+    pub fn options(&self) -> PredictOptions {
+        PredictOptions {
+            runs: self.runs,
+            seed: self.seed,
+            max_steps: self.steps as usize,
+            context_bound: (!self.no_context_bound).then_some(self.context_bound),
+            solver_timeout: Duration::from_secs(self.solver_timeout.max(1)),
+            stats: self.stats,
+        }
+    }
+}
+
+fn stream_text(run: &TaskRun) -> String {
+    report::text::task(&run.result)
+}
+
+/// Runs `duet-rs predict`.
+pub fn run(a: &PredictArgs) -> i32 {
+    let start = Instant::now();
+    let front = a.input.frontend_options();
+    let opts = a.options();
+    let files = expand_inputs(&a.files);
+    if files.is_empty() {
+        eprintln!("error: no .c or .i files found in the given paths");
+        return exit::USAGE;
+    }
+    let specs: Vec<TaskSpec> = files.into_iter().map(|file| TaskSpec { file, front: front.clone(), check: CheckOptions::default(), predict: Some(opts.clone()) }).collect();
+    let streaming = a.format == Format::Text && a.output.is_none();
+    let runs = match a.batch.run(specs, streaming.then_some(stream_text as fn(&TaskRun) -> String)) {
+        Ok(Some(runs)) => runs,
+        Ok(None) => return exit::SAFE,
+        Err(code) => return code,
+    };
+    let results: Vec<_> = runs.iter().map(|r| r.result.clone()).collect();
+    let code = combined_exit_code(&results);
+    let seconds = start.elapsed().as_secs_f64();
+    if streaming {
+        emit(&format!("\n{}", report::text_summary(&runs, code, seconds)));
+        return code;
+    }
+    let text = report::render(a.format, &runs, code, seconds);
+    match &a.output {
+        Some(path) => {
+            if let Err(e) = report::atomic::write(path, &text) {
+                eprintln!("error: cannot write the report to {}: {e}", path.display());
+                return exit::USAGE;
+            }
+        }
+        None => emit(&text),
+    }
+    code
+}

@@ -1,0 +1,167 @@
+//! Predictive analysis (Wang, Kundu, Ganai & Gupta, FM 2009): bugs predicted from observed runs.
+//!
+//! 1. [`observe`]: the IR interpreter runs the program under a seeded random scheduler and
+//!    records every step (events per thread, with the branches taken).
+//! 2. [`ctp`]: the run's concurrent trace program and its CSSA encoding: π-functions for the
+//!    reads, happens-before over integer execution times, context bounds as assumptions.
+//! 3. [`search`]: Z3 under growing context bounds; an unsatisfiable bounded query whose unsat
+//!    core does not use the bound covers the whole CTP. A model becomes a schedule that
+//!    [`crate::bounded::replay`] executes: only a replayed failure is reported.
+//!
+//! The analysis covers only the interleavings of the events observed, so an assertion without
+//! a violation stays `unknown`, never `safe`.
+
+pub mod ctp;
+pub mod observe;
+pub mod search;
+
+use crate::engine::CheckReport;
+use crate::interp::layout::Layout;
+use crate::ir::{AssertId, Program};
+use crate::verdict::{AssertionVerdict, Section, Status};
+use serde::{Deserialize, Serialize};
+use std::fmt::Write;
+use std::time::{Duration, Instant};
+
+/// What `predict` runs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PredictOptions {
+    /// Observed runs.
+    pub runs: u32,
+    /// Seed of the scheduler of the first run (run `i` uses a seed derived from it).
+    pub seed: u64,
+    /// Steps per run.
+    pub max_steps: usize,
+    /// Context bound for the search; `None` searches every linearization at once.
+    pub context_bound: Option<u32>,
+    /// Solver time limit per query.
+    pub solver_timeout: Duration,
+    /// Print figures per run.
+    pub stats: bool,
+}
+
+impl Default for PredictOptions {
+    fn default() -> PredictOptions {
+        PredictOptions { runs: 8, seed: 0, max_steps: 50_000, context_bound: Some(2), solver_timeout: Duration::from_secs(60), stats: false }
+    }
+}
+
+/// What happened to one assertion over the runs.
+#[derive(Clone, Debug)]
+enum Finding {
+    Nothing,
+    Observed { run: u32, text: String },
+    Predicted { run: u32, bound: Option<u32>, text: String },
+}
+
+/// Verdicts for every assertion from `opts.runs` observed runs and their predictions.
+pub fn run_program(prog: &Program, opts: &PredictOptions) -> CheckReport {
+    let n = prog.assertions.len();
+    let verdict = |i: usize, status: Status, reason: String, detail: Option<String>| AssertionVerdict { id: prog.assertion_id(AssertId(i as u32)), text: prog.assertions[i].text.clone(), status, reason, detail };
+    if let Some(u) = prog.unsupported.first() {
+        let why = format!("unknown: unsupported construct: {} at {}", u.construct, prog.span_str(u.span));
+        return CheckReport { verdicts: (0..n).map(|i| verdict(i, Status::Unknown, why.clone(), None)).collect(), sections: Vec::new() };
+    }
+    let layout = Layout::new(prog);
+    let mut found = vec![Finding::Nothing; n];
+    // Per assertion: runs whose CTP holds it, proved free of violations (whole, or within the bound).
+    let mut cleared = vec![(0u32, 0u32); n];
+    let mut undecided: Vec<Option<String>> = vec![None; n];
+    let mut stats = String::new();
+    let start = Instant::now();
+    for r in 0..opts.runs {
+        if found.iter().all(|f| !matches!(f, Finding::Nothing)) {
+            break;
+        }
+        let seed = opts.seed.wrapping_mul(0x1000_0000_01b3).wrapping_add(r as u64);
+        // Runs alternate between long slices (few context switches) and short ones.
+        let switch = [0.02, 0.2, 0.5][r as usize % 3];
+        let per_template = [2, 3, 1, 4][r as usize % 4];
+        let t0 = Instant::now();
+        let obs = observe::run(prog, &layout, seed, opts.max_steps, switch, per_template);
+        let observe_s = t0.elapsed().as_secs_f64();
+        if let observe::End::Failed(a) = obs.end {
+            if matches!(found[a.index()], Finding::Nothing) {
+                let oracle = |_: i128| 0i128;
+                if let Ok(trace) = crate::bounded::replay(prog, &layout, &obs.steps, &oracle, a) {
+                    found[a.index()] = Finding::Observed { run: r, text: render(prog, &layout, &trace, "observed run") };
+                }
+            }
+        }
+        let open: Vec<AssertId> = (0..n).filter(|&i| matches!(found[i], Finding::Nothing)).map(|i| AssertId(i as u32)).collect();
+        let t1 = Instant::now();
+        let c = ctp::Ctp::new(prog, &layout, &obs);
+        let (enc, es) = ctp::encode(prog, &layout, &c, opts.context_bound.unwrap_or(0));
+        let encode_s = t1.elapsed().as_secs_f64();
+        let t2 = Instant::now();
+        let mut z3 = crate::bounded::solve::Z3::new(&enc.terms, &enc.constraints, opts.solver_timeout);
+        let mut predicted = 0;
+        for a in open {
+            if !enc.queries.iter().any(|(x, _)| *x == a) {
+                continue;
+            }
+            let i = a.index();
+            match search::search(prog, &layout, &c, &enc, &mut z3, a, opts.context_bound.is_some()) {
+                search::Found::Violation { trace, bound, .. } => {
+                    predicted += 1;
+                    let what = match bound {
+                        Some(b) => format!("predicted from run {r}, context bound {b}"),
+                        None => format!("predicted from run {r}"),
+                    };
+                    found[i] = Finding::Predicted { run: r, bound, text: render(prog, &layout, &trace, &what) };
+                }
+                search::Found::NoneInCtp => cleared[i].0 += 1,
+                search::Found::NoneWithin(_) => cleared[i].1 += 1,
+                search::Found::Undecided(why) => undecided[i] = Some(why),
+            }
+        }
+        let solve_s = t2.elapsed().as_secs_f64();
+        if opts.stats {
+            let _ = writeln!(
+                stats,
+                "run {r} seed {seed} steps {} end {:?} events {} reads {} writes {} pi-args {} sites {} predicted {predicted} observe s {observe_s:.3} encode s {encode_s:.3} solve s {solve_s:.3} elapsed s {:.3}",
+                obs.steps.len(),
+                obs.end,
+                es.events,
+                es.reads,
+                es.writes,
+                es.pi_args,
+                enc.sites.len(),
+                start.elapsed().as_secs_f64()
+            );
+        }
+    }
+    let verdicts = (0..n)
+        .map(|i| match &found[i] {
+            Finding::Observed { run, text } => verdict(i, Status::Violated, format!("violated (observed): run {run} reaches the failure, and its schedule replays"), Some(text.clone())),
+            Finding::Predicted { run, bound, text } => {
+                let b = bound.map(|b| format!(" within {b} context switches")).unwrap_or_default();
+                verdict(i, Status::Violated, format!("violated (predicted, replayed): an interleaving of run {run}'s events{b} reaches the failure"), Some(text.clone()))
+            }
+            Finding::Nothing => {
+                let mut why = format!("unknown: no violation observed or predicted in {} run(s); predictive analysis covers only the interleavings of the events observed", opts.runs);
+                let (whole, within) = cleared[i];
+                if whole + within > 0 {
+                    let _ = write!(why, " ({whole} run(s) with no violating interleaving at all");
+                    if within > 0 {
+                        let _ = write!(why, ", {within} with none within {} context switches", opts.context_bound.unwrap_or(0));
+                    }
+                    why.push(')');
+                }
+                if let Some(u) = &undecided[i] {
+                    let _ = write!(why, "; {u}");
+                }
+                verdict(i, Status::Unknown, why, None)
+            }
+        })
+        .collect();
+    let sections = if opts.stats { vec![Section { title: "predict".into(), body: stats }] } else { Vec::new() };
+    CheckReport { verdicts, sections }
+}
+
+/// The readable interleaving of a replayed schedule.
+fn render(prog: &Program, layout: &Layout, trace: &[crate::interp::Executed], what: &str) -> String {
+    let text = crate::bounded::witness::render(prog, layout, trace, (0, 0));
+    let body = text.split_once('\n').map(|x| x.1).unwrap_or("");
+    format!("interleaving ({what}; replayed):\n{body}")
+}
