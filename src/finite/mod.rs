@@ -33,13 +33,16 @@ pub struct FiniteOptions {
     pub max_states: usize,
     /// Global or local stores (each) the projection may have.
     pub max_stores: usize,
+    /// Stores the Cartesian phase may create before it gives way to the exact exploration
+    /// (without exceptions, counters run up to the value bound there).
+    pub cartesian_stores: usize,
     /// Instances of each unboundedly created template; without it such programs are declined.
     pub instances: Option<u32>,
 }
 
 impl Default for FiniteOptions {
     fn default() -> Self {
-        FiniteOptions { auto_exceptions: true, exceptions: None, exact_fallback: true, max_states: 2_000_000, max_stores: 200_000, instances: None }
+        FiniteOptions { auto_exceptions: true, exceptions: None, exact_fallback: true, max_states: 2_000_000, max_stores: 200_000, cartesian_stores: 4_000, instances: None }
     }
 }
 
@@ -128,7 +131,7 @@ pub fn prove(prog: &Program, open: &[AssertId], opts: &FiniteOptions) -> Vec<Fin
     let method = if families.is_empty() && products.is_empty() { Method::Cartesian } else { Method::Exceptions };
     let mut out: Vec<FiniteOutcome> = Vec::new();
     let mut left = Vec::new();
-    match cartesian::Cartesian::run(&m, families, products, opts.max_stores) {
+    match cartesian::Cartesian::run(&m, families, products, opts.cartesian_stores.min(opts.max_stores)) {
         Ok(c) => {
             for &a in open {
                 let f = c.failures(a);
