@@ -9,6 +9,7 @@ pub mod cli;
 pub mod coarsen;
 pub mod diag;
 pub mod engine;
+pub mod finite;
 pub mod frontend;
 pub mod interp;
 pub mod inputs;

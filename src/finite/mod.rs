@@ -1,0 +1,172 @@
+//! The finite-state engine: thread-modular verification with exception sets (Malkis,
+//! Podelski and Rybalchenko, SAS 2007) on a finite projection of the program.
+//!
+//! [`model`] projects the IR onto locations and the small variables assertions and branches
+//! depend on; [`cartesian`] computes the Cartesian abstract fixpoint refined by exception
+//! sets ([`exceptions`]: Section 5's construction for flags and locks, or a file); when a
+//! failing state survives, [`explicit`] refines the exception set to every reachable state of
+//! the projection, within a budget. Proofs hold for the thread set the program creates (each
+//! template once per creation), or, when asked, for a given number of instances of every
+//! unboundedly created template; the outcome says which.
+
+pub mod cartesian;
+pub mod exceptions;
+pub mod explicit;
+pub mod model;
+pub mod space;
+
+use crate::diag::Diagnostic;
+use crate::ir::{AssertId, Program};
+use exceptions::ExceptionSpec;
+use std::path::Path;
+
+/// How the engine runs.
+#[derive(Clone, Debug)]
+pub struct FiniteOptions {
+    /// Use Section 5's exceptions for flags and locks.
+    pub auto_exceptions: bool,
+    /// Exceptions from a file (already parsed).
+    pub exceptions: Option<ExceptionSpec>,
+    /// When the Cartesian fixpoint does not prove an assertion, explore the projection exactly.
+    pub exact_fallback: bool,
+    /// States the exact exploration may visit.
+    pub max_states: usize,
+    /// Global or local stores (each) the projection may have.
+    pub max_stores: usize,
+    /// Stores the Cartesian phase may create before it gives way to the exact exploration
+    /// (without exceptions, counters run up to the value bound there).
+    pub cartesian_stores: usize,
+    /// Instances of each unboundedly created template; without it such programs are declined.
+    pub instances: Option<u32>,
+}
+
+impl Default for FiniteOptions {
+    fn default() -> Self {
+        FiniteOptions { auto_exceptions: true, exceptions: None, exact_fallback: true, max_states: 2_000_000, max_stores: 200_000, cartesian_stores: 4_000, instances: None }
+    }
+}
+
+/// Which thread counts a proof covers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ThreadClaim {
+    /// The threads the program creates, each creation site once: the program's own instance.
+    AsCreated,
+    /// This many instances of every unboundedly created template (not every number).
+    Instances(u32),
+}
+
+/// How an assertion was proved.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// Cartesian abstraction alone (thread-modular).
+    Cartesian,
+    /// Cartesian abstraction refined by exception sets.
+    Exceptions,
+    /// The exception set refined to every reachable state of the projection.
+    Exact,
+}
+
+/// The engine's answer for one assertion.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FiniteStatus {
+    /// Holds in every interleaving of the claimed threads.
+    Proved {
+        /// Which analysis proved it.
+        method: Method,
+        /// For which thread counts.
+        threads: ThreadClaim,
+    },
+    /// A state of the over-approximation fails it (possibly a spurious one).
+    NotProved(String),
+    /// The engine does not apply to this program.
+    Declined(String),
+}
+
+/// One assertion's outcome.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FiniteOutcome {
+    /// The assertion.
+    pub assertion: AssertId,
+    /// What the engine found.
+    pub status: FiniteStatus,
+}
+
+impl FiniteOutcome {
+    /// True when the assertion was proved.
+    pub fn proved(&self) -> bool {
+        matches!(self.status, FiniteStatus::Proved { .. })
+    }
+}
+
+/// Reads an exceptions file and checks its names against the program.
+pub fn load_exceptions(path: &Path, prog: &Program, opts: &FiniteOptions) -> Result<ExceptionSpec, Diagnostic> {
+    let display = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| Diagnostic::file(&display, format!("cannot read the exceptions file: {e}")))?;
+    let spec = ExceptionSpec::parse(&display, &text)?;
+    if let Ok(m) = model::Model::build(prog, opts.instances) {
+        spec.resolve(&m)?;
+    }
+    Ok(spec)
+}
+
+/// Tries to prove the open assertions.
+pub fn prove(prog: &Program, open: &[AssertId], opts: &FiniteOptions) -> Vec<FiniteOutcome> {
+    let all = |status: FiniteStatus| open.iter().map(|&a| FiniteOutcome { assertion: a, status: status.clone() }).collect();
+    let m = match model::Model::build(prog, opts.instances) {
+        Ok(m) => m,
+        Err(why) => return all(FiniteStatus::Declined(why)),
+    };
+    let threads = match opts.instances {
+        Some(k) if prog.templates.iter().skip(1).any(|t| t.multiplicity == crate::ir::Multiplicity::Unbounded) => ThreadClaim::Instances(k),
+        _ => ThreadClaim::AsCreated,
+    };
+    let products = match &opts.exceptions {
+        Some(spec) => match spec.resolve(&m) {
+            Ok(p) => p,
+            Err(d) => return all(FiniteStatus::Declined(d.to_string())),
+        },
+        None => Vec::new(),
+    };
+    let families = if opts.auto_exceptions { exceptions::families(&m) } else { Vec::new() };
+    let method = if families.is_empty() && products.is_empty() { Method::Cartesian } else { Method::Exceptions };
+    let mut out: Vec<FiniteOutcome> = Vec::new();
+    let mut left = Vec::new();
+    match cartesian::Cartesian::run(&m, families, products, opts.cartesian_stores.min(opts.max_stores)) {
+        Ok(c) => {
+            for &a in open {
+                let f = c.failures(a);
+                if f.is_empty() {
+                    out.push(FiniteOutcome { assertion: a, status: FiniteStatus::Proved { method, threads: threads.clone() } });
+                } else {
+                    left.push((a, format!("the Cartesian fixpoint holds a failing state: {}", f[0])));
+                }
+            }
+        }
+        Err(why) => left.extend(open.iter().map(|&a| (a, why.clone()))),
+    }
+    if !left.is_empty() && opts.exact_fallback {
+        match explicit::Explicit::run(&m, opts.max_stores, opts.max_states) {
+            Ok(x) => {
+                for (a, why) in left.drain(..) {
+                    let f = x.failures(a);
+                    let status = if f.is_empty() {
+                        FiniteStatus::Proved { method: Method::Exact, threads: threads.clone() }
+                    } else {
+                        FiniteStatus::NotProved(format!("{why}; the projection reaches a failing state: {}", f[0]))
+                    };
+                    out.push(FiniteOutcome { assertion: a, status });
+                }
+            }
+            Err(e) => {
+                for (a, why) in left.drain(..) {
+                    out.push(FiniteOutcome { assertion: a, status: FiniteStatus::NotProved(format!("{why}; {e}")) });
+                }
+            }
+        }
+    }
+    for (a, why) in left {
+        out.push(FiniteOutcome { assertion: a, status: FiniteStatus::NotProved(why) });
+    }
+    out.sort_by_key(|o| o.assertion);
+    out
+}

@@ -1,0 +1,787 @@
+//! The finite-state projection of an IR program: thread slots, cells and the one-thread step.
+//!
+//! A program state is a global store and one local store per thread slot. The global store
+//! holds the tracked shared cells (scalars and array elements), one cell per definite mutex,
+//! the owner of the running atomic section and whether the program has stopped. A local
+//! store holds the program counter and the tracked locals of the slot's template.
+//!
+//! Cells are tracked when an assertion or a branch condition depends on them (a cone of
+//! influence) and nothing can reach them through a pointer. Every other value reads as
+//! [`TOP`], "any value", and writes to it are dropped; so the projection over-approximates
+//! every execution of the C program. Two further over-approximations keep the step
+//! thread-modular (it changes only the global store and the stepping thread's local store):
+//! a created thread may start at any moment after the program's start (not only once its
+//! `pthread_create` has run), and `pthread_join` does not wait.
+
+use crate::ir::{self, Action, BinOp, CType, Expr, Halt, LocId, LockRef, Lval, Multiplicity, Program, TemplateId, Ty, UnOp, VarId, VarKind};
+use std::collections::HashMap;
+
+/// "Any value": a cell the projection does not track, or a value it cannot compute.
+pub const TOP: i128 = i128::MIN;
+
+/// Program counter of a thread that has not started yet.
+pub const NOT_STARTED: i128 = -1;
+
+/// Arrays longer than this are not tracked (each element is a cell).
+const MAX_ARRAY: u64 = 64;
+
+/// Where a tracked variable lives.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Home {
+    /// Global cells starting at this index.
+    Global(usize),
+    /// Local cells of its template starting at this index (after the program counter).
+    Local(usize),
+}
+
+/// One thread of the finite-state program.
+#[derive(Clone, Debug)]
+pub struct Slot {
+    /// The template it runs.
+    pub template: TemplateId,
+    /// Which instance of the template (0 unless the template has several).
+    pub instance: u32,
+    /// Display name: the template's, with `#k` for the k-th instance of several.
+    pub name: String,
+}
+
+/// A thread's step result: the new global store and the new local store.
+pub type Succ = (Box<[i128]>, Box<[i128]>);
+
+/// The projection: which cells exist and how a thread steps.
+pub struct Model<'p> {
+    /// The program.
+    pub prog: &'p Program,
+    /// The thread slots; slot 0 runs the root template.
+    pub slots: Vec<Slot>,
+    home: HashMap<VarId, (Home, u32)>,
+    /// Names of the global cells, for displays and exception files.
+    pub global_names: Vec<String>,
+    n_globals: usize,
+    lock_base: usize,
+    owner_cell: usize,
+    halted_cell: usize,
+    /// Number of local cells per template (without the program counter).
+    local_len: Vec<usize>,
+    /// Values beyond this magnitude are widened to [`TOP`], which keeps counters finite.
+    pub bound: i128,
+    /// Per IR location: the local cells (indexes into a local store) dead there.
+    dead: Vec<Vec<usize>>,
+    /// The initial global store (after the root's deterministic prefix).
+    pub init_global: Box<[i128]>,
+    /// The initial local store of every slot.
+    pub init_locals: Vec<Box<[i128]>>,
+}
+
+/// Why the projection cannot be built.
+pub type Decline = String;
+
+impl<'p> Model<'p> {
+    /// Builds the projection; `instances` is how many instances an unbounded template gets.
+    pub fn build(prog: &'p Program, instances: Option<u32>) -> Result<Model<'p>, Decline> {
+        if let Some(u) = prog.unsupported.first() {
+            return Err(format!("unsupported construct at {}: {}", prog.span_str(u.span), u.construct));
+        }
+        let mut slots = Vec::new();
+        for (ti, t) in prog.templates.iter().enumerate() {
+            let count = match (ti, t.multiplicity) {
+                (0, _) | (_, Multiplicity::One) => 1,
+                (_, Multiplicity::Unbounded) => match instances {
+                    Some(k) => k,
+                    None => return Err(format!("thread template `{}` has unboundedly many instances; the finite engine needs a fixed count", t.name)),
+                },
+            };
+            for k in 0..count {
+                let name = if count > 1 { format!("{}#{}", t.name, k) } else { t.name.clone() };
+                slots.push(Slot { template: TemplateId(ti as u32), instance: k, name });
+            }
+        }
+        let tracked = tracked_vars(prog);
+        let mut home = HashMap::new();
+        let mut global_names = Vec::new();
+        let mut local_len = vec![0usize; prog.templates.len()];
+        for (vi, var) in prog.vars.iter().enumerate() {
+            let v = VarId(vi as u32);
+            let Some(len) = tracked.get(&v).copied() else { continue };
+            match var.kind {
+                VarKind::Global => {
+                    home.insert(v, (Home::Global(global_names.len()), len));
+                    for k in 0..len {
+                        global_names.push(if matches!(var.ty, CType::Array(..)) { format!("{}[{k}]", var.source_name) } else { var.source_name.clone() });
+                    }
+                }
+                VarKind::Local(t) | VarKind::Temp(t) => {
+                    home.insert(v, (Home::Local(local_len[t.index()]), len));
+                    local_len[t.index()] += len as usize;
+                }
+                VarKind::ThreadLocal => {}
+            }
+        }
+        let n_globals = global_names.len();
+        let lock_base = n_globals;
+        for l in &prog.memory.locks {
+            global_names.push(format!("lock {l}"));
+        }
+        let owner_cell = global_names.len();
+        global_names.push("atomic owner".into());
+        let halted_cell = global_names.len();
+        global_names.push("halted".into());
+        let mut m = Model {
+            prog,
+            slots,
+            home,
+            global_names,
+            n_globals,
+            lock_base,
+            owner_cell,
+            halted_cell,
+            local_len,
+            bound: value_bound(prog, 0),
+            dead: Vec::new(),
+            init_global: Box::new([]),
+            init_locals: Vec::new(),
+        };
+        m.bound = value_bound(prog, m.slots.len());
+        m.dead = m.dead_cells();
+        m.initial_state()?;
+        Ok(m)
+    }
+
+    /// Index of the global cell holding a global variable (its first element for arrays).
+    pub fn global_cell(&self, name: &str) -> Option<usize> {
+        self.global_names.iter().position(|n| n == name)
+    }
+
+    /// Number of global cells.
+    pub fn global_len(&self) -> usize {
+        self.global_names.len()
+    }
+
+    /// The global cell of a definite lock.
+    pub fn lock_cell(&self, lock: ir::memory::LockId) -> usize {
+        self.lock_base + lock.0 as usize
+    }
+
+    /// Number of tracked shared variable cells (without locks, owner and halted).
+    pub fn shared_len(&self) -> usize {
+        self.n_globals
+    }
+
+    fn initial_state(&mut self) -> Result<(), Decline> {
+        let mut g = vec![0i128; self.global_names.len()];
+        // Globals are zero-initialised in C; their initialisers are the root's first actions.
+        let mut locals: Vec<Box<[i128]>> = self
+            .slots
+            .iter()
+            .map(|s| {
+                let mut l = vec![TOP; 1 + self.local_len[s.template.index()]];
+                l[0] = NOT_STARTED;
+                l.into_boxed_slice()
+            })
+            .collect();
+        let root = &self.prog.templates[0];
+        let mut l0 = locals[0].to_vec();
+        l0[0] = root.entry.0 as i128;
+        // No other thread exists before the root's first fork, so its deterministic prefix
+        // (one successor, no branching, no fork) runs exactly here: initialisers are seen by
+        // every thread, which matters for flags like `turn = 1`.
+        let mut steps = 0;
+        loop {
+            let pc = LocId(l0[0] as u32);
+            let loc = self.prog.loc(pc);
+            let simple = matches!(loc.action, Action::Skip | Action::Assign(..)) && loc.succs.len() == 1 && !loc.atomic;
+            if !simple || steps > 100_000 {
+                break;
+            }
+            let mut out = Vec::new();
+            self.step(0, &g, &l0, &mut out)?;
+            if out.len() != 1 {
+                break;
+            }
+            let (ng, nl) = out.pop().unwrap();
+            g = ng.to_vec();
+            l0 = nl.to_vec();
+            steps += 1;
+        }
+        locals[0] = l0.into_boxed_slice();
+        self.init_global = g.into_boxed_slice();
+        self.init_locals = locals;
+        Ok(())
+    }
+
+    /// The program counter of a local store, if the thread has started.
+    pub fn pc(&self, l: &[i128]) -> Option<LocId> {
+        (l[0] >= 0).then(|| LocId(l[0] as u32))
+    }
+
+    /// Whether slot `i` may step at all in global store `g` (no one else's atomic section
+    /// runs, the program has not stopped).
+    pub fn may_step(&self, i: usize, g: &[i128]) -> bool {
+        g[self.halted_cell] == 0 && (g[self.owner_cell] == 0 || g[self.owner_cell] == i as i128 + 1)
+    }
+
+    /// All successors of slot `i` standing in `(g, l)`.
+    pub fn step(&self, i: usize, g: &[i128], l: &[i128], out: &mut Vec<Succ>) -> Result<(), Decline> {
+        if !self.may_step(i, g) {
+            return Ok(());
+        }
+        let slot = &self.slots[i];
+        let tpl = self.prog.template(slot.template);
+        let Some(pc) = self.pc(l) else {
+            // Early start: a created thread may begin whenever it is scheduled.
+            let mut nl = l.to_vec();
+            nl[0] = tpl.entry.0 as i128;
+            for &p in &tpl.params {
+                if let Some(&(Home::Local(at), _)) = self.home.get(&p) {
+                    nl[1 + at] = self.fork_argument(slot.template, p);
+                }
+            }
+            out.push((g.into(), nl.into_boxed_slice()));
+            return Ok(());
+        };
+        let loc = self.prog.loc(pc);
+        let mut ng = g.to_vec();
+        let mut nl = l.to_vec();
+        let ok = {
+            let mut st = St { m: self, g: &mut ng, l: &mut nl, slot: i };
+            st.exec(&loc.action)?
+        };
+        if !ok {
+            return Ok(());
+        }
+        if loc.succs.is_empty() {
+            // A thread that ended stays where it is; `exit` and `abort` stop every thread.
+            if ng != g {
+                out.push((ng.into_boxed_slice(), l.into()));
+            }
+            return Ok(());
+        }
+        for s in &loc.succs {
+            let mut l2 = nl.clone();
+            l2[0] = s.0 as i128;
+            // A dead local's value can never be read again: forgetting it keeps stores few.
+            for &c in &self.dead[s.index()] {
+                l2[c] = TOP;
+            }
+            out.push((ng.clone().into_boxed_slice(), l2.into_boxed_slice()));
+        }
+        Ok(())
+    }
+
+    /// Local cells dead at each location (classic backward liveness over each template).
+    fn dead_cells(&self) -> Vec<Vec<usize>> {
+        let prog = self.prog;
+        let local = |v: VarId| match self.home.get(&v) {
+            Some(&(Home::Local(b), len)) => Some((b, len)),
+            _ => None,
+        };
+        let mut uses: Vec<Vec<VarId>> = vec![Vec::new(); prog.locs.len()];
+        let mut defs: Vec<Option<VarId>> = vec![None; prog.locs.len()];
+        for (li, loc) in prog.locs.iter().enumerate() {
+            ir::visit::action_vars(&loc.action, &mut |v| {
+                if local(v).is_some() {
+                    uses[li].push(v);
+                }
+            });
+            if let Action::Assign(Lval::Var(v), e) = &loc.action {
+                if local(*v).is_some() {
+                    defs[li] = Some(*v);
+                    // The target is not a use unless the expression reads it.
+                    let mut reads = false;
+                    ir::visit::expr_vars(e, &mut |w| reads |= w == *v);
+                    if !reads {
+                        uses[li].retain(|w| w != v);
+                    }
+                }
+            }
+        }
+        let mut live: Vec<std::collections::BTreeSet<VarId>> = vec![Default::default(); prog.locs.len()];
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for li in (0..prog.locs.len()).rev() {
+                let mut inn: std::collections::BTreeSet<VarId> = Default::default();
+                for s in &prog.locs[li].succs {
+                    inn.extend(live[s.index()].iter().copied());
+                }
+                if let Some(d) = defs[li] {
+                    inn.remove(&d);
+                }
+                inn.extend(uses[li].iter().copied());
+                if inn != live[li] {
+                    live[li] = inn;
+                    changed = true;
+                }
+            }
+        }
+        let mut dead = vec![Vec::new(); prog.locs.len()];
+        for (li, loc) in prog.locs.iter().enumerate() {
+            for (v, &(h, len)) in &self.home {
+                let Home::Local(b) = h else { continue };
+                if matches!(prog.var(*v).kind, VarKind::Local(t) | VarKind::Temp(t) if t == loc.template) && !live[li].contains(v) {
+                    dead[li].extend((0..len as usize).map(|k| 1 + b + k));
+                }
+            }
+            dead[li].sort_unstable();
+        }
+        dead
+    }
+
+    /// The value a template's start-routine parameter gets: the fork's argument when every
+    /// creation site passes the same constant.
+    fn fork_argument(&self, t: TemplateId, param: VarId) -> i128 {
+        let tpl = self.prog.template(t);
+        if tpl.params.first() != Some(&param) {
+            return TOP;
+        }
+        let mut val = None;
+        for site in &tpl.spawned_at {
+            let Action::Fork { arg, .. } = &self.prog.loc(*site).action else { return TOP };
+            let v = match arg {
+                Some(e) => const_eval(e, self.prog.data_model).unwrap_or(TOP),
+                None => TOP,
+            };
+            if val.is_some_and(|x| x != v) {
+                return TOP;
+            }
+            val = Some(v);
+        }
+        val.unwrap_or(TOP)
+    }
+
+    /// Evaluates an assertion's condition in a thread state: `Some(true)` when it holds,
+    /// `Some(false)` when it fails, `None` when the projection cannot tell.
+    pub fn holds(&self, i: usize, g: &[i128], l: &[i128], cond: &Expr) -> Option<bool> {
+        let mut g2 = g.to_vec();
+        let mut l2 = l.to_vec();
+        let mut st = St { m: self, g: &mut g2, l: &mut l2, slot: i };
+        match st.eval(cond) {
+            TOP => None,
+            v => Some(v != 0),
+        }
+    }
+
+    /// Readable form of a global store.
+    pub fn show_global(&self, g: &[i128]) -> String {
+        let mut parts = Vec::new();
+        for (k, v) in g.iter().enumerate() {
+            if (k == self.owner_cell || k == self.halted_cell) && *v == 0 {
+                continue;
+            }
+            parts.push(format!("{}={}", self.global_names[k], show_val(*v)));
+        }
+        parts.join(" ")
+    }
+
+    /// Readable form of a local store: the source line of the program counter.
+    pub fn show_local(&self, l: &[i128]) -> String {
+        match self.pc(l) {
+            None => "not-started".into(),
+            Some(pc) => format!("{}@{}", pc, self.prog.loc(pc).span.line),
+        }
+    }
+}
+
+fn show_val(v: i128) -> String {
+    if v == TOP {
+        "?".into()
+    } else {
+        v.to_string()
+    }
+}
+
+/// The magnitude up to which values stay exact: the program's constants, scaled by the number
+/// of threads (tickets and counters grow by about one per thread and constant). Widening to
+/// [`TOP`] beyond it is sound and keeps the projection finite.
+fn value_bound(prog: &Program, slots: usize) -> i128 {
+    let mut maxc: i128 = 1;
+    let mut note = |e: &Expr| {
+        fn walk(e: &Expr, maxc: &mut i128) {
+            match e {
+                Expr::Const(v, _) if v.abs() < 1 << 20 => *maxc = (*maxc).max(v.abs()),
+                Expr::Unary(_, a, _) | Expr::Cast(_, a) => walk(a, maxc),
+                Expr::Binary(_, a, b, _) => {
+                    walk(a, maxc);
+                    walk(b, maxc);
+                }
+                _ => {}
+            }
+        }
+        walk(e, &mut maxc)
+    };
+    for loc in &prog.locs {
+        match &loc.action {
+            Action::Assign(_, e) | Action::Assume(e) | Action::Assert(_, e) => note(e),
+            _ => {}
+        }
+    }
+    (maxc * (slots as i128 + 1) + slots as i128 + 2).clamp(16, 1 << 20)
+}
+
+/// A constant expression's value (casts of constants, as `(void *)1`).
+fn const_eval(e: &Expr, dm: ir::DataModel) -> Option<i128> {
+    match e {
+        Expr::Const(v, _) => Some(*v),
+        Expr::Cast(t, inner) if *t != Ty::Float => const_eval(inner, dm).map(|v| t.convert(v, dm)),
+        _ => None,
+    }
+}
+
+/// Executes one action on a state.
+struct St<'a, 'p> {
+    m: &'a Model<'p>,
+    g: &'a mut Vec<i128>,
+    l: &'a mut Vec<i128>,
+    slot: usize,
+}
+
+/// Where an lvalue's value is: a cell, every element of an array (unknown index), or nowhere
+/// the projection tracks.
+enum Place {
+    Cell(bool, usize),
+    AllOf(bool, usize, u32),
+    Untracked,
+}
+
+impl St<'_, '_> {
+    /// Runs the action; false when it blocks.
+    fn exec(&mut self, a: &Action) -> Result<bool, Decline> {
+        match a {
+            Action::Skip | Action::Join(_) | Action::Assert(..) => {
+                if let Action::Assert(_, c) = a {
+                    // Execution continues only where the assertion held.
+                    if self.eval(c) == 0 {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            Action::Assign(lv, e) => {
+                let v = self.eval(e);
+                let ty = self.m.prog.lval_type(lv).scalar(self.m.prog.data_model);
+                let v = if v == TOP { TOP } else { ty.convert(v, self.m.prog.data_model) };
+                let v = if v != TOP && v.abs() > self.m.bound { TOP } else { v };
+                self.store(lv, v)?;
+                Ok(true)
+            }
+            Action::Alloc(lv, ..) => {
+                self.store(lv, TOP)?;
+                Ok(true)
+            }
+            Action::Fork { handle, .. } => {
+                if let Some(h) = handle {
+                    self.store(h, TOP)?;
+                }
+                Ok(true)
+            }
+            Action::Assume(e) => Ok(self.eval(e) != 0),
+            Action::Acquire(_) | Action::Release(_) | Action::LockBusy(_) => {
+                let pc = self.m.pc(self.l).expect("started");
+                let Some(LockRef::Exact(id)) = self.m.prog.memory.lock_of.get(pc.index()).copied().flatten() else {
+                    // A lock the alias model cannot name excludes nothing.
+                    return Ok(true);
+                };
+                let c = self.m.lock_cell(id);
+                match a {
+                    Action::Acquire(_) => {
+                        if self.g[c] != 0 {
+                            return Ok(false);
+                        }
+                        self.g[c] = 1;
+                    }
+                    Action::Release(_) => self.g[c] = 0,
+                    _ => {
+                        if self.g[c] == 0 {
+                            return Ok(false);
+                        }
+                    }
+                }
+                Ok(true)
+            }
+            Action::AtomicBegin => {
+                self.g[self.m.owner_cell] = self.slot as i128 + 1;
+                Ok(true)
+            }
+            Action::AtomicEnd => {
+                self.g[self.m.owner_cell] = 0;
+                Ok(true)
+            }
+            Action::Halt(h) => {
+                if matches!(h, Halt::Exit | Halt::Abort) {
+                    self.g[self.m.halted_cell] = 1;
+                }
+                Ok(true)
+            }
+        }
+    }
+
+    fn place(&mut self, lv: &Lval) -> Result<Place, Decline> {
+        let (v, idx) = match lv {
+            Lval::Var(v) => (*v, None),
+            Lval::Index(b, i) => match &**b {
+                Lval::Var(v) => (*v, Some(&**i)),
+                _ => return Ok(Place::Untracked),
+            },
+            _ => return Ok(Place::Untracked),
+        };
+        let Some(&(home, len)) = self.m.home.get(&v) else { return Ok(Place::Untracked) };
+        let (global, base) = match home {
+            Home::Global(b) => (true, b),
+            Home::Local(b) => (false, 1 + b),
+        };
+        match idx {
+            None => Ok(Place::Cell(global, base)),
+            Some(i) => {
+                let k = self.eval(i);
+                if k == TOP {
+                    Ok(Place::AllOf(global, base, len))
+                } else if k < 0 || k >= len as i128 {
+                    Err(format!("array index {k} may be out of bounds at {}", self.here()))
+                } else {
+                    Ok(Place::Cell(global, base + k as usize))
+                }
+            }
+        }
+    }
+
+    fn here(&self) -> String {
+        self.m.pc(self.l).map(|pc| self.m.prog.span_str(self.m.prog.loc(pc).span)).unwrap_or_default()
+    }
+
+    fn store(&mut self, lv: &Lval, v: i128) -> Result<(), Decline> {
+        match self.place(lv)? {
+            Place::Cell(true, c) => self.g[c] = v,
+            Place::Cell(false, c) => self.l[c] = v,
+            Place::AllOf(global, base, len) => {
+                // An unknown index may hit any element: each one may now hold anything.
+                for k in 0..len as usize {
+                    if global {
+                        self.g[base + k] = TOP;
+                    } else {
+                        self.l[base + k] = TOP;
+                    }
+                }
+            }
+            Place::Untracked => {}
+        }
+        Ok(())
+    }
+
+    fn load(&mut self, lv: &Lval) -> i128 {
+        match self.place(lv) {
+            Ok(Place::Cell(true, c)) => self.g[c],
+            Ok(Place::Cell(false, c)) => self.l[c],
+            _ => TOP,
+        }
+    }
+
+    fn eval(&mut self, e: &Expr) -> i128 {
+        let dm = self.m.prog.data_model;
+        match e {
+            Expr::Const(v, _) => *v,
+            Expr::Load(lv) => self.load(lv),
+            Expr::AddrOf(_) | Expr::Nondet(_) => TOP,
+            Expr::Cast(t, a) => {
+                let v = self.eval(a);
+                if v == TOP || *t == Ty::Float {
+                    TOP
+                } else {
+                    t.convert(v, dm)
+                }
+            }
+            Expr::Unary(op, a, t) => {
+                let v = self.eval(a);
+                if v == TOP || *t == Ty::Float {
+                    return TOP;
+                }
+                let r = match op {
+                    UnOp::Neg => -v,
+                    UnOp::BitNot => !v,
+                    UnOp::Not => (v == 0) as i128,
+                };
+                t.convert(r, dm)
+            }
+            Expr::Binary(op, a, b, t) => {
+                let x = self.eval(a);
+                let y = self.eval(b);
+                if x == TOP || y == TOP || *t == Ty::Float {
+                    return TOP;
+                }
+                binop(*op, x, y, *t, dm)
+            }
+        }
+    }
+}
+
+fn binop(op: BinOp, x: i128, y: i128, t: Ty, dm: ir::DataModel) -> i128 {
+    let r = match op {
+        BinOp::Add => x.checked_add(y),
+        BinOp::Sub => x.checked_sub(y),
+        BinOp::Mul => x.checked_mul(y),
+        BinOp::Div => (y != 0).then(|| x.checked_div(y)).flatten(),
+        BinOp::Rem => (y != 0).then(|| x.checked_rem(y)).flatten(),
+        BinOp::Shl => (0..128).contains(&y).then(|| x.checked_shl(y as u32)).flatten(),
+        BinOp::Shr => (0..128).contains(&y).then(|| x >> y),
+        BinOp::BitAnd => Some(x & y),
+        BinOp::BitOr => Some(x | y),
+        BinOp::BitXor => Some(x ^ y),
+        BinOp::Lt => return (x < y) as i128,
+        BinOp::Le => return (x <= y) as i128,
+        BinOp::Gt => return (x > y) as i128,
+        BinOp::Ge => return (x >= y) as i128,
+        BinOp::Eq => return (x == y) as i128,
+        BinOp::Ne => return (x != y) as i128,
+    };
+    match r {
+        Some(v) => t.convert(v, dm),
+        None => TOP,
+    }
+}
+
+/// Variables the projection tracks, with their number of cells: scalars and short arrays of
+/// scalars that no pointer can reach, in the cone of influence of the program's assertions and
+/// branch conditions.
+fn tracked_vars(prog: &Program) -> HashMap<VarId, u32> {
+    let mut cand: HashMap<VarId, u32> = HashMap::new();
+    for (vi, var) in prog.vars.iter().enumerate() {
+        if var.addr_taken || matches!(var.kind, VarKind::ThreadLocal) {
+            continue;
+        }
+        let len = match &var.ty {
+            t if t.is_scalar() && !matches!(t, CType::Float) => 1,
+            CType::Array(e, Some(n)) if e.is_scalar() && !matches!(**e, CType::Float) && *n >= 1 && *n <= MAX_ARRAY => *n as u32,
+            _ => continue,
+        };
+        cand.insert(VarId(vi as u32), len);
+    }
+    // Any use other than as a whole scalar or an indexed array element lets memory reach the
+    // variable by other means; such variables are not tracked.
+    let mut escaped = Vec::new();
+    for loc in &prog.locs {
+        visit_action(&loc.action, &mut |lv, ctx| scan_lval(prog, lv, ctx, &mut escaped));
+    }
+    for v in escaped {
+        cand.remove(&v);
+    }
+    // Cone of influence: what assertions, assumptions and indexes read; then what flows into it.
+    let mut relevant: std::collections::HashSet<VarId> = std::collections::HashSet::new();
+    for loc in &prog.locs {
+        match &loc.action {
+            Action::Assert(_, c) | Action::Assume(c) => ir::visit::expr_vars(c, &mut |v| {
+                relevant.insert(v);
+            }),
+            _ => {}
+        }
+        visit_action(&loc.action, &mut |lv, _| {
+            if let Lval::Index(_, i) = lv {
+                ir::visit::expr_vars(i, &mut |v| {
+                    relevant.insert(v);
+                });
+            }
+        });
+    }
+    loop {
+        let before = relevant.len();
+        for loc in &prog.locs {
+            if let Action::Assign(lv, e) = &loc.action {
+                if lv.root_var().is_some_and(|v| relevant.contains(&v)) {
+                    ir::visit::expr_vars(e, &mut |v| {
+                        relevant.insert(v);
+                    });
+                }
+            }
+        }
+        // Parameters get their value from the fork's argument.
+        if relevant.len() == before {
+            break;
+        }
+    }
+    cand.retain(|v, _| relevant.contains(v));
+    cand
+}
+
+/// How an lvalue occurs.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Ctx {
+    /// Read or written as a value.
+    Value,
+    /// Its address is taken.
+    Address,
+}
+
+/// Calls `f` on every lvalue occurrence of an action, outermost first.
+fn visit_action(a: &Action, f: &mut dyn FnMut(&Lval, Ctx)) {
+    match a {
+        Action::Assign(lv, e) => {
+            visit_lval(lv, Ctx::Value, f);
+            visit_expr(e, f);
+        }
+        Action::Assume(e) | Action::Assert(_, e) | Action::Join(e) => visit_expr(e, f),
+        Action::Alloc(lv, ..) => visit_lval(lv, Ctx::Value, f),
+        Action::Acquire(lv) | Action::Release(lv) | Action::LockBusy(lv) => visit_lval(lv, Ctx::Address, f),
+        Action::Fork { handle, arg, .. } => {
+            if let Some(h) = handle {
+                visit_lval(h, Ctx::Value, f);
+            }
+            if let Some(e) = arg {
+                visit_expr(e, f);
+            }
+        }
+        Action::Skip | Action::AtomicBegin | Action::AtomicEnd | Action::Halt(_) => {}
+    }
+}
+
+fn visit_expr(e: &Expr, f: &mut dyn FnMut(&Lval, Ctx)) {
+    match e {
+        Expr::Const(..) | Expr::Nondet(_) => {}
+        Expr::Load(lv) => visit_lval(lv, Ctx::Value, f),
+        Expr::AddrOf(lv) => visit_lval(lv, Ctx::Address, f),
+        Expr::Unary(_, a, _) | Expr::Cast(_, a) => visit_expr(a, f),
+        Expr::Binary(_, a, b, _) => {
+            visit_expr(a, f);
+            visit_expr(b, f);
+        }
+    }
+}
+
+fn visit_lval(lv: &Lval, ctx: Ctx, f: &mut dyn FnMut(&Lval, Ctx)) {
+    f(lv, ctx);
+    match lv {
+        Lval::Var(_) => {}
+        Lval::Deref(e, _) => visit_expr(e, f),
+        Lval::Index(b, i) => {
+            // The base is part of this occurrence; only its inner expressions are visited.
+            visit_inner(b, f);
+            visit_expr(i, f);
+        }
+        Lval::Field(b, ..) => visit_inner(b, f),
+    }
+}
+
+fn visit_inner(lv: &Lval, f: &mut dyn FnMut(&Lval, Ctx)) {
+    match lv {
+        Lval::Var(_) => {}
+        Lval::Deref(e, _) => visit_expr(e, f),
+        Lval::Index(b, i) => {
+            visit_inner(b, f);
+            visit_expr(i, f);
+        }
+        Lval::Field(b, ..) => visit_inner(b, f),
+    }
+}
+
+/// Records the variables an lvalue occurrence makes untrackable.
+fn scan_lval(prog: &Program, lv: &Lval, ctx: Ctx, escaped: &mut Vec<VarId>) {
+    let is_array = |v: VarId| matches!(prog.var(v).ty, CType::Array(..));
+    let direct = match lv {
+        Lval::Var(v) => !is_array(*v),
+        Lval::Index(b, _) => matches!(&**b, Lval::Var(v) if is_array(*v)),
+        _ => false,
+    };
+    if ctx == Ctx::Address || !direct {
+        // Roots reached through fields, nested indexes or an address are not cells.
+        if let Some(v) = lv.root_var() {
+            escaped.push(v);
+        }
+    }
+}
