@@ -580,7 +580,7 @@ impl St<'_, '_> {
         match e {
             Expr::Const(v, _) => *v,
             Expr::Load(lv) => self.load(lv),
-            Expr::AddrOf(_) | Expr::Nondet(_) => TOP,
+            Expr::AddrOf(_) | Expr::Nondet(_) | Expr::Havoc(..) => TOP,
             Expr::Cast(t, a) => {
                 let v = self.eval(a);
                 if v == TOP || *t == Ty::Float {
@@ -733,7 +733,7 @@ fn visit_action(a: &Action, f: &mut dyn FnMut(&Lval, Ctx)) {
 
 fn visit_expr(e: &Expr, f: &mut dyn FnMut(&Lval, Ctx)) {
     match e {
-        Expr::Const(..) | Expr::Nondet(_) => {}
+        Expr::Const(..) | Expr::Nondet(_) | Expr::Havoc(..) => {}
         Expr::Load(lv) => visit_lval(lv, Ctx::Value, f),
         Expr::AddrOf(lv) => visit_lval(lv, Ctx::Address, f),
         Expr::Unary(_, a, _) | Expr::Cast(_, a) => visit_expr(a, f),

@@ -449,7 +449,9 @@ impl Sym<'_> {
                 let v = self.eval(cur, x, thread)?;
                 self.convert(*t, v)
             }
-            Expr::Nondet(t) => {
+            // An approximation is a fresh value as an input is; the replay refuses a failure
+            // that rests on it.
+            Expr::Nondet(t) | Expr::Havoc(t, _) => {
                 if *t == Ty::Float {
                     return Err("floating-point inputs are not interpreted".into());
                 }

@@ -154,7 +154,8 @@ pub fn run(prog: &Program, layout: &Layout, seed: u64, max_steps: usize, switch:
     Observed { steps, trace: std::mem::take(&mut it.trace), end }
 }
 
-/// The types of the `Nondet` expressions an action evaluates, in the interpreter's order.
+/// The types of the `Nondet` and `Havoc` expressions an action evaluates, in the interpreter's
+/// order (it draws a value for each).
 pub fn nondet_types(prog: &Program, a: &Action) -> Vec<Ty> {
     let mut out = Vec::new();
     match a {
@@ -181,7 +182,7 @@ pub fn nondet_types(prog: &Program, a: &Action) -> Vec<Ty> {
 fn expr_nondets(e: &Expr, out: &mut Vec<Ty>) {
     match e {
         Expr::Const(..) => {}
-        Expr::Nondet(t) => out.push(*t),
+        Expr::Nondet(t) | Expr::Havoc(t, _) => out.push(*t),
         Expr::Load(lv) | Expr::AddrOf(lv) => lval_nondets(lv, out),
         Expr::Unary(_, x, _) | Expr::Cast(_, x) => expr_nondets(x, out),
         Expr::Binary(_, a, b, _) => {
