@@ -1,6 +1,6 @@
 //! Runs the analyses on a lowered program and turns their results into verdicts.
 
-use crate::{bounded, coarsen};
+use crate::{bounded, coarsen, finite};
 use crate::ir::{AssertId, Program};
 use crate::verdict::{AssertionVerdict, Section, Status};
 use hashbrown::HashMap;
@@ -33,20 +33,24 @@ pub struct Bound {
 pub enum Engine {
     /// DUET's proof for any number of threads.
     Coarsen,
+    /// Thread-modular proofs with exception sets on a finite projection, for programs that
+    /// create a fixed set of threads.
+    Finite,
     /// The bounded search (a fixed bound with `--bound`, else iterative deepening).
     Bounded,
 }
 
 impl Engine {
     /// Every engine built, in the order the default strategy runs them.
-    pub const ALL: [Engine; 2] = [Engine::Coarsen, Engine::Bounded];
-    /// Engine names reserved for engines not built yet.
-    pub const PLANNED: [&'static str; 2] = ["finite", "predict"];
+    pub const ALL: [Engine; 3] = [Engine::Coarsen, Engine::Finite, Engine::Bounded];
+    /// Engine names reserved for engines not part of `check` (yet): `duet-rs predict` runs alone.
+    pub const PLANNED: [&'static str; 1] = ["predict"];
 
     /// The name `--engines` takes.
     pub fn name(self) -> &'static str {
         match self {
             Engine::Coarsen => "coarsen",
+            Engine::Finite => "finite",
             Engine::Bounded => "bounded",
         }
     }
@@ -58,7 +62,7 @@ impl Engine {
         for word in s.split(',').map(str::trim) {
             let e = match Engine::ALL.iter().find(|e| e.name() == word) {
                 Some(e) => *e,
-                None if Engine::PLANNED.contains(&word) => return Err(format!("engine `{word}` is not built yet; valid engines: {valid}")),
+                None if Engine::PLANNED.contains(&word) => return Err(format!("engine `{word}` is not part of `check` yet (run `duet-rs {word}`); valid engines: {valid}")),
                 None => return Err(format!("unknown engine `{word}`; valid engines: {valid}")),
             };
             if !out.contains(&e) {
@@ -119,6 +123,9 @@ pub struct CheckOptions {
     /// Give the interference rules every thread template apart, even identical ones.
     #[serde(default)]
     pub no_symmetry: bool,
+    /// An exceptions file for the finite-state engine, replacing Section 5's automatic ones.
+    #[serde(default)]
+    pub exceptions: Option<PathBuf>,
     /// Where to write a violation witness.
     pub witness: Option<PathBuf>,
     /// Where to write the SMT-LIB2 encoding.
@@ -157,6 +164,7 @@ impl Default for CheckOptions {
             no_prune: false,
             no_hints: false,
             no_symmetry: false,
+            exceptions: None,
             witness: None,
             dump_smt: None,
             invariants: false,
@@ -234,6 +242,9 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
             Err(e) => ((0..prog.assertions.len()).map(|i| verdict(i, Status::Unknown, format!("unknown: {e}"), None)).collect(), None),
         }
     };
+    if opts.runs(Engine::Finite) {
+        finite_pass(prog, opts, &mut verdicts);
+    }
     if opts.runs(Engine::Bounded) {
         match opts.bound {
             Some(b) => bounded_pass(prog, opts, b, hints.as_ref(), &mut verdicts, &mut sections),
@@ -249,6 +260,44 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
         }
     }
     CheckReport { verdicts, sections }
+}
+
+/// The finite-state engine on the assertions still open. It proves only for the threads the
+/// program creates, which is every execution when no template is created unboundedly; it
+/// declines the other programs, and its "not proved" is left to the bounded search.
+fn finite_pass(prog: &Program, opts: &CheckOptions, verdicts: &mut [AssertionVerdict]) {
+    let open: Vec<AssertId> = (0..verdicts.len()).filter(|&i| verdicts[i].status == Status::Unknown && !prog.assertions[i].locs.is_empty()).map(|i| AssertId(i as u32)).collect();
+    if open.is_empty() {
+        return;
+    }
+    let mut fo = finite::FiniteOptions::default();
+    if let Some(path) = &opts.exceptions {
+        match finite::load_exceptions(path, prog, &fo) {
+            Ok(spec) => {
+                fo.exceptions = Some(spec);
+                fo.auto_exceptions = false;
+            }
+            Err(d) => {
+                for &a in &open {
+                    verdicts[a.index()].reason.push_str(&format!("; the finite-state engine did not run: {d}"));
+                }
+                return;
+            }
+        }
+    }
+    for out in finite::prove(prog, &open, &fo) {
+        if let finite::FiniteStatus::Proved { method, threads: finite::ThreadClaim::AsCreated } = out.status {
+            let how = match method {
+                finite::Method::Cartesian => "the Cartesian thread-modular abstraction",
+                finite::Method::Exceptions => "the Cartesian abstraction refined by exception sets",
+                finite::Method::Exact => "an exact exploration of its finite-state projection",
+            };
+            let v = &mut verdicts[out.assertion.index()];
+            v.status = Status::Safe;
+            v.reason = format!("safe: proved by {how}, for every interleaving of the threads the program creates");
+            v.detail = None;
+        }
+    }
 }
 
 fn bounded_options(opts: &CheckOptions, b: Bound) -> bounded::BoundedOptions {

@@ -2,6 +2,8 @@
 //! exclusion algorithms written in C: correct versions proved for the threads they create,
 //! broken twins never proved.
 
+mod common;
+
 use duet_rs::finite::{self, cartesian::Cartesian, exceptions, model::Model, FiniteOptions, FiniteStatus, Method};
 use duet_rs::frontend::{self, FrontendOptions};
 use duet_rs::ir::{AssertId, Program};
@@ -55,10 +57,36 @@ fn bakery() {
 
 #[test]
 fn szymanski() {
-    // The correct version is not proved yet: the exact exploration reports a failing state
-    // (an open question, see the branch's report). The broken twin must never be proved.
-    assert!(outcomes("szymanski.c", &FiniteOptions::default()).iter().all(|s| !matches!(s, FiniteStatus::Declined(_))));
+    // An earlier version of szymanski.c read `flag[other]` twice in its exit wait; the engine
+    // refused to prove it, and the bounded search replays the interleaving that breaks it.
+    assert_proved("szymanski.c");
     assert_not_proved("szymanski_no_wait.c");
+}
+
+/// In `check`'s default strategy the engine proves the correct protocols, and the bounded
+/// search finds every broken twin with a replayed interleaving.
+#[test]
+fn default_strategy_proves_the_protocols_and_finds_the_broken_twins() {
+    let run = |file: &str| {
+        let path = format!("tests/programs/finite/{file}");
+        let o = common::duet(&["check", "--format", "json", "--search-time", "60", &path]);
+        let (out, err) = common::texts(&o);
+        let r: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{file}: {e}: {out}{err}"));
+        r["tasks"][0]["assertions"].as_array().unwrap().iter().map(|a| (a["status"].as_str().unwrap().to_string(), a["reason"].as_str().unwrap().to_string())).collect::<Vec<_>>()
+    };
+    for file in ["peterson.c", "bakery.c", "ticket.c", "szymanski.c"] {
+        let vs = run(file);
+        assert!(!vs.is_empty(), "{file}");
+        for (status, reason) in &vs {
+            assert_eq!(status, "safe", "{file}: {reason}");
+        }
+        assert!(vs.iter().any(|(_, r)| r.contains("threads the program creates")), "{file}: {vs:?}");
+    }
+    for file in ["peterson_swapped_turn.c", "dekker_no_protocol.c", "bakery_no_tiebreak.c", "ticket_skip.c", "szymanski_no_wait.c"] {
+        let vs = run(file);
+        assert!(vs.iter().any(|(s, _)| s == "violated"), "{file}: {vs:?}");
+        assert!(vs.iter().all(|(s, _)| s != "safe"), "{file}: {vs:?}");
+    }
 }
 
 #[test]

@@ -23,6 +23,14 @@ pub enum DomainArg {
 #[derive(Clone, Debug)]
 pub struct EngineList(pub Vec<Engine>);
 
+/// An exceptions file, read and parsed before any analysis: a malformed one is a usage error
+/// with its file, line and column (names are checked against each program later).
+fn exceptions_file(s: &str) -> Result<PathBuf, String> {
+    let text = std::fs::read_to_string(s).map_err(|e| format!("cannot read {s}: {e}"))?;
+    crate::finite::exceptions::ExceptionSpec::parse(s, &text).map_err(|d| d.to_string())?;
+    Ok(PathBuf::from(s))
+}
+
 fn engine_list(s: &str) -> Result<EngineList, String> {
     Engine::parse_list(s).map(EngineList)
 }
@@ -89,6 +97,10 @@ pub struct AnalysisArgs {
     /// Give COARSEN's rules every thread template apart, even identical ones (for comparison).
     #[arg(long)]
     pub no_symmetry: bool,
+    /// Exception sets for the finite-state engine, in the format of `src/finite/exceptions.rs`
+    /// (instead of the automatic ones for flags and locks).
+    #[arg(long, value_name = "FILE", value_parser = exceptions_file)]
+    pub exceptions: Option<PathBuf>,
     /// Write the SV-COMP GraphML violation witness of the first violation to FILE.
     #[arg(long, value_name = "FILE")]
     pub witness: Option<PathBuf>,
@@ -116,6 +128,9 @@ impl AnalysisArgs {
                 return Err(format!("{flag} needs the bounded engine, which --engines leaves out"));
             }
         }
+        if self.exceptions.is_some() && self.engines.as_ref().is_some_and(|l| !l.0.contains(&Engine::Finite)) {
+            return Err("--exceptions needs the finite engine, which --engines leaves out".into());
+        }
         if self.engines.as_ref().is_some_and(|l| l.0.is_empty()) {
             return Err("--engines names no engine".into());
         }
@@ -139,6 +154,7 @@ impl AnalysisArgs {
             no_prune: self.no_prune,
             no_hints: self.no_coarsen_hints,
             no_symmetry: self.no_symmetry,
+            exceptions: self.exceptions.clone(),
             witness: self.witness.clone(),
             dump_smt: self.dump_smt.clone(),
             invariants: self.invariants,

@@ -23,7 +23,10 @@ void worker(int me) {
         assert(inside == 1);
         inside = inside - 1;
         if (me == 0) {
-            while (flag[other] == 2 || flag[other] == 3) {}
+            // One read per test: `flag[other] == 2 || flag[other] == 3` reads twice, and a
+            // write between the reads lets both threads in (duet-rs replays that interleaving).
+            int f = flag[other];
+            while (f == 2 || f == 3) { f = flag[other]; }
         }
         flag[me] = 0;
     }
