@@ -13,6 +13,40 @@ pub fn finish(prog: &mut Program) {
     order_reverse_postorder(prog);
     compute_multiplicity(prog);
     prog.memory = MemoryModel::build(prog);
+    reject_byte_views(prog);
+}
+
+/// C lets a character lvalue read or write any object byte by byte, but the IR keeps one
+/// value per scalar: reading an `int` through an `unsigned char *` would give the whole
+/// `int`, a behaviour the program does not have. Such an access, through a pointer whose
+/// target may be a wider scalar, is reported as an unsupported construct (every verdict of
+/// the file is then `unknown`) rather than analysed wrongly.
+fn reject_byte_views(prog: &mut Program) {
+    let mut found = Vec::new();
+    for loc in &prog.locs {
+        crate::ir::visit::action_lvals(&loc.action, &mut |lv| {
+            if !matches!(lv, Lval::Deref(..) | Lval::Index(..)) || !found.is_empty() {
+                return;
+            }
+            let CType::Int(t, _) = prog.lval_type(lv) else { return };
+            if t.bits != 8 {
+                return;
+            }
+            let wider = prog.memory.targets(prog, lv).into_iter().find_map(|a| {
+                let info = prog.memory.info(a);
+                let wide = match info.ty {
+                    Ty::Int(w) => w.bits > 8,
+                    Ty::Ptr | Ty::Float => true,
+                    Ty::Bool => false,
+                };
+                wide.then(|| info.name.clone())
+            });
+            if let Some(name) = wider {
+                found.push(Unsupported { span: loc.span, construct: format!("a byte access (a character lvalue) to `{name}`, a wider scalar") });
+            }
+        });
+    }
+    prog.unsupported.extend(found);
 }
 
 /// Removes the `skip` placeholders that lowering leaves at joins, labels and loop exits when

@@ -48,3 +48,53 @@ pub fn action_vars(a: &Action, f: &mut dyn FnMut(VarId)) {
         Action::Skip | Action::AtomicBegin | Action::AtomicEnd | Action::Halt(_) => {}
     }
 }
+
+/// Calls `f` on every lvalue an action reads or writes, nested ones (an index, a pointer
+/// being dereferenced) included; an `AddrOf` operand is not an access and is left out.
+pub fn action_lvals(a: &Action, f: &mut dyn FnMut(&Lval)) {
+    fn expr(e: &Expr, f: &mut dyn FnMut(&Lval)) {
+        match e {
+            Expr::Const(..) | Expr::Nondet(_) | Expr::Havoc(..) => {}
+            Expr::Load(lv) => lval(lv, f),
+            Expr::AddrOf(lv) => inner(lv, f),
+            Expr::Unary(_, x, _) | Expr::Cast(_, x) => expr(x, f),
+            Expr::Binary(_, a, b, _) => {
+                expr(a, f);
+                expr(b, f);
+            }
+        }
+    }
+    fn lval(lv: &Lval, f: &mut dyn FnMut(&Lval)) {
+        f(lv);
+        inner(lv, f);
+    }
+    // The accesses an lvalue makes on its way, before its own.
+    fn inner(lv: &Lval, f: &mut dyn FnMut(&Lval)) {
+        match lv {
+            Lval::Var(_) => {}
+            Lval::Deref(e, _) => expr(e, f),
+            Lval::Index(b, i) => {
+                inner(b, f);
+                expr(i, f);
+            }
+            Lval::Field(b, _, _) => inner(b, f),
+        }
+    }
+    match a {
+        Action::Assign(lv, e) => {
+            lval(lv, f);
+            expr(e, f);
+        }
+        Action::Assume(e) | Action::Assert(_, e) | Action::Join(e) => expr(e, f),
+        Action::Alloc(lv, ..) | Action::Acquire(lv) | Action::Release(lv) | Action::LockBusy(lv) => lval(lv, f),
+        Action::Fork { handle, arg, .. } => {
+            if let Some(h) = handle {
+                lval(h, f);
+            }
+            if let Some(e) = arg {
+                expr(e, f);
+            }
+        }
+        Action::Skip | Action::AtomicBegin | Action::AtomicEnd | Action::Halt(_) => {}
+    }
+}

@@ -1,0 +1,42 @@
+//! Wrong verdicts found in review, each with the program that showed it: the assertion that
+//! holds is never `violated`, the one that can fail is never `safe`, at every bound and by
+//! default.
+
+mod common;
+
+fn verdicts(file: &str, extra: &[&str]) -> Vec<(String, String)> {
+    let path = format!("tests/programs/soundness/{file}");
+    let mut args = vec!["check", "--format", "json", "--search-time", "20"];
+    args.extend_from_slice(extra);
+    args.push(&path);
+    let o = common::duet(&args);
+    let (out, err) = common::texts(&o);
+    let r: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{file}: {e}: {out}{err}"));
+    r["tasks"][0]["assertions"].as_array().unwrap().iter().map(|a| (a["status"].as_str().unwrap().into(), a["reason"].as_str().unwrap().into())).collect()
+}
+
+fn never_wrong(file: &str) -> Vec<Vec<(String, String)>> {
+    let mut all = Vec::new();
+    for extra in [&[][..], &["--bound", "1"], &["--bound", "2"], &["--engines", "coarsen"]] {
+        let vs = verdicts(file, extra);
+        assert_eq!(vs.len(), 2, "{file} {extra:?}");
+        assert_ne!(vs[0].0, "violated", "{file} {extra:?}: the assertion that holds: {vs:?}");
+        assert!(vs[1].0 != "safe" && vs[1].0 != "bounded-safe", "{file} {extra:?}: the assertion that can fail: {vs:?}");
+        all.push(vs);
+    }
+    all
+}
+
+#[test]
+fn a_union_member_reads_what_another_member_wrote() {
+    let runs = never_wrong("union_pun.c");
+    // Exact in the bounded search: the failing one is found, the holding one proved.
+    assert_eq!(runs[0][1].0, "violated", "{runs:?}");
+    assert_eq!(runs[0][0].0, "safe", "{runs:?}");
+}
+
+#[test]
+fn a_byte_view_of_a_wider_scalar_is_not_analysed_as_the_whole_value() {
+    let runs = never_wrong("byte_view.c");
+    assert!(runs[0][1].1.contains("byte access"), "{runs:?}");
+}
