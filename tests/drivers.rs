@@ -4,7 +4,8 @@
 //!
 //! Every assertion of the corpus carries a marker on its line: `/* HOLDS */` (true in every
 //! execution: never `violated`) or `/* FAILS */` (false in some: never `safe`, and `violated`
-//! with a replayed witness from the bound named in `/* FAILS from bound K */`, else from 1).
+//! with a replayed witness from the bound named in `/* FAILS from bound K */`, else from 1,
+//! and by the default strategy's deepening; COARSEN alone leaves it `unknown`).
 
 mod common;
 
@@ -65,12 +66,11 @@ fn check_program(file: &str) {
     let src = std::fs::read_to_string(&path).unwrap();
     let expect = markers(&src);
     assert!(expect.values().any(|e| *e == Expect::Holds) && expect.values().any(|e| matches!(e, Expect::Fails(_))), "{file}: needs assertions that hold and ones that fail");
-    for bound in [None, Some(1), Some(2), Some(3)] {
-        let b = bound.map(|b| b.to_string());
-        let mut args = Vec::new();
-        if let Some(b) = &b {
-            args.extend(["--bound", b.as_str()]);
-        }
+    // (flags, bound): COARSEN alone; the default strategy (COARSEN, then deepening); fixed bounds.
+    let modes: [(&[&str], Option<u32>); 5] =
+        [(&["--engines", "coarsen"], None), (&[], Some(0)), (&["--bound", "1"], Some(1)), (&["--bound", "2"], Some(2)), (&["--bound", "3"], Some(3))];
+    for (flags, bound) in modes {
+        let mut args: Vec<&str> = flags.to_vec();
         args.push(file);
         let tasks = run_json(&args);
         let (outcome, asserts) = &tasks[0];
@@ -82,6 +82,8 @@ fn check_program(file: &str) {
             match (expect[line], bound) {
                 (Expect::Holds, _) => assert_ne!(status, "violated", "{file}:{line} {args:?} holds in every execution: {reason}"),
                 (Expect::Fails(_), None) => assert_eq!(status, "unknown", "{file}:{line} {args:?} can fail: {reason}"),
+                // Deepening reaches every bound the corpus needs within its budget.
+                (Expect::Fails(_), Some(0)) => assert_eq!(status, "violated", "{file}:{line} {args:?}: {reason}"),
                 (Expect::Fails(k), Some(b)) if b >= k => assert_eq!(status, "violated", "{file}:{line} {args:?}: {reason}"),
                 (Expect::Fails(_), Some(_)) => {
                     assert!(status == "bounded-safe" || status == "unknown", "{file}:{line} {args:?} can fail, below its bound: {status} {reason}")
@@ -139,8 +141,10 @@ fn shared_driver_tasks_give_no_wrong_answer() {
     let inputs: Vec<String> = tasks.iter().map(|(f, _)| dir.join(f).display().to_string()).collect();
     for bound in [None, Some("1"), Some("2")] {
         let mut args = vec!["--m32"];
-        if let Some(b) = bound {
-            args.extend(["--bound", b]);
+        match bound {
+            Some(b) => args.extend(["--bound", b]),
+            // Deepening on the tasks it cannot decide would spend the whole default budget.
+            None => args.extend(["--search-time", "10"]),
         }
         args.extend(inputs.iter().map(|s| s.as_str()));
         let results = run_json(&args);

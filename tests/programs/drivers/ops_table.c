@@ -65,7 +65,7 @@ static void *whoop_wrapper_write(void *arg)
 {
     int r = fops.write(&file1, 5);
     assert(r == 5); /* HOLDS */
-    assert(unlocked_writes == 5); /* FAILS from bound 3 */
+    assert(unlocked_writes == 5); /* FAILS */
     return 0;
 }
 
