@@ -218,18 +218,21 @@ fn two_ports() -> (u16, u16) {
     (a.local_addr().unwrap().port(), b.local_addr().unwrap().port())
 }
 
-fn wait_with_deadline(mut child: std::process::Child, limit: Duration) -> Output {
-    let start = Instant::now();
-    loop {
-        if child.try_wait().unwrap().is_some() {
-            return child.wait_with_output().unwrap();
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let o = child.wait_with_output().unwrap();
+/// Waits for a child, reading its output meanwhile (a report larger than a pipe's buffer
+/// would otherwise block it forever), and kills it past the limit.
+fn wait_with_deadline(child: std::process::Child, limit: Duration) -> Output {
+    let pid = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    match rx.recv_timeout(limit) {
+        Ok(out) => out.unwrap(),
+        Err(_) => {
+            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+            let o = rx.recv().unwrap().unwrap();
             panic!("a batch process did not finish within {limit:?}: {}", texts(&o).1);
         }
-        std::thread::sleep(Duration::from_millis(50));
     }
 }
 
@@ -331,7 +334,7 @@ fn timely_flags_and_bad_limits() {
     let out = duet_env(&["check", "--help"], &[]);
     let (stdout, _) = texts(&out);
     assert_eq!(out.status.code(), Some(0));
-    assert!(stdout.contains("-h, --hostfile <HOSTFILE>") && stdout.contains("-n, --processes"), "{stdout}");
+    assert!(stdout.contains("-H, --hostfile <HOSTFILE>") && stdout.contains("-n, --processes"), "{stdout}");
     let out = duet_env(&["check", "-n", "2", "-p", "2", "tests/programs/threads.c"], &[]);
     assert_eq!(out.status.code(), Some(1));
     for bad in [["--timeout", "0"], ["--timeout", "soon"], ["--memory", "1"], ["--workers", "0"]] {
