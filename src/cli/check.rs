@@ -291,10 +291,15 @@ pub fn run(a: &CheckArgs) -> i32 {
         return exit::USAGE;
     }
     let specs: Vec<TaskSpec> = files.into_iter().map(|file| TaskSpec { file, front: front.clone(), check: opts.clone(), predict: None }).collect();
-    // Text on stdout streams in task order as results come in; every other report is
-    // whole only at the end.
-    let streaming = a.format == Format::Text && a.output.is_none();
-    let runs = match a.batch.run(specs, streaming.then_some(stream_text as fn(&TaskRun) -> String)) {
+    run_and_report(&a.batch, specs, a.format, a.output.as_deref(), start)
+}
+
+/// Runs a batch and prints or writes its report; the exit code of the whole run. Text on
+/// stdout streams in task order as results come in; every other report is whole only at the
+/// end.
+pub(super) fn run_and_report(batch: &BatchArgs, specs: Vec<TaskSpec>, format: Format, output: Option<&std::path::Path>, start: Instant) -> i32 {
+    let streaming = format == Format::Text && output.is_none();
+    let runs = match batch.run(specs, streaming.then_some(stream_text as fn(&TaskRun) -> String)) {
         Ok(Some(runs)) => runs,
         Ok(None) => return exit::SAFE,
         Err(code) => return code,
@@ -306,8 +311,8 @@ pub fn run(a: &CheckArgs) -> i32 {
         emit(&format!("\n{}", report::text_summary(&runs, code, seconds)));
         return code;
     }
-    let text = report::render(a.format, &runs, code, seconds);
-    match &a.output {
+    let text = report::render(format, &runs, code, seconds);
+    match output {
         Some(path) => {
             if let Err(e) = report::atomic::write(path, &text) {
                 eprintln!("error: cannot write the report to {}: {e}", path.display());

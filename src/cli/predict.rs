@@ -1,13 +1,12 @@
 //! `duet-rs predict`: violations predicted from observed runs, with `check`'s reports and batch.
 
-use super::check::{emit, BatchArgs};
+use super::check::BatchArgs;
 use super::{expand_inputs, InputArgs};
-use crate::batch::{TaskRun, TaskSpec};
+use crate::batch::TaskSpec;
 use crate::diag::exit;
 use crate::engine::CheckOptions;
 use crate::predict::PredictOptions;
-use crate::report::{self, Format};
-use crate::verdict::combined_exit_code;
+use crate::report::Format;
 use clap::{ArgAction, Args};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -70,10 +69,6 @@ impl PredictArgs {
     }
 }
 
-fn stream_text(run: &TaskRun) -> String {
-    report::text::task(&run.result)
-}
-
 /// Runs `duet-rs predict`.
 pub fn run(a: &PredictArgs) -> i32 {
     let start = Instant::now();
@@ -85,28 +80,5 @@ pub fn run(a: &PredictArgs) -> i32 {
         return exit::USAGE;
     }
     let specs: Vec<TaskSpec> = files.into_iter().map(|file| TaskSpec { file, front: front.clone(), check: CheckOptions::default(), predict: Some(opts.clone()) }).collect();
-    let streaming = a.format == Format::Text && a.output.is_none();
-    let runs = match a.batch.run(specs, streaming.then_some(stream_text as fn(&TaskRun) -> String)) {
-        Ok(Some(runs)) => runs,
-        Ok(None) => return exit::SAFE,
-        Err(code) => return code,
-    };
-    let results: Vec<_> = runs.iter().map(|r| r.result.clone()).collect();
-    let code = combined_exit_code(&results);
-    let seconds = start.elapsed().as_secs_f64();
-    if streaming {
-        emit(&format!("\n{}", report::text_summary(&runs, code, seconds)));
-        return code;
-    }
-    let text = report::render(a.format, &runs, code, seconds);
-    match &a.output {
-        Some(path) => {
-            if let Err(e) = report::atomic::write(path, &text) {
-                eprintln!("error: cannot write the report to {}: {e}", path.display());
-                return exit::USAGE;
-            }
-        }
-        None => emit(&text),
-    }
-    code
+    super::check::run_and_report(&a.batch, specs, a.format, a.output.as_deref(), start)
 }
