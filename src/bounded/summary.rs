@@ -768,19 +768,7 @@ impl<'a> Summariser<'a> {
     }
 
     fn convert(&mut self, ty: Ty, v: T) -> T {
-        let t = &mut self.sk.terms;
-        match ty {
-            Ty::Bool => {
-                let c = t.truthy(v);
-                t.bool_to_int(c)
-            }
-            Ty::Int(i) => t.wrap(i.bits, i.signed, v),
-            Ty::Ptr => {
-                let p = crate::ir::types::ptr_int(crate::interp::layout::ADDRESS_MODEL);
-                t.wrap(p.bits, false, v)
-            }
-            Ty::Float => v,
-        }
+        self.sk.terms.convert(ty, v)
     }
 
     /// The value of an expression, in the interpreter's evaluation order.

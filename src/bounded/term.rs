@@ -326,6 +326,24 @@ impl Terms {
         r
     }
 
+    /// `v` converted to a scalar type, as C converts on assignment: wrapped to an integer
+    /// type's width, to 0/1 for `_Bool`, to an address for a pointer; floats stay unknown.
+    pub fn convert(&mut self, ty: crate::ir::Ty, v: T) -> T {
+        use crate::ir::Ty;
+        match ty {
+            Ty::Bool => {
+                let c = self.truthy(v);
+                self.bool_to_int(c)
+            }
+            Ty::Int(i) => self.wrap(i.bits, i.signed, v),
+            Ty::Ptr => {
+                let p = crate::ir::types::ptr_int(crate::interp::layout::ADDRESS_MODEL);
+                self.wrap(p.bits, false, v)
+            }
+            Ty::Float => v,
+        }
+    }
+
     /// `x` reduced to a `bits`-wide integer type.
     pub fn wrap(&mut self, bits: u8, signed: bool, x: T) -> T {
         let it = crate::ir::IntTy { bits, signed };

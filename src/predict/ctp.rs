@@ -222,19 +222,7 @@ struct Sym<'a> {
 
 impl Sym<'_> {
     fn convert(&mut self, ty: Ty, v: T) -> T {
-        let t = &mut self.terms;
-        match ty {
-            Ty::Bool => {
-                let c = t.truthy(v);
-                t.bool_to_int(c)
-            }
-            Ty::Int(i) => t.wrap(i.bits, i.signed, v),
-            Ty::Ptr => {
-                let p = crate::ir::types::ptr_int(ADDRESS_MODEL);
-                t.wrap(p.bits, false, v)
-            }
-            Ty::Float => v,
-        }
+        self.terms.convert(ty, v)
     }
 
     fn read(&mut self, cur: &mut Cursor, addr: T) -> R<T> {
