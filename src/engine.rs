@@ -126,6 +126,10 @@ pub struct CheckOptions {
     /// An exceptions file for the finite-state engine, replacing Section 5's automatic ones.
     #[serde(default)]
     pub exceptions: Option<PathBuf>,
+    /// Seconds the finite-state engine may spend per file (default: a tenth of the search
+    /// budget, at most 5 s).
+    #[serde(default)]
+    pub finite_time: Option<f64>,
     /// Where to write a violation witness.
     pub witness: Option<PathBuf>,
     /// Where to write the SMT-LIB2 encoding.
@@ -165,6 +169,7 @@ impl Default for CheckOptions {
             no_hints: false,
             no_symmetry: false,
             exceptions: None,
+            finite_time: None,
             witness: None,
             dump_smt: None,
             invariants: false,
@@ -270,7 +275,11 @@ fn finite_pass(prog: &Program, opts: &CheckOptions, verdicts: &mut [AssertionVer
     if open.is_empty() {
         return;
     }
-    let mut fo = finite::FiniteOptions::default();
+    // A proof here is worth a little time, not the search's: the exact exploration of many
+    // threads can run for minutes, so by default the engine gets a tenth of the search budget,
+    // at most 5 s.
+    let budget = Duration::from_secs_f64(opts.finite_time.unwrap_or((opts.search_time * 0.1).min(5.0)).clamp(0.0, 1e6));
+    let mut fo = finite::FiniteOptions { deadline: Some(Instant::now() + budget), ..Default::default() };
     if let Some(path) = &opts.exceptions {
         match finite::load_exceptions(path, prog, &fo) {
             Ok(spec) => {

@@ -69,7 +69,7 @@ fn szymanski() {
 fn default_strategy_proves_the_protocols_and_finds_the_broken_twins() {
     let run = |file: &str| {
         let path = format!("tests/programs/finite/{file}");
-        let o = common::duet(&["check", "--format", "json", "--search-time", "60", &path]);
+        let o = common::duet(&["check", "--format", "json", "--search-time", "60", "--finite-time", "120", &path]);
         let (out, err) = common::texts(&o);
         let r: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{file}: {e}: {out}{err}"));
         r["tasks"][0]["assertions"].as_array().unwrap().iter().map(|a| (a["status"].as_str().unwrap().to_string(), a["reason"].as_str().unwrap().to_string())).collect::<Vec<_>>()
@@ -105,7 +105,7 @@ fn paper_peterson_fixpoint_excludes_both_at_d() {
     let (p1, p2) = (slot("p1"), slot("p2"));
     let (d1, d2) = (12, 22);
     // Without exceptions, Cartesian abstraction puts both threads at D (the paper's point).
-    let plain = Cartesian::run(&m, Vec::new(), Vec::new(), 100_000).unwrap();
+    let plain = Cartesian::run(&m, Vec::new(), Vec::new(), 100_000, None).unwrap();
     assert!(plain.together(p1, d1, p2, d2), "plain Cartesian fixpoint should hold (…, D, D)");
     let text = "# the paper's exception set\n\
                 exception x=1 y=1 turn=0 : p1@10 p2@22\n\
@@ -113,7 +113,7 @@ fn paper_peterson_fixpoint_excludes_both_at_d() {
                 exception x=1 y=1 turn=1 : p1@12 p2@20\n";
     let spec = exceptions::ExceptionSpec::parse("paper.exc", text).unwrap();
     let rules = spec.resolve(&m).unwrap();
-    let refined = Cartesian::run(&m, Vec::new(), rules, 100_000).unwrap();
+    let refined = Cartesian::run(&m, Vec::new(), rules, 100_000, None).unwrap();
     assert!(!refined.together(p1, d1, p2, d2), "the fixpoint with exceptions holds a state with both at D:\n{}", refined.dump());
 }
 

@@ -101,6 +101,10 @@ pub struct AnalysisArgs {
     /// (instead of the automatic ones for flags and locks).
     #[arg(long, value_name = "FILE", value_parser = exceptions_file)]
     pub exceptions: Option<PathBuf>,
+    /// Seconds the finite-state engine may spend per file (default: a tenth of
+    /// --search-time, at most 5).
+    #[arg(long, value_name = "SECS", value_parser = positive_seconds)]
+    pub finite_time: Option<f64>,
     /// Write the SV-COMP GraphML violation witness of the first violation to FILE.
     #[arg(long, value_name = "FILE")]
     pub witness: Option<PathBuf>,
@@ -155,6 +159,7 @@ impl AnalysisArgs {
             no_hints: self.no_coarsen_hints,
             no_symmetry: self.no_symmetry,
             exceptions: self.exceptions.clone(),
+            finite_time: self.finite_time,
             witness: self.witness.clone(),
             dump_smt: self.dump_smt.clone(),
             invariants: self.invariants,

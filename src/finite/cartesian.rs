@@ -49,7 +49,7 @@ type Source = (u32, Vec<BitSet>);
 
 impl<'m, 'p> Cartesian<'m, 'p> {
     /// Computes the least fixpoint with the given exceptions.
-    pub fn run(m: &'m Model<'p>, families: Vec<Family>, products: Vec<ProductRule>, limit: usize) -> Result<Self, Decline> {
+    pub fn run(m: &'m Model<'p>, families: Vec<Family>, products: Vec<ProductRule>, limit: usize, deadline: Option<std::time::Instant>) -> Result<Self, Decline> {
         let n = m.slots.len();
         let mut c = Cartesian {
             space: Space::new(m, limit),
@@ -70,6 +70,9 @@ impl<'m, 'p> Cartesian<'m, 'p> {
         while let Some(g) = c.queue.pop_front() {
             c.queued[g as usize] = false;
             c.rounds += 1;
+            if c.rounds % 64 == 0 && deadline.is_some_and(|d| std::time::Instant::now() > d) {
+                return Err(format!("the Cartesian fixpoint ran out of time after {} rounds", c.rounds));
+            }
             c.process(g)?;
         }
         Ok(c)

@@ -19,8 +19,8 @@ pub struct Explicit<'m, 'p> {
 }
 
 impl<'m, 'p> Explicit<'m, 'p> {
-    /// Explores every reachable state, declining past `max_states`.
-    pub fn run(m: &'m Model<'p>, limit: usize, max_states: usize) -> Result<Self, Decline> {
+    /// Explores every reachable state, declining past `max_states` or the deadline.
+    pub fn run(m: &'m Model<'p>, limit: usize, max_states: usize, deadline: Option<std::time::Instant>) -> Result<Self, Decline> {
         let mut space = Space::new(m, limit);
         let (g0, ls) = space.initial();
         let mut init = vec![g0];
@@ -39,6 +39,9 @@ impl<'m, 'p> Explicit<'m, 'p> {
                     if states.insert(t.clone()) {
                         if states.len() > max_states {
                             return Err(format!("the exact exploration exceeds {max_states} states"));
+                        }
+                        if states.len() % 4096 == 0 && deadline.is_some_and(|d| std::time::Instant::now() > d) {
+                            return Err(format!("the exact exploration ran out of time after {} states", states.len()));
                         }
                         stack.push(t);
                     }

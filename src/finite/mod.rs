@@ -38,11 +38,13 @@ pub struct FiniteOptions {
     pub cartesian_stores: usize,
     /// Instances of each unboundedly created template; without it such programs are declined.
     pub instances: Option<u32>,
+    /// When to give up: past it both phases stop and the open assertions are not proved.
+    pub deadline: Option<std::time::Instant>,
 }
 
 impl Default for FiniteOptions {
     fn default() -> Self {
-        FiniteOptions { auto_exceptions: true, exceptions: None, exact_fallback: true, max_states: 2_000_000, max_stores: 200_000, cartesian_stores: 4_000, instances: None }
+        FiniteOptions { auto_exceptions: true, exceptions: None, exact_fallback: true, max_states: 2_000_000, max_stores: 200_000, cartesian_stores: 4_000, instances: None, deadline: None }
     }
 }
 
@@ -131,7 +133,7 @@ pub fn prove(prog: &Program, open: &[AssertId], opts: &FiniteOptions) -> Vec<Fin
     let method = if families.is_empty() && products.is_empty() { Method::Cartesian } else { Method::Exceptions };
     let mut out: Vec<FiniteOutcome> = Vec::new();
     let mut left = Vec::new();
-    match cartesian::Cartesian::run(&m, families, products, opts.cartesian_stores.min(opts.max_stores)) {
+    match cartesian::Cartesian::run(&m, families, products, opts.cartesian_stores.min(opts.max_stores), opts.deadline) {
         Ok(c) => {
             for &a in open {
                 let f = c.failures(a);
@@ -145,7 +147,7 @@ pub fn prove(prog: &Program, open: &[AssertId], opts: &FiniteOptions) -> Vec<Fin
         Err(why) => left.extend(open.iter().map(|&a| (a, why.clone()))),
     }
     if !left.is_empty() && opts.exact_fallback {
-        match explicit::Explicit::run(&m, opts.max_stores, opts.max_states) {
+        match explicit::Explicit::run(&m, opts.max_stores, opts.max_states, opts.deadline) {
             Ok(x) => {
                 for (a, why) in left.drain(..) {
                     let f = x.failures(a);
