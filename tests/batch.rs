@@ -229,7 +229,8 @@ fn wait_with_deadline(child: std::process::Child, limit: Duration) -> Output {
     match rx.recv_timeout(limit) {
         Ok(out) => out.unwrap(),
         Err(_) => {
-            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+            // SAFETY: a plain signal to the child this test started and has not reaped.
+            unsafe { libc::kill(pid as i32, libc::SIGKILL) };
             let o = rx.recv().unwrap().unwrap();
             panic!("a batch process did not finish within {limit:?}: {}", texts(&o).1);
         }
