@@ -247,13 +247,30 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
             Err(e) => ((0..prog.assertions.len()).map(|i| verdict(i, Status::Unknown, format!("unknown: {e}"), None)).collect(), None),
         }
     };
-    if opts.runs(Engine::Finite) {
-        finite_pass(prog, opts, &mut verdicts);
-    }
-    if opts.runs(Engine::Bounded) {
-        match opts.bound {
-            Some(b) => bounded_pass(prog, opts, b, hints.as_ref(), &mut verdicts, &mut sections),
-            None => deepening(prog, opts, start, hints.as_ref(), &mut verdicts, &mut sections),
+    match (opts.runs(Engine::Bounded), opts.bound) {
+        (false, _) => {
+            if opts.runs(Engine::Finite) {
+                finite_pass(prog, opts, &mut verdicts);
+            }
+        }
+        (true, Some(b)) => {
+            if opts.runs(Engine::Finite) {
+                finite_pass(prog, opts, &mut verdicts);
+            }
+            bounded_pass(prog, opts, b, hints.as_ref(), &mut verdicts, &mut sections);
+        }
+        (true, None) => {
+            // Bound 1 costs a fraction of a second and finds most shallow bugs, while the
+            // finite engine may spend its whole budget before declining: the cheap round goes
+            // first, and the finite engine sees only what it left open.
+            let mut search = Deepening::new(prog, opts, start, hints.as_ref(), &verdicts);
+            search.rounds(1..=1, &mut verdicts);
+            if opts.runs(Engine::Finite) && !search.finished() {
+                finite_pass(prog, opts, &mut verdicts);
+                search.forget_proved(&verdicts);
+            }
+            search.rounds(2..=MAX_DEEPENING, &mut verdicts);
+            search.finish(&mut verdicts, &mut sections);
         }
     }
     // A proof may rest only on havocs that cover everything the approximated code can do.
@@ -376,122 +393,172 @@ fn bounded_pass(prog: &Program, opts: &CheckOptions, b: Bound, hints: Option<&bo
 /// Iterative deepening: the bounded search at bounds 1, 2, 3, ... (loops unrolled `k` times,
 /// `k` instances per unbounded template) on the assertions still open, until every one is
 /// decided, a round is exhaustive, or the budget (`search_time`, within the task's time
-/// limit) is spent. Each verdict names the deepest bound completed for it.
-fn deepening(prog: &Program, opts: &CheckOptions, start: Instant, hints: Option<&bounded::Hints>, verdicts: &mut [AssertionVerdict], sections: &mut Vec<Section>) {
-    use crate::bounded::BoundedOutcome;
-    let mut open: Vec<AssertId> = (0..verdicts.len()).filter(|&i| verdicts[i].status != Status::Safe).map(|i| AssertId(i as u32)).collect();
-    if open.is_empty() {
-        return;
-    }
-    let search_start = Instant::now();
-    let mut deadline = search_start + Duration::from_secs_f64(opts.search_time.clamp(0.0, 1e6));
-    if let Some(t) = opts.task_timeout {
-        // Leave the task time to report: a search cut short by the batch loses every verdict.
-        deadline = deadline.min(start + Duration::from_secs_f64((t * 0.85).clamp(0.0, 1e6)));
-    }
-    // Per open assertion: the deepest bound with no violation, and the last round's outcome.
-    let mut clean: HashMap<AssertId, (u32, String)> = HashMap::new();
-    let mut last: HashMap<AssertId, (u32, BoundedOutcome)> = HashMap::new();
-    let mut witness = opts.witness.clone();
-    let mut totals = bounded::Stats::default();
-    let mut rounds = 0u32;
-    let mut previous = Duration::ZERO;
-    let mut stopped = String::from("the search budget was spent");
-    for k in 1..=MAX_DEEPENING {
-        let now = Instant::now();
-        let left = deadline.saturating_duration_since(now);
-        // A round costs at least what the last one did; one that cannot finish is not begun.
-        if left.is_zero() || (k > 1 && previous > left) {
-            break;
+/// limit) is spent. Each verdict names the deepest bound completed for it. The rounds run in
+/// ranges so that other engines can take their turn between two rounds.
+struct Deepening<'a> {
+    prog: &'a Program,
+    opts: &'a CheckOptions,
+    hints: Option<&'a bounded::Hints>,
+    open: Vec<AssertId>,
+    search_start: Instant,
+    deadline: Instant,
+    /// Per open assertion: the deepest bound with no violation, and the last round's outcome.
+    clean: HashMap<AssertId, (u32, String)>,
+    last: HashMap<AssertId, (u32, bounded::BoundedOutcome)>,
+    witness: Option<std::path::PathBuf>,
+    totals: bounded::Stats,
+    rounds: u32,
+    previous: Duration,
+    /// Why deepening stopped, once it has.
+    stopped: Option<String>,
+}
+
+impl<'a> Deepening<'a> {
+    fn new(prog: &'a Program, opts: &'a CheckOptions, start: Instant, hints: Option<&'a bounded::Hints>, verdicts: &[AssertionVerdict]) -> Self {
+        let open: Vec<AssertId> = (0..verdicts.len()).filter(|&i| verdicts[i].status != Status::Safe).map(|i| AssertId(i as u32)).collect();
+        let search_start = Instant::now();
+        let mut deadline = search_start + Duration::from_secs_f64(opts.search_time.clamp(0.0, 1e6));
+        if let Some(t) = opts.task_timeout {
+            // Leave the task time to report: a search cut short by the batch loses every verdict.
+            deadline = deadline.min(start + Duration::from_secs_f64((t * 0.85).clamp(0.0, 1e6)));
         }
-        let mut bo = bounded_options(opts, Bound { unroll: k, threads: k });
-        bo.witness = witness.clone();
-        bo.deadline = Some(deadline);
-        bo.timeout = left;
-        let report = bounded::run(prog, &bo, hints, &open);
-        previous = now.elapsed();
-        rounds = k;
-        let s = &report.stats;
-        totals.instances = s.instances;
-        totals.events = s.events;
-        totals.encoding = s.encoding.clone();
-        totals.counted_loops = s.counted_loops;
-        totals.counted_templates = s.counted_templates;
-        totals.summarise += s.summarise;
-        totals.encode += s.encode;
-        totals.solve += s.solve;
-        let mut budget_hit = false;
-        let summarised = s.instances > 0;
-        for (a, outcome) in report.outcomes {
+        let stopped = open.is_empty().then(|| "every assertion was decided".to_string());
+        Deepening {
+            prog,
+            opts,
+            hints,
+            open,
+            search_start,
+            deadline,
+            clean: HashMap::new(),
+            last: HashMap::new(),
+            witness: opts.witness.clone(),
+            totals: bounded::Stats::default(),
+            rounds: 0,
+            previous: Duration::ZERO,
+            stopped,
+        }
+    }
+
+    /// True once deepening has stopped (everything decided, exhaustive, out of budget).
+    fn finished(&self) -> bool {
+        self.stopped.is_some()
+    }
+
+    /// Drops the assertions another engine proved since the last round.
+    fn forget_proved(&mut self, verdicts: &[AssertionVerdict]) {
+        self.open.retain(|a| verdicts[a.index()].status != Status::Safe);
+        for a in (0..verdicts.len()).filter(|&i| verdicts[i].status == Status::Safe).map(|i| AssertId(i as u32)) {
+            self.clean.remove(&a);
+            self.last.remove(&a);
+        }
+        if self.open.is_empty() {
+            self.stopped = Some("every assertion was decided".into());
+        }
+    }
+
+    /// Runs the rounds of `bounds` until deepening stops.
+    fn rounds(&mut self, bounds: std::ops::RangeInclusive<u32>, verdicts: &mut [AssertionVerdict]) {
+        use crate::bounded::BoundedOutcome;
+        for k in bounds {
+            if self.stopped.is_some() {
+                return;
+            }
+            let now = Instant::now();
+            let left = self.deadline.saturating_duration_since(now);
+            // A round costs at least what the last one did; one that cannot finish is not begun.
+            if left.is_zero() || (self.rounds > 0 && self.previous > left) {
+                self.stopped = Some("the search budget was spent".into());
+                return;
+            }
+            let mut bo = bounded_options(self.opts, Bound { unroll: k, threads: k });
+            bo.witness = self.witness.clone();
+            bo.deadline = Some(self.deadline);
+            bo.timeout = left;
+            let report = bounded::run(self.prog, &bo, self.hints, &self.open);
+            self.previous = now.elapsed();
+            self.rounds = k;
+            let s = &report.stats;
+            self.totals.instances = s.instances;
+            self.totals.events = s.events;
+            self.totals.encoding = s.encoding.clone();
+            self.totals.counted_loops = s.counted_loops;
+            self.totals.counted_templates = s.counted_templates;
+            self.totals.summarise += s.summarise;
+            self.totals.encode += s.encode;
+            self.totals.solve += s.solve;
+            let mut budget_hit = false;
+            let summarised = s.instances > 0;
+            for (a, outcome) in report.outcomes {
+                let v = &mut verdicts[a.index()];
+                match &outcome {
+                    BoundedOutcome::Violated { trace } => {
+                        v.status = Status::Violated;
+                        v.reason = format!("violated: a replayed interleaving reaches the failure (found at bound {k})");
+                        v.detail = Some(trace.clone());
+                        v.bound = Some(k);
+                        // The witness file is the first violation's.
+                        self.witness = None;
+                    }
+                    BoundedOutcome::Safe { reason } => {
+                        v.status = Status::Safe;
+                        v.reason = format!("safe: bounded search at bound {k}: {reason}");
+                        v.detail = None;
+                        v.bound = Some(k);
+                    }
+                    BoundedOutcome::BoundedSafe { reason } => {
+                        self.clean.insert(a, (k, reason.clone()));
+                    }
+                    BoundedOutcome::Unknown { reason } => budget_hit |= reason.contains(bounded::SEARCH_BUDGET_SPENT) || reason.contains("solver timeout"),
+                }
+                self.last.insert(a, (k, outcome));
+            }
+            self.open.retain(|a| !matches!(verdicts[a.index()].status, Status::Violated | Status::Safe));
+            if self.open.is_empty() {
+                self.stopped = Some("every assertion was decided".into());
+            } else if report.exhaustive {
+                self.stopped = Some(format!("the exploration at bound {k} was exhaustive"));
+            } else if budget_hit {
+                self.stopped = Some("the search budget was spent".into());
+            } else if !summarised {
+                // The program could not be summarised at all (an unsupported construct): a
+                // larger bound will not help.
+                self.stopped = Some("the bounded search cannot encode the program".into());
+            } else if k == MAX_DEEPENING {
+                self.stopped = Some(format!("bound {MAX_DEEPENING} is the deepest tried"));
+            }
+        }
+    }
+
+    /// Gives every assertion still open its final verdict and reason.
+    fn finish(self, verdicts: &mut [AssertionVerdict], sections: &mut Vec<Section>) {
+        use crate::bounded::BoundedOutcome;
+        let stopped = self.stopped.unwrap_or_else(|| "the search budget was spent".into());
+        if self.opts.stats {
+            let mut sec = stats_section(&self.totals, self.hints.is_some(), "bounded");
+            sec.body.push_str(&format!("deepening rounds {}\nsearch s {:.3}\n", self.rounds, self.search_start.elapsed().as_secs_f64()));
+            sections.push(sec);
+        }
+        for a in self.open {
             let v = &mut verdicts[a.index()];
-            match &outcome {
-                BoundedOutcome::Violated { trace } => {
-                    v.status = Status::Violated;
-                    v.reason = format!("violated: a replayed interleaving reaches the failure (found at bound {k})");
-                    v.detail = Some(trace.clone());
-                    v.bound = Some(k);
-                    // The witness file is the first violation's.
-                    witness = None;
+            let last_why = match self.last.get(&a) {
+                Some((j, BoundedOutcome::Unknown { reason })) => Some((*j, reason.clone())),
+                _ => None,
+            };
+            match self.clean.get(&a) {
+                Some((k, reason)) => {
+                    v.status = Status::BoundedSafe;
+                    v.bound = Some(*k);
+                    v.reason = format!("{}; bounded search: {reason}; deepest bound completed: {k}", v.reason);
+                    if let Some((j, w)) = last_why {
+                        v.reason.push_str(&format!("; at bound {j}: {w}"));
+                    }
+                    v.reason.push_str(&format!("; deepening stopped: {stopped}"));
                 }
-                BoundedOutcome::Safe { reason } => {
-                    v.status = Status::Safe;
-                    v.reason = format!("safe: bounded search at bound {k}: {reason}");
-                    v.detail = None;
-                    v.bound = Some(k);
+                None => {
+                    let why = last_why.map(|(j, w)| format!("at bound {j}: {w}")).unwrap_or_else(|| "no bound was completed within the budget".into());
+                    v.reason = format!("{}; bounded search: {why}; deepening stopped: {stopped}", v.reason);
                 }
-                BoundedOutcome::BoundedSafe { reason } => {
-                    clean.insert(a, (k, reason.clone()));
-                }
-                BoundedOutcome::Unknown { reason } => budget_hit |= reason.contains(bounded::SEARCH_BUDGET_SPENT) || reason.contains("solver timeout"),
-            }
-            last.insert(a, (k, outcome));
-        }
-        open.retain(|a| !matches!(verdicts[a.index()].status, Status::Violated | Status::Safe));
-        if open.is_empty() {
-            stopped = "every assertion was decided".into();
-            break;
-        }
-        if report.exhaustive {
-            stopped = format!("the exploration at bound {k} was exhaustive");
-            break;
-        }
-        if budget_hit {
-            break;
-        }
-        if !summarised {
-            // The program could not be summarised at all (an unsupported construct): a larger
-            // bound will not help.
-            stopped = "the bounded search cannot encode the program".into();
-            break;
-        }
-        if k == MAX_DEEPENING {
-            stopped = format!("bound {MAX_DEEPENING} is the deepest tried");
-        }
-    }
-    if opts.stats {
-        let mut sec = stats_section(&totals, hints.is_some(), "bounded");
-        sec.body.push_str(&format!("deepening rounds {rounds}\nsearch s {:.3}\n", search_start.elapsed().as_secs_f64()));
-        sections.push(sec);
-    }
-    for a in open {
-        let v = &mut verdicts[a.index()];
-        let last_why = match last.get(&a) {
-            Some((j, BoundedOutcome::Unknown { reason })) => Some((*j, reason.clone())),
-            _ => None,
-        };
-        match clean.get(&a) {
-            Some((k, reason)) => {
-                v.status = Status::BoundedSafe;
-                v.bound = Some(*k);
-                v.reason = format!("{}; bounded search: {reason}; deepest bound completed: {k}", v.reason);
-                if let Some((j, w)) = last_why {
-                    v.reason.push_str(&format!("; at bound {j}: {w}"));
-                }
-                v.reason.push_str(&format!("; deepening stopped: {stopped}"));
-            }
-            None => {
-                let why = last_why.map(|(j, w)| format!("at bound {j}: {w}")).unwrap_or_else(|| "no bound was completed within the budget".into());
-                v.reason = format!("{}; bounded search: {why}; deepening stopped: {stopped}", v.reason);
             }
         }
     }
