@@ -40,3 +40,18 @@ fn a_byte_view_of_a_wider_scalar_is_not_analysed_as_the_whole_value() {
     let runs = never_wrong("byte_view.c");
     assert!(runs[0][1].1.contains("byte access"), "{runs:?}");
 }
+
+#[test]
+fn main_is_a_thread_without_a_whole_program() {
+    for extra in [&[][..], &["--bound", "1"], &["--engines", "coarsen"]] {
+        let mut args = vec!["--no-whole-program"];
+        args.extend_from_slice(extra);
+        let vs = verdicts("no_whole_program_main.c", &args);
+        assert_eq!(vs.len(), 2, "{extra:?}");
+        assert_ne!(vs[0].0, "violated", "{extra:?}: {vs:?}");
+        assert!(!matches!(vs[1].0.as_str(), "safe" | "bounded-safe"), "{extra:?}: the assertion that can fail: {vs:?}");
+        assert!(vs.iter().all(|v| !v.1.contains("never called")), "{extra:?}: {vs:?}");
+    }
+    // The default strategy finds the race with `other`.
+    assert_eq!(verdicts("no_whole_program_main.c", &["--no-whole-program"])[1].0, "violated");
+}

@@ -502,9 +502,13 @@ impl<'a> Lowerer<'a> {
 
     /// Lowers the whole program: the root template, then every template it creates.
     pub fn lower_program(&mut self) -> Result<(), Fatal> {
-        let root = self.new_template("main".into(), "main", Multiplicity::One);
+        // Without a whole program, the root runs `init` and starts the threads: it must not be
+        // called `main`, or a `main` among those threads would be taken for the root and never
+        // run.
+        let root_name = if self.opts.whole_program { "main" } else { "init" };
+        let root = self.new_template(root_name.into(), root_name, Multiplicity::One);
         self.tpl = root;
-        self.chain = vec![("main".into(), root)];
+        self.chain = vec![(root_name.into(), root)];
         let entry = self.new_loc(Action::Skip, Span::default());
         self.templates[root.index()].entry = entry;
         self.cur = vec![entry];
