@@ -130,9 +130,9 @@ pub fn main() -> i32 {
     }
 }
 
-/// Expands directories into the .c and .i files they contain, sorted, recursively.
+/// Expands directories into the .c, .i and .bp files they contain, sorted, recursively.
 pub fn expand_inputs(paths: &[PathBuf]) -> Vec<PathBuf> {
-    crate::inputs::expand(paths, &["c", "i"])
+    crate::inputs::expand(paths, &["c", "i", "bp"])
 }
 
 /// Loads a program with panics turned into internal errors, on a thread with a large stack

@@ -1,9 +1,10 @@
-//! The front-end: C source to the concurrent IR.
+//! The front-end: C source (and Boolean programs, through C: [`bp`]) to the concurrent IR.
 //!
 //! `cc -E` preprocesses (run directly, never through a shell), `lang-c` parses in its GNU C11
 //! flavour, [`lower`] inlines and lowers to control flow, and [`passes`] establish the IR's
 //! invariants.
 
+pub mod bp;
 pub mod ctypes;
 mod lower;
 pub mod passes;
@@ -42,6 +43,9 @@ impl Default for FrontendOptions {
 pub fn load(path: &Path, opts: &FrontendOptions) -> Result<Program, Diagnostic> {
     let display = path.display().to_string();
     check_readable(path, &display)?;
+    if path.extension().is_some_and(|e| e == "bp") {
+        return bp::load(path, opts);
+    }
     let text = preprocess::preprocess(path, &display, opts)?;
     lower_text(&text, &path.to_string_lossy(), &display, opts)
 }

@@ -550,7 +550,7 @@ impl<'a> Lowerer<'a> {
         let mut entries: Vec<(usize, String)> = self
             .functions
             .iter()
-            .filter(|(n, _)| n.as_str() != "init" && !call::is_builtin(n) && !n.starts_with("__VERIFIER_atomic"))
+            .filter(|(n, _)| n.as_str() != "init" && !call::is_builtin(n) && !n.starts_with("__VERIFIER_atomic") && !n.starts_with(super::bp::GENERATED))
             .filter(|(n, _)| !self.is_library_function(n))
             .map(|(n, f)| (f.offset, n.clone()))
             .collect();
