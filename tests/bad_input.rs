@@ -18,6 +18,10 @@ const CORPUS: &[(&str, i32, &str)] = &[
     ("no_main.c", 2, "no_main.c: error: no `main` function"),
     ("recursion.c", 5, "unsupported construct: recursive call to `fact` at tests/bad_input/recursion.c:2:43"),
     ("function_pointer.c", 5, "unsupported construct: call through `f`, which may hold a pointer that is no function of the program (from unknown memory, an undefined function or a conversion) at tests/bad_input/function_pointer.c:7:23"),
+    // Boolean programs get the same located errors as C.
+    ("bp_constant.bp", 2, "bp_constant.bp:3:10: error: syntax error at `2`: expected a Boolean constant (0 or 1)"),
+    ("bp_undeclared.bp", 2, "bp_undeclared.bp:3:5: error: undeclared variable `y`"),
+    ("bp_missing_fi.bp", 2, "bp_missing_fi.bp:5:1: error: syntax error at `end`: expected `fi`"),
     // Inline assembly is an over-approximation: the output it may write is unknown.
     ("inline_asm.c", 5, "inline_asm.c:5:5  unknown"),
 ];

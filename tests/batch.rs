@@ -79,13 +79,13 @@ fn strip_numbers(s: &str) -> String {
 
 const MIXED: &[&str] = &["tests/programs/", "tests/bad_input/syntax_error.c", "tests/bad_input/recursion.c"];
 
-/// How many C files `tests/programs/` holds, subdirectories included, as `check` expands it.
+/// How many C and Boolean-program files `tests/programs/` holds, subdirectories included, as `check` expands it.
 fn programs_count() -> usize {
     fn walk(d: &std::path::Path) -> usize {
         std::fs::read_dir(d)
             .unwrap()
             .map(|e| e.unwrap().path())
-            .map(|p| if p.is_dir() { walk(&p) } else { usize::from(matches!(p.extension().and_then(|e| e.to_str()), Some("c" | "i"))) })
+            .map(|p| if p.is_dir() { walk(&p) } else { usize::from(matches!(p.extension().and_then(|e| e.to_str()), Some("c" | "i" | "bp"))) })
             .sum()
     }
     walk(&common::repo("tests/programs"))

@@ -132,8 +132,9 @@ fn thread_structure_of_shared_programs() {
         ("c/pthread-ext/01_inc.i", &[("main", One), ("thr1", Unbounded)]),
         ("duet-coarsen/code/fork_interproc.c", &[("main", One), ("t1", One), ("t2", One), ("t3", One)]),
         ("duet-coarsen/code/popl12fig2.c", &[("main", One), ("func1", Unbounded), ("func2", Unbounded)]),
-        ("duet-coarsen/code/dekker.c", &[("main", One), ("thread0", One), ("thread1", One)]),
-        ("duet-coarsen/code/producer_consumer.c", &[("main", One), ("producer", Unbounded), ("consumer", Unbounded)]),
+        // Without a whole program the root runs `init` and is named after it.
+        ("duet-coarsen/code/dekker.c", &[("init", One), ("thread0", One), ("thread1", One)]),
+        ("duet-coarsen/code/producer_consumer.c", &[("init", One), ("producer", Unbounded), ("consumer", Unbounded)]),
     ];
     for (file, templates) in cases {
         let path = shared.join(file);
