@@ -492,9 +492,31 @@ pub struct Program {
     pub alloc_sites: u32,
     /// The alias model: abstract locations, mod/ref sets, lock identities.
     pub memory: MemoryModel,
+    /// The function definitions of the input, by source extent (for witnesses, which name
+    /// the function around a source position; inlining leaves locations no function).
+    pub functions: Vec<SourceFunction>,
+}
+
+/// A function definition's name and the lines it spans.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceFunction {
+    /// Its name.
+    pub name: String,
+    /// Index into [`Program::files`].
+    pub file: u32,
+    /// The line its definition starts on.
+    pub first_line: u32,
+    /// The line its body ends on.
+    pub last_line: u32,
 }
 
 impl Program {
+    /// The innermost function definition containing a source position (`None` outside
+    /// every definition, or in a system header's).
+    pub fn function_at(&self, s: Span) -> Option<&SourceFunction> {
+        self.functions.iter().filter(|f| f.file == s.file && f.first_line <= s.line && s.line <= f.last_line).min_by_key(|f| f.last_line - f.first_line)
+    }
+
     /// The variable with this id.
     pub fn var(&self, v: VarId) -> &Variable {
         &self.vars[v.index()]
