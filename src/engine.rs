@@ -130,10 +130,11 @@ pub struct CheckOptions {
     /// budget, at most 5 s).
     #[serde(default)]
     pub finite_time: Option<f64>,
-    /// Where to write a violation witness.
-    pub witness: Option<PathBuf>,
-    /// Where to write the SMT-LIB2 encoding.
-    pub dump_smt: Option<PathBuf>,
+    /// Return a witness: the first violation's, or COARSEN's invariants when it proves every
+    /// assertion.
+    pub witness: bool,
+    /// Return the bounded search's SMT-LIB2 encoding.
+    pub dump_smt: bool,
     /// Print invariants per location.
     pub invariants: bool,
     /// Print the final data-flow graph.
@@ -152,6 +153,8 @@ pub struct CheckReport {
     pub verdicts: Vec<AssertionVerdict>,
     /// Extra outputs (invariants, DFG, statistics), in the order asked.
     pub sections: Vec<Section>,
+    /// Files asked for (witness, SMT-LIB2), for the command line to write.
+    pub artifacts: crate::verdict::Artifacts,
 }
 
 impl Default for CheckOptions {
@@ -170,8 +173,8 @@ impl Default for CheckOptions {
             no_symmetry: false,
             exceptions: None,
             finite_time: None,
-            witness: None,
-            dump_smt: None,
+            witness: false,
+            dump_smt: false,
             invariants: false,
             dot: false,
             stats: false,
@@ -214,11 +217,13 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
     if let Some(u) = prog.unsupported.first() {
         let why = format!("unknown: unsupported construct: {} at {}", u.construct, prog.span_str(u.span));
         let verdicts = (0..prog.assertions.len()).map(|i| verdict(i, Status::Unknown, why.clone(), None)).collect();
-        return CheckReport { verdicts, sections: Vec::new() };
+        return CheckReport { verdicts, ..CheckReport::default() };
     }
     let never_called = |i: usize| prog.assertions[i].locs.is_empty();
     let called = |i: usize| verdict(i, Status::Safe, format!("safe: `{}` is never called", prog.assertions[i].function), None);
     let mut sections = Vec::new();
+    let mut artifacts = crate::verdict::Artifacts::default();
+    let mut proof = None;
     let (mut verdicts, hints) = if !opts.runs(Engine::Coarsen) {
         let verdicts = (0..prog.assertions.len()).map(|i| if never_called(i) { called(i) } else { verdict(i, Status::Unknown, "unknown: COARSEN was not run".into(), None) }).collect();
         (verdicts, None)
@@ -232,6 +237,11 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
                     .enumerate()
                     .map(|(i, r)| if never_called(i) { called(i) } else { verdict(i, r.status.clone(), r.reason.clone(), r.detail.clone()) })
                     .collect::<Vec<_>>();
+                // A correctness witness carries COARSEN's invariants only when they prove
+                // every assertion (the other engines' proofs are not for every thread count).
+                if opts.witness && verdicts.iter().all(|v| v.status == Status::Safe) {
+                    proof = Some(coarsen::witness::correctness(prog, &out));
+                }
                 if opts.invariants {
                     sections.push(Section { title: "invariants".into(), body: coarsen::report::invariants(prog, &out) });
                 }
@@ -252,8 +262,8 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
     }
     if opts.runs(Engine::Bounded) {
         match opts.bound {
-            Some(b) => bounded_pass(prog, opts, b, hints.as_ref(), &mut verdicts, &mut sections),
-            None => deepening(prog, opts, start, hints.as_ref(), &mut verdicts, &mut sections),
+            Some(b) => bounded_pass(prog, opts, b, hints.as_ref(), &mut verdicts, &mut sections, &mut artifacts),
+            None => deepening(prog, opts, start, hints.as_ref(), &mut verdicts, &mut sections, &mut artifacts),
         }
     }
     // A proof may rest only on havocs that cover everything the approximated code can do.
@@ -264,7 +274,10 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
             v.detail = None;
         }
     }
-    CheckReport { verdicts, sections }
+    if verdicts.iter().all(|v| v.status == Status::Safe) {
+        artifacts.witness = proof.map(crate::witness::Witness::Correctness);
+    }
+    CheckReport { verdicts, sections, artifacts }
 }
 
 /// The finite-state engine on the assertions still open. It proves only for the threads the
@@ -314,8 +327,8 @@ fn bounded_options(opts: &CheckOptions, b: Bound) -> bounded::BoundedOptions {
         unroll: b.unroll,
         threads: b.threads,
         no_prune: opts.no_prune,
-        witness: opts.witness.clone(),
-        dump_smt: opts.dump_smt.clone(),
+        witness: opts.witness,
+        dump_smt: opts.dump_smt,
         timeout: bounded::DEFAULT_TIMEOUT,
         max_unroll: opts.max_unroll,
         max_threads: opts.max_threads,
@@ -336,13 +349,15 @@ fn stats_section(s: &bounded::Stats, hints: bool, title: &str) -> Section {
 }
 
 /// The bounded search at one fixed bound on every assertion COARSEN left open.
-fn bounded_pass(prog: &Program, opts: &CheckOptions, b: Bound, hints: Option<&bounded::Hints>, verdicts: &mut [AssertionVerdict], sections: &mut Vec<Section>) {
+fn bounded_pass(prog: &Program, opts: &CheckOptions, b: Bound, hints: Option<&bounded::Hints>, verdicts: &mut [AssertionVerdict], sections: &mut Vec<Section>, artifacts: &mut crate::verdict::Artifacts) {
     use crate::bounded::BoundedOutcome;
     let targets: Vec<AssertId> = (0..verdicts.len()).filter(|&i| verdicts[i].status != Status::Safe).map(|i| AssertId(i as u32)).collect();
     if targets.is_empty() {
         return;
     }
     let report = bounded::run(prog, &bounded_options(opts, b), hints, &targets);
+    artifacts.witness = report.witness.map(crate::witness::Witness::Violation);
+    artifacts.smt = report.smt;
     if opts.stats {
         sections.push(stats_section(&report.stats, hints.is_some(), "bounded"));
     }
@@ -377,7 +392,7 @@ fn bounded_pass(prog: &Program, opts: &CheckOptions, b: Bound, hints: Option<&bo
 /// `k` instances per unbounded template) on the assertions still open, until every one is
 /// decided, a round is exhaustive, or the budget (`search_time`, within the task's time
 /// limit) is spent. Each verdict names the deepest bound completed for it.
-fn deepening(prog: &Program, opts: &CheckOptions, start: Instant, hints: Option<&bounded::Hints>, verdicts: &mut [AssertionVerdict], sections: &mut Vec<Section>) {
+fn deepening(prog: &Program, opts: &CheckOptions, start: Instant, hints: Option<&bounded::Hints>, verdicts: &mut [AssertionVerdict], sections: &mut Vec<Section>, artifacts: &mut crate::verdict::Artifacts) {
     use crate::bounded::BoundedOutcome;
     let mut open: Vec<AssertId> = (0..verdicts.len()).filter(|&i| verdicts[i].status != Status::Safe).map(|i| AssertId(i as u32)).collect();
     if open.is_empty() {
@@ -392,7 +407,6 @@ fn deepening(prog: &Program, opts: &CheckOptions, start: Instant, hints: Option<
     // Per open assertion: the deepest bound with no violation, and the last round's outcome.
     let mut clean: HashMap<AssertId, (u32, String)> = HashMap::new();
     let mut last: HashMap<AssertId, (u32, BoundedOutcome)> = HashMap::new();
-    let mut witness = opts.witness.clone();
     let mut totals = bounded::Stats::default();
     let mut rounds = 0u32;
     let mut previous = Duration::ZERO;
@@ -405,10 +419,17 @@ fn deepening(prog: &Program, opts: &CheckOptions, start: Instant, hints: Option<
             break;
         }
         let mut bo = bounded_options(opts, Bound { unroll: k, threads: k });
-        bo.witness = witness.clone();
+        // The witness is the first violation's.
+        bo.witness = opts.witness && artifacts.witness.is_none();
         bo.deadline = Some(deadline);
         bo.timeout = left;
         let report = bounded::run(prog, &bo, hints, &open);
+        if let Some(w) = report.witness {
+            artifacts.witness = Some(crate::witness::Witness::Violation(w));
+        }
+        if report.smt.is_some() {
+            artifacts.smt = report.smt;
+        }
         previous = now.elapsed();
         rounds = k;
         let s = &report.stats;
@@ -430,8 +451,6 @@ fn deepening(prog: &Program, opts: &CheckOptions, start: Instant, hints: Option<
                     v.reason = format!("violated: a replayed interleaving reaches the failure (found at bound {k})");
                     v.detail = Some(trace.clone());
                     v.bound = Some(k);
-                    // The witness file is the first violation's.
-                    witness = None;
                 }
                 BoundedOutcome::Safe { reason } => {
                     v.status = Status::Safe;

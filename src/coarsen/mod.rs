@@ -14,6 +14,7 @@ pub mod facts;
 pub mod locks;
 pub mod report;
 pub mod transfer;
+pub mod witness;
 
 pub use cells::CellId;
 pub use dfg::Use;
