@@ -184,7 +184,10 @@ impl AnalysisArgs {
                         let text = report::witness::render(w, self.witness_format);
                         report::atomic::write(&path, &text).map_err(|e| format!("cannot write the witness to {}: {e}", path.display()))?;
                     }
-                    None => eprintln!("note: no witness for {}: no violation was found and COARSEN did not prove every assertion", run.result.file),
+                    None if matches!(run.result.outcome, crate::verdict::Outcome::Checked(_)) => {
+                        eprintln!("note: no witness for {}: no violation was found and COARSEN did not prove every assertion", run.result.file)
+                    }
+                    None => eprintln!("note: no witness for {}: its analysis did not finish", run.result.file),
                 }
             }
             if let (Some(path), Some(smt)) = (&self.dump_smt, &run.result.artifacts.smt) {

@@ -8,10 +8,10 @@
 //! are written:
 //! - a non-shared local (not address-taken): no other thread changes it while the thread
 //!   waits, so the value read is the value throughout;
-//! - a global, at an assignment or assertion that reads it: such an action never blocks, so
-//!   any state with a thread there can continue by executing it, which reads the global's
-//!   current value. (A guard or a lock acquisition may wait while other threads write, so
-//!   they are left out.)
+//! - a global, at an assignment or assertion that reads it by name: such an action never
+//!   blocks, so any state with a thread there can continue by executing it, which reads the
+//!   global's current value. (A guard or a lock acquisition may wait while other threads
+//!   write, so they are left out; so is a read through a pointer, which need not read it.)
 //!
 //! A source position is reached at the locations of its statement that control enters from
 //! another statement (over every template and inlined copy); a variable is written there only
@@ -101,6 +101,22 @@ pub fn invariants(prog: &Program, out: &Outcome) -> Vec<Invariant> {
     result
 }
 
+/// Whether `action` is an assignment or assertion that loads `x` by name (not through a
+/// pointer that may point elsewhere): when it executes, it reads `x`'s current value.
+fn reads_by_name(action: &Action, x: VarId) -> bool {
+    let mut found = false;
+    let mut check = |lv: &crate::ir::Lval| found |= matches!(lv, crate::ir::Lval::Var(y) if *y == x);
+    match action {
+        Action::Assign(lv, e) => {
+            lv.for_each_load_inside(&mut check);
+            e.for_each_load(&mut check);
+        }
+        Action::Assert(_, e) => e.for_each_load(&mut check),
+        _ => {}
+    }
+    found
+}
+
 /// Whether variable `x` (`shared` in the alias model), read at `v`, may be written by its
 /// source name at `span` (in function `f`) with the bound COARSEN gives it at `v`.
 fn eligible(prog: &Program, v: LocId, x: VarId, shared: bool, f: &SourceFunction, span: Span) -> bool {
@@ -119,7 +135,7 @@ fn eligible(prog: &Program, v: LocId, x: VarId, shared: bool, f: &SourceFunction
             let file_scope = prog.function_at(decl).is_none();
             let shadowed = prog.vars.iter().any(|w| matches!(w.kind, VarKind::Local(_)) && w.source_name == var.source_name && w.span.is_some_and(|d| same(prog.function_at(d))));
             let unique = prog.vars.iter().filter(|w| w.is_global() && w.source_name == var.source_name).count() == 1;
-            file_scope && !shadowed && unique && matches!(prog.loc(v).action, Action::Assign(..) | Action::Assert(..))
+            file_scope && !shadowed && unique && reads_by_name(&prog.loc(v).action, x)
         }
         VarKind::ThreadLocal | VarKind::Temp(_) => false,
     }
