@@ -15,7 +15,9 @@
 //!
 //! A source position is reached at the locations of its statement that control enters from
 //! another statement (over every template and inlined copy); a variable is written there only
-//! if every such location bounds it, and the bound written is their hull. Temporaries, fields,
+//! if every such location bounds it, and the bound written is their hull, and only if the
+//! source line names it from the position's column on (columns come from the preprocessed
+//! line, so a macro could otherwise move the position to another statement). Temporaries, fields,
 //! array summaries, heap cells and pointers are never written, nor a variable whose source
 //! name may not denote it at that position (a global shadowed by a local of the function, a
 //! local of another function, a function-scope `static`).
@@ -32,6 +34,11 @@ pub fn correctness(prog: &Program, out: &Outcome) -> Correctness {
 
 /// The invariants, sorted by position.
 pub fn invariants(prog: &Program, out: &Outcome) -> Vec<Invariant> {
+    // Columns are those of the preprocessed line, which differ from the source's where a macro
+    // was expanded: a variable is written only if the source line names it from the column
+    // on, so that the position is the statement that reads it.
+    let source = std::fs::read_to_string(witness::input_file(prog)).unwrap_or_default();
+    let lines: Vec<&str> = source.lines().collect();
     let preds = prog.predecessors();
     // Entry locations of each source position of the input file.
     let mut points: BTreeMap<(u32, u32), Vec<LocId>> = BTreeMap::new();
@@ -79,7 +86,11 @@ pub fn invariants(prog: &Program, out: &Outcome) -> Vec<Invariant> {
             });
         }
         let mut conj = Vec::new();
+        let text = lines.get((line as usize).saturating_sub(1)).copied().unwrap_or("");
         for (name, (x, lo, hi)) in hull.unwrap_or_default() {
+            if !names_from(text, col as usize, &name) {
+                continue;
+            }
             let Some((tlo, thi)) = prog.var(x).ty.scalar(prog.data_model).range(prog.data_model) else { continue };
             let unsigned = tlo == 0 && !matches!(prog.var(x).ty, crate::ir::CType::Bool);
             let lit = |n: i128| if unsigned { format!("{n}U") } else { n.to_string() };
@@ -99,6 +110,13 @@ pub fn invariants(prog: &Program, out: &Outcome) -> Vec<Invariant> {
         }
     }
     result
+}
+
+/// Whether identifier `name` occurs in `line` at or after the 1-based `column`.
+fn names_from(line: &str, column: usize, name: &str) -> bool {
+    let Some(rest) = line.get(column.saturating_sub(1)..) else { return false };
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    rest.split(|c: char| !ident(c)).any(|w| w == name)
 }
 
 /// Whether `action` is an assignment or assertion that loads `x` by name (not through a
@@ -138,5 +156,19 @@ fn eligible(prog: &Program, v: LocId, x: VarId, shared: bool, f: &SourceFunction
             file_scope && !shadowed && unique && reads_by_name(&prog.loc(v).action, x)
         }
         VarKind::ThreadLocal | VarKind::Temp(_) => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn names_are_whole_identifiers_from_the_column() {
+        let l = "  x = count + 1; y2 = 3;";
+        assert!(super::names_from(l, 3, "x"));
+        assert!(super::names_from(l, 3, "count"));
+        assert!(!super::names_from(l, 4, "x"));
+        assert!(!super::names_from(l, 1, "y"));
+        assert!(super::names_from(l, 1, "y2"));
+        assert!(!super::names_from(l, 99, "x"));
     }
 }

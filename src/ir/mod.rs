@@ -511,10 +511,12 @@ pub struct SourceFunction {
 }
 
 impl Program {
-    /// The innermost function definition containing a source position (`None` outside
-    /// every definition, or in a system header's).
+    /// The function definition containing a source line (`None` outside every definition, in
+    /// a system header's, or on a line shared by several definitions).
     pub fn function_at(&self, s: Span) -> Option<&SourceFunction> {
-        self.functions.iter().filter(|f| f.file == s.file && f.first_line <= s.line && s.line <= f.last_line).min_by_key(|f| f.last_line - f.first_line)
+        let mut on = self.functions.iter().filter(|f| f.file == s.file && f.first_line <= s.line && s.line <= f.last_line);
+        let f = on.next()?;
+        on.next().is_none().then_some(f)
     }
 
     /// The variable with this id.
