@@ -130,10 +130,11 @@ pub struct CheckOptions {
     /// budget, at most 5 s).
     #[serde(default)]
     pub finite_time: Option<f64>,
-    /// Where to write a violation witness.
-    pub witness: Option<PathBuf>,
-    /// Where to write the SMT-LIB2 encoding.
-    pub dump_smt: Option<PathBuf>,
+    /// Return a witness: the first violation's, or COARSEN's invariants when it proves every
+    /// assertion.
+    pub witness: bool,
+    /// Return the bounded search's SMT-LIB2 encoding.
+    pub dump_smt: bool,
     /// Print invariants per location.
     pub invariants: bool,
     /// Print the final data-flow graph.
@@ -152,6 +153,8 @@ pub struct CheckReport {
     pub verdicts: Vec<AssertionVerdict>,
     /// Extra outputs (invariants, DFG, statistics), in the order asked.
     pub sections: Vec<Section>,
+    /// Files asked for (witness, SMT-LIB2), for the command line to write.
+    pub artifacts: crate::verdict::Artifacts,
 }
 
 impl Default for CheckOptions {
@@ -170,8 +173,8 @@ impl Default for CheckOptions {
             no_symmetry: false,
             exceptions: None,
             finite_time: None,
-            witness: None,
-            dump_smt: None,
+            witness: false,
+            dump_smt: false,
             invariants: false,
             dot: false,
             stats: false,
@@ -214,11 +217,13 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
     if let Some(u) = prog.unsupported.first() {
         let why = format!("unknown: unsupported construct: {} at {}", u.construct, prog.span_str(u.span));
         let verdicts = (0..prog.assertions.len()).map(|i| verdict(i, Status::Unknown, why.clone(), None)).collect();
-        return CheckReport { verdicts, sections: Vec::new() };
+        return CheckReport { verdicts, ..CheckReport::default() };
     }
     let never_called = |i: usize| prog.assertions[i].locs.is_empty();
     let called = |i: usize| verdict(i, Status::Safe, format!("safe: `{}` is never called", prog.assertions[i].function), None);
     let mut sections = Vec::new();
+    let mut artifacts = crate::verdict::Artifacts::default();
+    let mut proof = None;
     let (mut verdicts, hints) = if !opts.runs(Engine::Coarsen) {
         let verdicts = (0..prog.assertions.len()).map(|i| if never_called(i) { called(i) } else { verdict(i, Status::Unknown, "unknown: COARSEN was not run".into(), None) }).collect();
         (verdicts, None)
@@ -232,6 +237,11 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
                     .enumerate()
                     .map(|(i, r)| if never_called(i) { called(i) } else { verdict(i, r.status.clone(), r.reason.clone(), r.detail.clone()) })
                     .collect::<Vec<_>>();
+                // A correctness witness carries COARSEN's invariants only when they prove
+                // every assertion (the other engines' proofs are not for every thread count).
+                if opts.witness && verdicts.iter().all(|v| v.status == Status::Safe) {
+                    proof = Some(coarsen::witness::correctness(prog, &out));
+                }
                 if opts.invariants {
                     sections.push(Section { title: "invariants".into(), body: coarsen::report::invariants(prog, &out) });
                 }
@@ -257,7 +267,7 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
             if opts.runs(Engine::Finite) {
                 finite_pass(prog, opts, &mut verdicts);
             }
-            bounded_pass(prog, opts, b, hints.as_ref(), &mut verdicts, &mut sections);
+            bounded_pass(prog, opts, b, hints.as_ref(), &mut verdicts, &mut sections, &mut artifacts);
         }
         (true, None) => {
             // Bound 1 costs a fraction of a second and finds most shallow bugs, while the
@@ -270,7 +280,7 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
                 search.forget_proved(&verdicts);
             }
             search.rounds(2..=MAX_DEEPENING, &mut verdicts);
-            search.finish(&mut verdicts, &mut sections);
+            search.finish(&mut verdicts, &mut sections, &mut artifacts);
         }
     }
     // A proof may rest only on havocs that cover everything the approximated code can do.
@@ -281,7 +291,10 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
             v.detail = None;
         }
     }
-    CheckReport { verdicts, sections }
+    if verdicts.iter().all(|v| v.status == Status::Safe) {
+        artifacts.witness = proof.map(crate::witness::Witness::Correctness);
+    }
+    CheckReport { verdicts, sections, artifacts }
 }
 
 /// The finite-state engine on the assertions still open. It proves only for the threads the
@@ -331,8 +344,8 @@ fn bounded_options(opts: &CheckOptions, b: Bound) -> bounded::BoundedOptions {
         unroll: b.unroll,
         threads: b.threads,
         no_prune: opts.no_prune,
-        witness: opts.witness.clone(),
-        dump_smt: opts.dump_smt.clone(),
+        witness: opts.witness,
+        dump_smt: opts.dump_smt,
         timeout: bounded::DEFAULT_TIMEOUT,
         max_unroll: opts.max_unroll,
         max_threads: opts.max_threads,
@@ -353,13 +366,15 @@ fn stats_section(s: &bounded::Stats, hints: bool, title: &str) -> Section {
 }
 
 /// The bounded search at one fixed bound on every assertion COARSEN left open.
-fn bounded_pass(prog: &Program, opts: &CheckOptions, b: Bound, hints: Option<&bounded::Hints>, verdicts: &mut [AssertionVerdict], sections: &mut Vec<Section>) {
+fn bounded_pass(prog: &Program, opts: &CheckOptions, b: Bound, hints: Option<&bounded::Hints>, verdicts: &mut [AssertionVerdict], sections: &mut Vec<Section>, artifacts: &mut crate::verdict::Artifacts) {
     use crate::bounded::BoundedOutcome;
     let targets: Vec<AssertId> = (0..verdicts.len()).filter(|&i| verdicts[i].status != Status::Safe).map(|i| AssertId(i as u32)).collect();
     if targets.is_empty() {
         return;
     }
     let report = bounded::run(prog, &bounded_options(opts, b), hints, &targets);
+    artifacts.witness = report.witness.map(crate::witness::Witness::Violation);
+    artifacts.smt = report.smt;
     if opts.stats {
         sections.push(stats_section(&report.stats, hints.is_some(), "bounded"));
     }
@@ -405,7 +420,8 @@ struct Deepening<'a> {
     /// Per open assertion: the deepest bound with no violation, and the last round's outcome.
     clean: HashMap<AssertId, (u32, String)>,
     last: HashMap<AssertId, (u32, bounded::BoundedOutcome)>,
-    witness: Option<std::path::PathBuf>,
+    /// The first violation's witness and the last round's SMT text, once asked for.
+    artifacts: crate::verdict::Artifacts,
     totals: bounded::Stats,
     rounds: u32,
     previous: Duration,
@@ -432,7 +448,7 @@ impl<'a> Deepening<'a> {
             deadline,
             clean: HashMap::new(),
             last: HashMap::new(),
-            witness: opts.witness.clone(),
+            artifacts: crate::verdict::Artifacts::default(),
             totals: bounded::Stats::default(),
             rounds: 0,
             previous: Duration::ZERO,
@@ -472,10 +488,17 @@ impl<'a> Deepening<'a> {
                 return;
             }
             let mut bo = bounded_options(self.opts, Bound { unroll: k, threads: k });
-            bo.witness = self.witness.clone();
+            // The witness is the first violation's.
+            bo.witness = self.opts.witness && self.artifacts.witness.is_none();
             bo.deadline = Some(self.deadline);
             bo.timeout = left;
             let report = bounded::run(self.prog, &bo, self.hints, &self.open);
+            if let Some(w) = report.witness {
+                self.artifacts.witness = Some(crate::witness::Witness::Violation(w));
+            }
+            if report.smt.is_some() {
+                self.artifacts.smt = report.smt;
+            }
             self.previous = now.elapsed();
             self.rounds = k;
             let s = &report.stats;
@@ -497,8 +520,6 @@ impl<'a> Deepening<'a> {
                         v.reason = format!("violated: a replayed interleaving reaches the failure (found at bound {k})");
                         v.detail = Some(trace.clone());
                         v.bound = Some(k);
-                        // The witness file is the first violation's.
-                        self.witness = None;
                     }
                     BoundedOutcome::Safe { reason } => {
                         v.status = Status::Safe;
@@ -531,9 +552,15 @@ impl<'a> Deepening<'a> {
     }
 
     /// Gives every assertion still open its final verdict and reason.
-    fn finish(self, verdicts: &mut [AssertionVerdict], sections: &mut Vec<Section>) {
+    fn finish(self, verdicts: &mut [AssertionVerdict], sections: &mut Vec<Section>, artifacts: &mut crate::verdict::Artifacts) {
         use crate::bounded::BoundedOutcome;
         let stopped = self.stopped.unwrap_or_else(|| "the search budget was spent".into());
+        if self.artifacts.witness.is_some() {
+            artifacts.witness = self.artifacts.witness;
+        }
+        if self.artifacts.smt.is_some() {
+            artifacts.smt = self.artifacts.smt;
+        }
         if self.opts.stats {
             let mut sec = stats_section(&self.totals, self.hints.is_some(), "bounded");
             sec.body.push_str(&format!("deepening rounds {}\nsearch s {:.3}\n", self.rounds, self.search_start.elapsed().as_secs_f64()));

@@ -19,3 +19,4 @@ pub mod report;
 pub mod rules;
 pub mod svcomp;
 pub mod verdict;
+pub mod witness;

@@ -83,6 +83,27 @@ pub struct TaskResult {
     pub seconds: f64,
     /// Extra outputs asked for.
     pub sections: Vec<Section>,
+    /// Files asked for (witness, SMT-LIB2 encoding), which the command line writes.
+    #[serde(default, skip_serializing_if = "Artifacts::is_empty")]
+    pub artifacts: Artifacts,
+}
+
+/// What a task returns for the command line to write: engines write no files.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Artifacts {
+    /// The witness: the first violation's, or the proof's when every assertion is safe.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub witness: Option<crate::witness::Witness>,
+    /// The bounded search's encoding as SMT-LIB2 (the last round's, when deepening).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub smt: Option<String>,
+}
+
+impl Artifacts {
+    /// Nothing to write.
+    pub fn is_empty(&self) -> bool {
+        self.witness.is_none() && self.smt.is_none()
+    }
 }
 
 impl TaskResult {

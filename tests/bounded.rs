@@ -203,27 +203,28 @@ fn replay_enforces_locks() {
 }
 
 #[test]
-fn witness_files_and_smt_dump() {
+fn witness_and_smt_are_returned_not_written() {
     let p = program("tests/programs/bounded/fig1.c", &[]);
-    let dir = std::env::temp_dir().join(format!("duet-bounded-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let w = dir.join("witness.graphml");
-    let smt = dir.join("enc.smt2");
     let mut opts = BoundedOptions::new(1);
-    opts.witness = Some(w.clone());
-    opts.dump_smt = Some(smt.clone());
-    let o = bounded::check(&p, &opts, None, &all(&p));
-    assert!(is_violated(&o[0].1));
-    let g = std::fs::read_to_string(&w).unwrap();
+    opts.witness = true;
+    opts.dump_smt = true;
+    let r = bounded::run(&p, &opts, None, &all(&p));
+    assert!(is_violated(&r.outcomes[0].1));
+    let w = r.witness.expect("the first violation's witness");
+    assert_eq!(w.target.line, p.assertions[0].span.line);
+    assert!(w.steps.iter().any(|s| s.created.is_some()), "thread creations are recorded");
+    let src = std::fs::read(common::repo("tests/programs/bounded/fig1.c")).unwrap();
+    let g = duet_rs::report::graphml::violation(&w, "fig1.c", &src, "2020-01-01T00:00:00Z");
     assert!(g.contains("<data key=\"witness-type\">violation_witness</data>"));
     assert!(g.contains("<data key=\"violation\">true</data>"));
     assert!(g.contains("createThread"));
-    let src = std::fs::read(common::repo("tests/programs/bounded/fig1.c")).unwrap();
-    assert!(g.contains(&bounded::graphml::sha256_hex(&src)));
-    let s = std::fs::read_to_string(&smt).unwrap();
+    assert!(g.contains(&duet_rs::report::graphml::sha256_hex(&src)));
+    let s = r.smt.expect("the encoding");
     assert!(s.contains("(declare-fun init (Int) Int)"));
     assert!(s.contains("(check-sat-assuming"));
-    let _ = std::fs::remove_dir_all(&dir);
+    // Nothing asked, nothing returned.
+    let r = bounded::run(&p, &BoundedOptions::new(1), None, &all(&p));
+    assert!(r.witness.is_none() && r.smt.is_none());
 }
 
 #[test]

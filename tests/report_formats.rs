@@ -21,7 +21,7 @@ fn synthetic() -> Vec<TaskRun> {
         bound: None,
     };
     let run = |file: &str, outcome: Outcome| TaskRun {
-        result: TaskResult { file: file.into(), outcome, seconds: 0.5, sections: Vec::new() },
+        result: TaskResult { file: file.into(), outcome, seconds: 0.5, sections: Vec::new(), artifacts: Default::default() },
         peak_memory_mb: Some(12.0),
     };
     vec![

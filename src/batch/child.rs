@@ -42,7 +42,7 @@ pub fn main() -> i32 {
     inject_fault(&label);
     let start = Instant::now();
     let front = req.spec.front.clone();
-    let (outcome, sections) = match load_program(&req.spec.file, &front) {
+    let (outcome, sections, artifacts) = match load_program(&req.spec.file, &front) {
         Ok(prog) => {
             let opts = req.spec.check.clone();
             let predict = req.spec.predict.clone();
@@ -51,13 +51,13 @@ pub fn main() -> i32 {
                 None => engine::check_program(&prog, &opts),
             };
             match std::panic::catch_unwind(run) {
-                Ok(r) => (Outcome::Checked(r.verdicts), r.sections),
-                Err(_) => (Outcome::Error(Diagnostic::internal(&label, "the analysis crashed; please report this input")), Vec::new()),
+                Ok(r) => (Outcome::Checked(r.verdicts), r.sections, r.artifacts),
+                Err(_) => (Outcome::Error(Diagnostic::internal(&label, "the analysis crashed; please report this input")), Vec::new(), Default::default()),
             }
         }
-        Err(d) => (Outcome::Error(d), Vec::new()),
+        Err(d) => (Outcome::Error(d), Vec::new(), Default::default()),
     };
-    let result = TaskResult { file: label, outcome, seconds: start.elapsed().as_secs_f64(), sections };
+    let result = TaskResult { file: label, outcome, seconds: start.elapsed().as_secs_f64(), sections, artifacts };
     let text = match serde_json::to_string(&result) {
         Ok(t) => t,
         Err(e) => {

@@ -125,6 +125,7 @@ fn lost(label: &str, why: &str) -> TaskRun {
             outcome: Outcome::Error(Diagnostic::internal(label, format!("the batch runner lost this task: {why}"))),
             seconds: 0.0,
             sections: Vec::new(),
+            artifacts: Default::default(),
         },
         peak_memory_mb: None,
     }

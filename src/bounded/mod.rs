@@ -9,10 +9,10 @@
 //! 4. [`prune`]: may-happen-in-parallel, kill and may-copy sets shrink the copy constraints.
 //! 5. [`witness`]: a model becomes a schedule, which the concrete interpreter
 //!    ([`crate::interp`]) replays; only a replayed failure is reported as a violation, printed
-//!    as an interleaving and written as an SV-COMP witness ([`graphml`]).
+//!    as an interleaving and returned as a [`crate::witness::Violation`] for the command line
+//!    to write.
 
 pub mod encode;
-pub mod graphml;
 pub mod prune;
 pub mod skeleton;
 pub mod solve;
@@ -25,7 +25,6 @@ use crate::interp::layout::Layout;
 use crate::interp::{Interp, Outcome};
 use crate::ir::{AbsLoc, AssertId, LocId, Program};
 use hashbrown::{HashMap, HashSet};
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// Solver time per query when none is given.
@@ -40,10 +39,10 @@ pub struct BoundedOptions {
     pub threads: u32,
     /// Instantiate every copy constraint (no MHP/kill/may-copy pruning).
     pub no_prune: bool,
-    /// Where to write the GraphML witness of the first violation.
-    pub witness: Option<PathBuf>,
-    /// Where to write the encoding as SMT-LIB2.
-    pub dump_smt: Option<PathBuf>,
+    /// Return the witness of the first violation ([`Report::witness`]).
+    pub witness: bool,
+    /// Return the encoding as SMT-LIB2 text ([`Report::smt`]).
+    pub dump_smt: bool,
     /// Solver time limit per assertion.
     pub timeout: Duration,
     /// Most iterations of a loop with a known trip count unrolled exactly (0: none).
@@ -60,9 +59,9 @@ pub const DEFAULT_MAX_UNROLL: u32 = 64;
 pub const DEFAULT_MAX_THREADS: u32 = 64;
 
 impl BoundedOptions {
-    /// `k` iterations and `k` instances, pruning on, nothing written.
+    /// `k` iterations and `k` instances, pruning on, no artifacts.
     pub fn new(k: u32) -> BoundedOptions {
-        BoundedOptions { unroll: k, threads: k, no_prune: false, witness: None, dump_smt: None, timeout: DEFAULT_TIMEOUT, max_unroll: DEFAULT_MAX_UNROLL, max_threads: DEFAULT_MAX_THREADS, deadline: None }
+        BoundedOptions { unroll: k, threads: k, no_prune: false, witness: false, dump_smt: false, timeout: DEFAULT_TIMEOUT, max_unroll: DEFAULT_MAX_UNROLL, max_threads: DEFAULT_MAX_THREADS, deadline: None }
     }
 }
 
@@ -135,6 +134,10 @@ pub struct Report {
     pub stats: Stats,
     /// No loop was cut and no thread left out: a larger bound explores nothing more.
     pub exhaustive: bool,
+    /// The first violation's witness, when asked for.
+    pub witness: Option<crate::witness::Violation>,
+    /// The encoding as SMT-LIB2, when asked for.
+    pub smt: Option<String>,
 }
 
 /// Bounded verdicts for `targets`.
@@ -144,7 +147,7 @@ pub fn check(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targe
 
 /// Bounded verdicts for `targets`, with figures.
 pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets: &[AssertId]) -> Report {
-    let all = |reason: String| Report { outcomes: targets.iter().map(|a| (*a, BoundedOutcome::Unknown { reason: reason.clone() })).collect(), schedules: vec![None; targets.len()], stats: Stats::default(), exhaustive: false };
+    let all = |reason: String| Report { outcomes: targets.iter().map(|a| (*a, BoundedOutcome::Unknown { reason: reason.clone() })).collect(), schedules: vec![None; targets.len()], stats: Stats::default(), exhaustive: false, witness: None, smt: None };
     if let Some(u) = prog.unsupported.first() {
         return all(format!("unsupported construct: {} at {}", u.construct, prog.span_str(u.span)));
     }
@@ -180,12 +183,7 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
     };
     stats.encode = t1.elapsed().as_secs_f64();
     stats.encoding = enc.stats.clone();
-    if let Some(path) = &opts.dump_smt {
-        let text = encode::smt_text(prog, &sk.terms, &enc);
-        if let Err(e) = std::fs::write(path, text) {
-            eprintln!("warning: could not write {}: {e}", path.display());
-        }
-    }
+    let smt = opts.dump_smt.then(|| encode::smt_text(prog, &sk.terms, &enc));
     let exhaustive = sk.cut_loops.is_empty() && sk.havoc_loops.is_empty() && sk.unscheduled_forks == 0 && sk.incomplete.is_empty() && !prog.mode.parameterized;
     // (In parameterized mode a template always has more instances than any bound models.)
     let bound_text = format!("{} loop iterations, {} instances per unbounded thread template", opts.unroll, opts.threads);
@@ -210,7 +208,7 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
     let mut z3 = solve::Z3::new(&sk.terms, &enc.constraints, opts.timeout);
     let mut outcomes = Vec::new();
     let mut schedules = Vec::new();
-    let mut witness_written = false;
+    let mut witness: Option<crate::witness::Violation> = None;
     let t2 = Instant::now();
     for &a in targets {
         let Some(q) = enc.queries.iter().find(|q| q.assert == a) else {
@@ -233,7 +231,7 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
             solve::Answer::Unsat => safe("no violation"),
             solve::Answer::Unknown(why) => unknown_from_solver(&why, opts),
             solve::Answer::Sat => {
-                let mut o = confirm(prog, &layout, &sk, &enc, &mut z3, q, opts, &mut witness_written, &mut schedule);
+                let mut o = confirm(prog, &layout, &sk, &enc, &mut z3, q, opts, &mut witness, &mut schedule);
                 // A rejected witness that overflowed a signed integer (no C execution) or ran a
                 // loop beyond the bound (whose summary is coarse) is searched for again without
                 // that licence.
@@ -250,7 +248,7 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
                         break;
                     }
                     o = match z3.check(&sk.terms, &assume) {
-                        solve::Answer::Sat => confirm(prog, &layout, &sk, &enc, &mut z3, q, opts, &mut witness_written, &mut schedule),
+                        solve::Answer::Sat => confirm(prog, &layout, &sk, &enc, &mut z3, q, opts, &mut witness, &mut schedule),
                         solve::Answer::Unsat => Attempt::Rejected(format!("{why}; no other violation within the bound avoids that")),
                         solve::Answer::Unknown(w) => Attempt::Rejected(format!("{why}; searching again: {w}")),
                     };
@@ -276,7 +274,7 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
         schedules.push(schedule);
     }
     stats.solve = t2.elapsed().as_secs_f64();
-    Report { outcomes, schedules, stats, exhaustive }
+    Report { outcomes, schedules, stats, exhaustive, witness, smt }
 }
 
 /// Appended to a rejection when the schedule ran a loop past the bound.
@@ -304,7 +302,7 @@ fn unknown_from_solver(why: &str, opts: &BoundedOptions) -> BoundedOutcome {
 
 /// Turns the current model into a schedule and replays it.
 #[allow(clippy::too_many_arguments)]
-fn confirm(prog: &Program, layout: &Layout, sk: &skeleton::Skeleton, enc: &encode::Encoding, z3: &mut solve::Z3, q: &encode::Query, opts: &BoundedOptions, witness_written: &mut bool, schedule: &mut Option<Vec<crate::interp::Step>>) -> Attempt {
+fn confirm(prog: &Program, layout: &Layout, sk: &skeleton::Skeleton, enc: &encode::Encoding, z3: &mut solve::Z3, q: &encode::Query, opts: &BoundedOptions, witness: &mut Option<crate::witness::Violation>, schedule: &mut Option<Vec<crate::interp::Step>>) -> Attempt {
     let a = q.assert;
     let fail = q.failures.iter().find(|(_, sel)| match sk.terms.node(*sel) {
         term::Node::BSym(n) => z3.bsym(*n),
@@ -316,9 +314,8 @@ fn confirm(prog: &Program, layout: &Layout, sk: &skeleton::Skeleton, enc: &encod
     match replay(prog, layout, &ex.steps, &oracle, a) {
         Ok(trace) => {
             let text = witness::render(prog, layout, &trace, (opts.unroll, opts.threads));
-            if let (Some(path), false) = (&opts.witness, *witness_written) {
-                *witness_written = true;
-                write_witness(prog, layout, &trace, path);
+            if opts.witness && witness.is_none() {
+                *witness = Some(crate::witness::violation(prog, &trace, a, "bounded"));
             }
             *schedule = Some(ex.steps.clone());
             Attempt::Done(BoundedOutcome::Violated { trace: text })
@@ -366,33 +363,4 @@ pub fn replay(prog: &Program, layout: &Layout, steps: &[crate::interp::Step], or
         }
         Outcome::Finished => Err(ReplayError::Fails("the schedule ends before the failure".into())),
     }
-}
-
-fn write_witness(prog: &Program, layout: &Layout, trace: &[crate::interp::Executed], path: &std::path::Path) {
-    let file = prog.files.first().cloned().unwrap_or_default();
-    let source = std::fs::read(&file).unwrap_or_default();
-    // The file's modification time keeps the witness the same from run to run.
-    let created = std::fs::metadata(&file).and_then(|m| m.modified()).ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map(|d| iso8601(d.as_secs())).unwrap_or_else(|| "1970-01-01T00:00:00Z".into());
-    let text = graphml::witness(prog, layout, trace, &file, &source, &created);
-    if let Err(e) = std::fs::write(path, text) {
-        eprintln!("warning: could not write {}: {e}", path.display());
-    }
-}
-
-/// `YYYY-MM-DDThh:mm:ssZ` of a Unix time.
-fn iso8601(secs: u64) -> String {
-    let days = (secs / 86400) as i64;
-    let rem = secs % 86400;
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = if m <= 2 { y + 1 } else { y };
-    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
 }

@@ -4,7 +4,7 @@ use super::{expand_inputs, InputArgs};
 use crate::batch::{self, progress, BatchConfig, Distribution, Limits, TaskRun, TaskSpec};
 use crate::diag::exit;
 use crate::engine::{Bound, CheckOptions, DomainKind, Engine};
-use crate::report::{self, Format};
+use crate::report::{self, witness::WitnessFormat, Format};
 use crate::verdict::combined_exit_code;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
@@ -105,10 +105,18 @@ pub struct AnalysisArgs {
     /// --search-time, at most 5).
     #[arg(long, value_name = "SECS", value_parser = positive_seconds)]
     pub finite_time: Option<f64>,
-    /// Write the SV-COMP GraphML violation witness of the first violation to FILE.
-    #[arg(long, value_name = "FILE")]
+    /// Write an SV-COMP witness to FILE: the first violation's, or, when COARSEN proves every
+    /// assertion, a correctness witness with its invariants (one input file only).
+    #[arg(long, value_name = "FILE", conflicts_with = "witness_dir")]
     pub witness: Option<PathBuf>,
-    /// Write the bounded encoding as SMT-LIB2 to FILE (the last round's, when deepening).
+    /// Write one witness per input file into DIR (created if missing), named after the input.
+    #[arg(long, value_name = "DIR")]
+    pub witness_dir: Option<PathBuf>,
+    /// Witness format: SV-COMP YAML 2.0, or GraphML 1.0.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value = "yaml")]
+    pub witness_format: WitnessFormat,
+    /// Write the bounded encoding as SMT-LIB2 to FILE (the last round's, when deepening; one
+    /// input file only).
     #[arg(long, value_name = "FILE")]
     pub dump_smt: Option<PathBuf>,
     /// Print the invariant at every location, on the source lines.
@@ -127,7 +135,7 @@ impl AnalysisArgs {
     pub fn validate(&self) -> Result<(), String> {
         let bounded = self.engines.as_ref().is_none_or(|l| l.0.contains(&Engine::Bounded));
         if !bounded {
-            let search = [(self.bound.is_some(), "--bound"), (self.no_prune, "--no-prune"), (self.no_coarsen_hints, "--no-coarsen-hints"), (self.witness.is_some(), "--witness"), (self.dump_smt.is_some(), "--dump-smt")];
+            let search = [(self.bound.is_some(), "--bound"), (self.no_prune, "--no-prune"), (self.no_coarsen_hints, "--no-coarsen-hints"), (self.dump_smt.is_some(), "--dump-smt")];
             if let Some((_, flag)) = search.iter().find(|(set, _)| *set) {
                 return Err(format!("{flag} needs the bounded engine, which --engines leaves out"));
             }
@@ -137,6 +145,54 @@ impl AnalysisArgs {
         }
         if self.engines.as_ref().is_some_and(|l| l.0.is_empty()) {
             return Err("--engines names no engine".into());
+        }
+        Ok(())
+    }
+
+    /// Checks, before any analysis, that the files asked for can be written: one input for a
+    /// single witness or SMT file (several would overwrite each other), and every path
+    /// writable. A usage error otherwise.
+    pub fn check_outputs(&self, inputs: usize) -> Result<(), String> {
+        for (path, flag) in [(&self.witness, "--witness"), (&self.dump_smt, "--dump-smt")] {
+            let Some(path) = path else { continue };
+            if inputs > 1 {
+                let hint = if flag == "--witness" { "; use --witness-dir DIR for one witness per input" } else { "" };
+                return Err(format!("{flag} {} takes one input file, but {inputs} were given{hint}", path.display()));
+            }
+            probe_file(path).map_err(|e| format!("cannot write {flag} {}: {e}", path.display()))?;
+        }
+        if let Some(dir) = &self.witness_dir {
+            std::fs::create_dir_all(dir).map_err(|e| format!("cannot create --witness-dir {}: {e}", dir.display()))?;
+            probe_file(&dir.join("witness")).map_err(|e| format!("cannot write into --witness-dir {}: {e}", dir.display()))?;
+        }
+        Ok(())
+    }
+
+    /// Writes the witnesses and SMT files the tasks returned, each atomically; says on stderr
+    /// when a witness was asked for and a task has none.
+    pub fn write_artifacts(&self, runs: &[TaskRun]) -> Result<(), String> {
+        let dir_names = self.witness_dir.as_ref().map(|dir| witness_names(dir, runs, self.witness_format));
+        for (i, run) in runs.iter().enumerate() {
+            let target = match (&self.witness, &dir_names) {
+                (Some(path), _) => Some(path.clone()),
+                (None, Some(names)) => Some(names[i].clone()),
+                (None, None) => None,
+            };
+            if let Some(path) = target {
+                match &run.result.artifacts.witness {
+                    Some(w) => {
+                        let text = report::witness::render(w, self.witness_format);
+                        report::atomic::write(&path, &text).map_err(|e| format!("cannot write the witness to {}: {e}", path.display()))?;
+                    }
+                    None if matches!(run.result.outcome, crate::verdict::Outcome::Checked(_)) => {
+                        eprintln!("note: no witness for {}: no violation was found and COARSEN did not prove every assertion", run.result.file)
+                    }
+                    None => eprintln!("note: no witness for {}: its analysis did not finish", run.result.file),
+                }
+            }
+            if let (Some(path), Some(smt)) = (&self.dump_smt, &run.result.artifacts.smt) {
+                report::atomic::write(path, smt).map_err(|e| format!("cannot write the SMT-LIB2 encoding to {}: {e}", path.display()))?;
+            }
         }
         Ok(())
     }
@@ -160,8 +216,8 @@ impl AnalysisArgs {
             no_symmetry: self.no_symmetry,
             exceptions: self.exceptions.clone(),
             finite_time: self.finite_time,
-            witness: self.witness.clone(),
-            dump_smt: self.dump_smt.clone(),
+            witness: self.witness.is_some() || self.witness_dir.is_some(),
+            dump_smt: self.dump_smt.is_some(),
             invariants: self.invariants,
             dot: self.dot,
             stats: self.stats,
@@ -205,6 +261,40 @@ pub struct BatchArgs {
     /// No progress display on stderr.
     #[arg(long)]
     pub no_progress: bool,
+}
+
+/// Whether a file can be created at `path`: its directory exists and takes a new file (a
+/// probe file, removed at once), and `path` is not a directory.
+fn probe_file(path: &std::path::Path) -> Result<(), String> {
+    if path.is_dir() {
+        return Err("it is a directory".into());
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if !dir.is_dir() {
+        return Err(format!("no directory {}", dir.display()));
+    }
+    let probe = dir.join(format!(".duet-rs-probe.{}", std::process::id()));
+    std::fs::File::create(&probe).map_err(|e| e.to_string())?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
+}
+
+/// One witness file per task in `dir`: `<input file name>.witness.<ext>`, with `.2`, `.3`, ...
+/// before `.witness` when inputs in different directories share a name.
+fn witness_names(dir: &std::path::Path, runs: &[TaskRun], format: WitnessFormat) -> Vec<PathBuf> {
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    runs.iter()
+        .map(|r| {
+            let base = std::path::Path::new(&r.result.file).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "task".into());
+            let n = seen.entry(base.clone()).or_insert(0);
+            *n += 1;
+            let stem = if *n == 1 { base } else { format!("{base}.{n}") };
+            dir.join(format!("{stem}.witness.{}", format.extension()))
+        })
+        .collect()
 }
 
 fn positive_seconds(s: &str) -> Result<f64, String> {
@@ -295,20 +385,28 @@ pub fn run(a: &CheckArgs) -> i32 {
         eprintln!("error: no .c or .i files found in the given paths");
         return exit::USAGE;
     }
+    if let Err(e) = a.analysis.check_outputs(files.len()) {
+        eprintln!("error: {e}");
+        return exit::USAGE;
+    }
     let specs: Vec<TaskSpec> = files.into_iter().map(|file| TaskSpec { file, front: front.clone(), check: opts.clone(), predict: None }).collect();
-    run_and_report(&a.batch, specs, a.format, a.output.as_deref(), start)
+    run_and_report(&a.batch, specs, a.format, a.output.as_deref(), start, Some(&a.analysis))
 }
 
 /// Runs a batch and prints or writes its report; the exit code of the whole run. Text on
 /// stdout streams in task order as results come in; every other report is whole only at the
-/// end.
-pub(super) fn run_and_report(batch: &BatchArgs, specs: Vec<TaskSpec>, format: Format, output: Option<&std::path::Path>, start: Instant) -> i32 {
+/// end. Witnesses and SMT files `analysis` asks for are written once every task is done.
+pub(super) fn run_and_report(batch: &BatchArgs, specs: Vec<TaskSpec>, format: Format, output: Option<&std::path::Path>, start: Instant, analysis: Option<&AnalysisArgs>) -> i32 {
     let streaming = format == Format::Text && output.is_none();
     let runs = match batch.run(specs, streaming.then_some(stream_text as fn(&TaskRun) -> String)) {
         Ok(Some(runs)) => runs,
         Ok(None) => return exit::SAFE,
         Err(code) => return code,
     };
+    if let Some(Err(e)) = analysis.map(|a| a.write_artifacts(&runs)) {
+        eprintln!("error: {e}");
+        return exit::USAGE;
+    }
     let results: Vec<_> = runs.iter().map(|r| r.result.clone()).collect();
     let code = combined_exit_code(&results);
     let seconds = start.elapsed().as_secs_f64();

@@ -43,6 +43,10 @@ pub fn run(a: &SvcompArgs) -> i32 {
         eprintln!("error: {e}");
         return exit::USAGE;
     }
+    if let Err(e) = a.analysis.check_outputs(files.len()) {
+        eprintln!("error: {e}");
+        return exit::USAGE;
+    }
     let check = a.analysis.check_options(a.batch.timeout);
     // A slot per task file in input order: a row already (bad file), or a batch index.
     enum Slot {
@@ -73,6 +77,10 @@ pub fn run(a: &SvcompArgs) -> i32 {
         Ok(None) => return exit::SAFE,
         Err(code) => return code,
     };
+    if let Err(e) = a.analysis.write_artifacts(&runs) {
+        eprintln!("error: {e}");
+        return exit::USAGE;
+    }
     let rows: Vec<Row> = slots
         .into_iter()
         .map(|slot| match slot {

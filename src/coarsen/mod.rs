@@ -14,6 +14,7 @@ pub mod facts;
 pub mod locks;
 pub mod report;
 pub mod transfer;
+pub mod witness;
 
 pub use cells::CellId;
 pub use dfg::Use;
@@ -91,6 +92,10 @@ pub struct Outcome {
     /// Locations the interference rules never saw because an identical template stood for
     /// them ([`facts::Symmetry`]).
     pub folded_locations: usize,
+    /// Per location, the bounds the invariant gives each abstract location it tracks there,
+    /// before the action (empty where no thread reaches): the structured form of
+    /// [`Outcome::invariants`], for correctness witnesses.
+    pub bounds: Vec<Vec<(AbsLoc, ReadRange)>>,
 }
 
 /// The constants of the program, with their neighbours, as widening thresholds.
@@ -256,6 +261,7 @@ fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog
         invariants.push(st.as_ref().map(|s| pretty(s, &ns)));
         states.push(st);
     }
+    let bounds = states.iter().zip(&solver.frames).map(|(st, frame)| st.as_ref().map(|st| frame_bounds(st, frame)).unwrap_or_default()).collect();
     let (read_flows, read_ranges) = read_facts(prog, &cells, &dfg, &states, &solver.frames);
     let assertions = prog
         .assertions
@@ -264,7 +270,20 @@ fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog
         .map(|(i, a)| judge(prog, AssertId(i as u32), a, &states, &solver.frames))
         .collect();
     let folded_locations = interference.folded();
-    Ok(Outcome { assertions, rounds, dfg, cells, invariants, sequential_edges, read_flows, read_ranges, folded_locations })
+    Ok(Outcome { assertions, rounds, dfg, cells, invariants, sequential_edges, read_flows, read_ranges, folded_locations, bounds })
+}
+
+/// The bounds a state gives every abstract location of its frame.
+fn frame_bounds<D: NumDomain>(st: &D, frame: &transfer::Frame) -> Vec<(AbsLoc, ReadRange)> {
+    use domains::Bound;
+    let fin = |x: Bound| match x {
+        Bound::Fin(n) => Some(n),
+        _ => None,
+    };
+    frame.dims.iter().enumerate().map(|(d, a)| {
+        let b = st.bounds_of(d);
+        (*a, (fin(b.lo()), fin(b.hi())))
+    }).collect()
 }
 
 /// Bounds of a value read (`None`: unbounded on that side).

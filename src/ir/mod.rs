@@ -492,9 +492,33 @@ pub struct Program {
     pub alloc_sites: u32,
     /// The alias model: abstract locations, mod/ref sets, lock identities.
     pub memory: MemoryModel,
+    /// The function definitions of the input, by source extent (for witnesses, which name
+    /// the function around a source position; inlining leaves locations no function).
+    pub functions: Vec<SourceFunction>,
+}
+
+/// A function definition's name and the lines it spans.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceFunction {
+    /// Its name.
+    pub name: String,
+    /// Index into [`Program::files`].
+    pub file: u32,
+    /// The line its definition starts on.
+    pub first_line: u32,
+    /// The line its body ends on.
+    pub last_line: u32,
 }
 
 impl Program {
+    /// The function definition containing a source line (`None` outside every definition, in
+    /// a system header's, or on a line shared by several definitions).
+    pub fn function_at(&self, s: Span) -> Option<&SourceFunction> {
+        let mut on = self.functions.iter().filter(|f| f.file == s.file && f.first_line <= s.line && s.line <= f.last_line);
+        let f = on.next()?;
+        on.next().is_none().then_some(f)
+    }
+
     /// The variable with this id.
     pub fn var(&self, v: VarId) -> &Variable {
         &self.vars[v.index()]

@@ -60,7 +60,7 @@ pub fn run_program(prog: &Program, opts: &PredictOptions) -> CheckReport {
     let verdict = |i: usize, status: Status, reason: String, detail: Option<String>| AssertionVerdict { id: prog.assertion_id(AssertId(i as u32)), text: prog.assertions[i].text.clone(), status, reason, detail, bound: None };
     if let Some(u) = prog.unsupported.first() {
         let why = format!("unknown: unsupported construct: {} at {}", u.construct, prog.span_str(u.span));
-        return CheckReport { verdicts: (0..n).map(|i| verdict(i, Status::Unknown, why.clone(), None)).collect(), sections: Vec::new() };
+        return CheckReport { verdicts: (0..n).map(|i| verdict(i, Status::Unknown, why.clone(), None)).collect(), ..CheckReport::default() };
     }
     let layout = Layout::new(prog);
     let mut found = vec![Finding::Nothing; n];
@@ -156,7 +156,7 @@ pub fn run_program(prog: &Program, opts: &PredictOptions) -> CheckReport {
         })
         .collect();
     let sections = if opts.stats { vec![Section { title: "predict".into(), body: stats }] } else { Vec::new() };
-    CheckReport { verdicts, sections }
+    CheckReport { verdicts, sections, ..CheckReport::default() }
 }
 
 /// The readable interleaving of a replayed schedule.

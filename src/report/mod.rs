@@ -1,11 +1,14 @@
 //! Reports of verdicts for people and tools: the text table, JSON (schema in
-//! `docs/report-json.md`) and SARIF 2.1.0, and the atomic write of a report file.
+//! `docs/report-json.md`) and SARIF 2.1.0, witnesses (YAML 2.0 and GraphML), and the atomic
+//! write of a report file.
 
 pub mod atomic;
+pub mod graphml;
 pub mod json;
 pub mod location;
 pub mod sarif;
 pub mod text;
+pub mod witness;
 
 use crate::batch::TaskRun;
 

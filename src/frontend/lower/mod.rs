@@ -29,6 +29,8 @@ pub(super) struct FuncInfo<'a> {
     pub params: Vec<(Option<String>, CType)>,
     pub ret: CType,
     pub offset: usize,
+    /// Where the definition ends (byte offset in the preprocessed text).
+    pub end: usize,
 }
 
 /// A name in scope.
@@ -278,7 +280,7 @@ impl<'a> Lowerer<'a> {
         }
         let ret = decl.ret.clone().unwrap_or(CType::int());
         self.prototypes.insert(name.clone(), decl);
-        self.functions.insert(name, FuncInfo { def: &f.node, params, ret, offset: f.span.start });
+        self.functions.insert(name, FuncInfo { def: &f.node, params, ret, offset: f.span.start, end: f.span.end });
         Ok(())
     }
 
@@ -795,6 +797,16 @@ impl<'a> Lowerer<'a> {
         self.emit_literal_prologue();
         self.resolve_join_results(mode);
         let dm = self.dm();
+        let mut functions: Vec<crate::ir::SourceFunction> = self
+            .functions
+            .iter()
+            .filter(|(_, f)| !self.map.in_system_header(f.offset))
+            .map(|(name, f)| {
+                let (a, b) = (self.map.span(f.offset), self.map.span(f.end.saturating_sub(1).max(f.offset)));
+                crate::ir::SourceFunction { name: name.clone(), file: a.file, first_line: a.line, last_line: b.line.max(a.line) }
+            })
+            .collect();
+        functions.sort_by(|x, y| (x.file, x.first_line, &x.name).cmp(&(y.file, y.first_line, &y.name)));
         Program {
             files,
             vars: self.vars,
@@ -809,6 +821,7 @@ impl<'a> Lowerer<'a> {
             data_model: dm,
             alloc_sites: self.alloc_sites,
             memory: MemoryModel::default(),
+            functions,
         }
     }
 }

@@ -1,19 +1,18 @@
-//! The SV-COMP violation witness (GraphML, format 1.0): one edge per executed step, with its
-//! source line, thread, created thread and the values chosen for nondeterministic inputs.
+//! The SV-COMP GraphML witnesses (format 1.0): for a violation one edge per executed step,
+//! with its source line, thread, created thread and the values chosen for program inputs; for
+//! a proof the trivial correctness witness (an entry node: GraphML carries no invariants here,
+//! the YAML format does).
 
-use crate::interp::layout::Layout;
-use crate::interp::Executed;
-use crate::ir::{Action, Expr, Lval, Program};
+use crate::witness::{Correctness, Violation};
 use std::fmt::Write;
 
 fn xml(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
-/// The witness for a replayed trace of the program read from `file`.
-pub fn witness(prog: &Program, layout: &Layout, trace: &[Executed], file: &str, source: &[u8], created: &str) -> String {
-    let _ = layout;
-    let mut o = String::new();
+const SPECIFICATION: &str = "CHECK( init(main()), LTL(G ! call(reach_error())) )";
+
+fn header(o: &mut String, kind: &str, producer: &str, file: &str, source: &[u8], data_model: &str, created: &str) {
     o.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n");
     o.push_str("<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\">\n");
     let keys = [
@@ -39,15 +38,12 @@ pub fn witness(prog: &Program, layout: &Layout, trace: &[Executed], file: &str, 
         let _ = writeln!(o, "  <key id=\"{k}\" attr.name=\"{k}\" attr.type=\"{t}\" for=\"{f}\"/>");
     }
     o.push_str("  <graph edgedefault=\"directed\">\n");
-    let arch = match prog.data_model {
-        crate::ir::DataModel::LP64 => "64bit",
-        crate::ir::DataModel::ILP32 => "32bit",
-    };
+    let arch = if data_model == "ILP32" { "32bit" } else { "64bit" };
     for (k, v) in [
-        ("witness-type", "violation_witness".to_string()),
+        ("witness-type", kind.to_string()),
         ("sourcecodelang", "C".into()),
-        ("producer", format!("duet-rs {} (bounded)", env!("CARGO_PKG_VERSION"))),
-        ("specification", "CHECK( init(main()), LTL(G ! call(reach_error())) )".into()),
+        ("producer", producer.to_string()),
+        ("specification", SPECIFICATION.into()),
         ("programfile", file.to_string()),
         ("programhash", sha256_hex(source)),
         ("architecture", arch.into()),
@@ -56,35 +52,32 @@ pub fn witness(prog: &Program, layout: &Layout, trace: &[Executed], file: &str, 
         let _ = writeln!(o, "    <data key=\"{k}\">{}</data>", xml(&v));
     }
     o.push_str("    <node id=\"N0\">\n      <data key=\"entry\">true</data>\n    </node>\n");
+}
+
+/// The violation witness of `v`, for the program `file` whose text is `source`.
+pub fn violation(v: &Violation, file: &str, source: &[u8], created: &str) -> String {
+    let mut o = String::new();
+    header(&mut o, "violation_witness", &format!("duet-rs {} ({})", env!("CARGO_PKG_VERSION"), v.engine), file, source, &v.data_model, created);
     let mut node = 0usize;
-    for ex in trace {
-        let l = prog.loc(ex.loc);
+    for step in &v.steps {
         node += 1;
-        let last = node == trace.len();
+        let last = node == v.steps.len();
         if last {
             let _ = writeln!(o, "    <node id=\"N{node}\">\n      <data key=\"violation\">true</data>\n    </node>");
         } else {
             let _ = writeln!(o, "    <node id=\"N{node}\"/>");
         }
         let _ = writeln!(o, "    <edge source=\"N{}\" target=\"N{node}\">", node - 1);
-        let _ = writeln!(o, "      <data key=\"startline\">{}</data>", l.span.line);
-        let _ = writeln!(o, "      <data key=\"endline\">{}</data>", l.span.line);
-        let _ = writeln!(o, "      <data key=\"threadId\">{}</data>", ex.thread);
-        if let (Action::Fork { template, .. }, Some(c)) = (&l.action, ex.created.first()) {
+        let _ = writeln!(o, "      <data key=\"startline\">{}</data>", step.line);
+        let _ = writeln!(o, "      <data key=\"endline\">{}</data>", step.line);
+        let _ = writeln!(o, "      <data key=\"threadId\">{}</data>", step.thread);
+        if let Some((c, function)) = &step.created {
             let _ = writeln!(o, "      <data key=\"createThread\">{c}</data>");
-            let _ = writeln!(o, "      <data key=\"enterFunction\">{}</data>", xml(&prog.template(*template).function));
+            let _ = writeln!(o, "      <data key=\"enterFunction\">{}</data>", xml(function));
         }
-        if let Action::Assign(Lval::Var(v), e) = &l.action {
-            if is_input(e) && ex.count == 1 {
-                if let Some(w) = ex.accesses.iter().rev().find(|a| a.write) {
-                    let name = &prog.var(*v).source_name;
-                    if !name.starts_with('$') {
-                        let _ = writeln!(o, "      <data key=\"assumption\">{} == {};</data>", xml(name), w.value);
-                        let scope = &prog.template(l.template).function;
-                        let _ = writeln!(o, "      <data key=\"assumption.scope\">{}</data>", xml(scope));
-                    }
-                }
-            }
+        if let Some(i) = &step.input {
+            let _ = writeln!(o, "      <data key=\"assumption\">{} == {};</data>", xml(&i.variable), i.value);
+            let _ = writeln!(o, "      <data key=\"assumption.scope\">{}</data>", xml(&i.function));
         }
         o.push_str("    </edge>\n");
     }
@@ -92,12 +85,13 @@ pub fn witness(prog: &Program, layout: &Layout, trace: &[Executed], file: &str, 
     o
 }
 
-fn is_input(e: &Expr) -> bool {
-    match e {
-        Expr::Nondet(_) => true,
-        Expr::Cast(_, x) => is_input(x),
-        _ => false,
-    }
+/// The correctness witness of a proof: GraphML format 1.0 needs only the entry node; the
+/// invariants are written in the YAML format.
+pub fn correctness(c: &Correctness, file: &str, source: &[u8], created: &str) -> String {
+    let mut o = String::new();
+    header(&mut o, "correctness_witness", &format!("duet-rs {} (coarsen)", env!("CARGO_PKG_VERSION")), file, source, &c.data_model, created);
+    o.push_str("  </graph>\n</graphml>\n");
+    o
 }
 
 /// SHA-256 of a byte string, in lower-case hex (FIPS 180-4), for the witness's program hash.
