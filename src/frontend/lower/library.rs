@@ -17,6 +17,8 @@ use lang_c::span::{Node, Span as LSpan};
 const STRING_LIMIT: u64 = 32;
 /// The most scalars a memory function writes one by one.
 const LEAF_LIMIT: usize = 4096;
+/// The most steps added to havoc escaped objects at the calls of undefined functions.
+const SPLICE_LIMIT: usize = 200_000;
 
 /// duet-rs's own `<stdatomic.h>`, which maps C11 atomics onto the built-ins modelled here.
 const STDATOMIC_H: &str = include_str!("../include/stdatomic.h");
@@ -117,6 +119,29 @@ enum Base {
     Single(Lval),
     /// `*(p + i)`.
     Ptr(Expr),
+}
+
+/// The step of a call of a function without a definition.
+pub(super) struct ExternalStep {
+    /// The location of the call's own step (its result).
+    at: LocId,
+    /// The call's approximation.
+    ap: ApproxId,
+    name: String,
+    span: Span,
+    /// The objects it havocs through its arguments.
+    written: Vec<VarId>,
+    /// Its result holds a pointer.
+    returns_pointer: bool,
+}
+
+/// The variable an lvalue lies in, unless it lies behind a pointer.
+fn root_var(lv: &Lval) -> Option<VarId> {
+    match lv {
+        Lval::Var(v) => Some(*v),
+        Lval::Field(b, ..) | Lval::Index(b, _) => root_var(b),
+        Lval::Deref(..) => None,
+    }
 }
 
 /// A scalar inside an object: where it is, its type, its byte offset and size.
@@ -374,25 +399,166 @@ impl<'a> Lowerer<'a> {
         self.approximation(what, span, false, false);
     }
 
-    /// What an unknown function may do with a pointer argument: write every scalar of the
-    /// object it points into. A pointer stored there leads to more memory the havoc cannot
-    /// name, as does a pointer into memory of unknown extent: those make it incomplete.
-    pub(super) fn havoc_through(&mut self, v: Val, ap: ApproxId, name: &str, span: Span) {
-        let o = self.object_of(v);
-        let leaves = match (&o.base, self.all_leaves(&o)) {
-            (Base::Array(..) | Base::Single(_), Some(ls)) => ls,
-            _ => {
-                self.incomplete(format!("a call of `{name}`, which has no definition, with a pointer into memory of unknown extent"), span);
-                return;
+    /// What an unknown function may do with its arguments: write through each pointer, and
+    /// through an address handed over in any other form, which the havoc cannot name.
+    pub(super) fn havoc_arguments(&mut self, vals: Vec<Val>, ap: ApproxId, name: &str, span: Span) {
+        for v in vals {
+            match &v.ty {
+                CType::Pointer(_) | CType::Array(..) => self.havoc_through(v, ap, name, span),
+                t if self.holds_pointer(t) => {
+                    self.incomplete(format!("a call of `{name}`, which has no definition, with a structure holding pointers passed by value"), span)
+                }
+                t if t.is_scalar() && self.carries_address(&v.e) => {
+                    self.incomplete(format!("a call of `{name}`, which has no definition, with an address passed as an integer"), span)
+                }
+                _ => {}
             }
+        }
+    }
+
+    /// Whether an object of this type stores a pointer.
+    fn holds_pointer(&self, ty: &CType) -> bool {
+        match ty {
+            CType::Pointer(_) | CType::Function => true,
+            CType::Array(e, _) => self.holds_pointer(e),
+            CType::Record(r) => self.types.records[r.0 as usize].fields.iter().any(|(_, t)| self.holds_pointer(t)),
+            _ => false,
+        }
+    }
+
+    /// Whether an expression's value may be computed from an address (a pointer converted to
+    /// an integer): the points-to model does not follow addresses through integers.
+    fn carries_address(&self, e: &Expr) -> bool {
+        match e {
+            Expr::AddrOf(_) | Expr::Cast(Ty::Ptr, _) | Expr::Nondet(Ty::Ptr) | Expr::Havoc(Ty::Ptr, _) | Expr::Binary(_, _, _, Ty::Ptr) => true,
+            Expr::Load(lv) => matches!(self.lv_type(lv), CType::Pointer(_)),
+            Expr::Const(..) | Expr::Nondet(_) | Expr::Havoc(..) => false,
+            Expr::Unary(_, x, _) | Expr::Cast(_, x) => self.carries_address(x),
+            Expr::Binary(_, a, b, _) => self.carries_address(a) || self.carries_address(b),
+        }
+    }
+
+    /// What an unknown function may do with a pointer argument: write every scalar of the
+    /// object it points into, the whole object, since pointer arithmetic (and `container_of`)
+    /// reaches all of it from any part. A pointer stored there leads to more memory the havoc
+    /// cannot name, as does a pointer into memory of unknown extent or a function it may call:
+    /// those make it incomplete.
+    pub(super) fn havoc_through(&mut self, v: Val, ap: ApproxId, name: &str, span: Span) {
+        let what = |s: &str| format!("a call of `{name}`, which has no definition, {s}");
+        let is_function = matches!(&v.ty, CType::Pointer(t) if matches!(**t, CType::Function))
+            || matches!(v.e, Expr::Const(k, _) if crate::ir::memory::function_index(k).is_some());
+        if is_function {
+            self.incomplete(what("with a function it may call"), span);
+            return;
+        }
+        let mut e = &v.e;
+        while let Expr::Cast(Ty::Ptr, inner) = e {
+            e = inner;
+        }
+        let Some(root) = (match e {
+            Expr::AddrOf(lv) => root_var(lv),
+            _ => None,
+        }) else {
+            self.incomplete(what("with a pointer into memory of unknown extent"), span);
+            return;
+        };
+        // A string literal is never written: that would be undefined behaviour.
+        if self.literals.values().any(|&l| l == root) {
+            return;
+        }
+        let Some(leaves) = self.object_leaves(root) else {
+            self.incomplete(what("with a pointer to an object whose layout is not known"), span);
+            return;
         };
         if leaves.iter().any(|l| matches!(l.ty, CType::Pointer(_))) {
-            self.incomplete(format!("a call of `{name}`, which has no definition, with access to pointers it may follow"), span);
+            self.incomplete(what("with access to pointers it may follow"), span);
         }
         for l in leaves {
             let t = l.ty.scalar(self.dm());
             self.emit(Action::Assign(l.lv, Expr::Havoc(t, ap)), span);
         }
+        if !self.escaped.contains(&root) {
+            self.escaped.push(root);
+        }
+        self.step_writes.push(root);
+    }
+
+    /// Every scalar of a variable; `None` when its layout is not known.
+    fn object_leaves(&self, v: VarId) -> Option<Vec<Leaf>> {
+        let mut out = Vec::new();
+        self.leaves(Lval::Var(v), &self.vars[v.index()].ty, 0, &mut out).then_some(out)
+    }
+
+    /// Records the step of a call of an undefined function, with the objects it havocked.
+    pub(super) fn external_step(&mut self, at: LocId, ap: ApproxId, name: &str, span: Span, ret: &CType) {
+        let written = std::mem::take(&mut self.step_writes);
+        let returns_pointer = self.holds_pointer(ret);
+        self.external_steps.push(ExternalStep { at, ap, name: name.to_string(), span, written, returns_pointer });
+    }
+
+    /// Once the program is lowered: an object whose address escaped to an undefined function
+    /// may be written by every call of one (the callee may have kept the address), so each
+    /// such call havocs it too. What the IR cannot name that way (a local of another thread,
+    /// an escaped object behind a returned pointer) makes the approximation incomplete.
+    pub(super) fn havoc_escaped(&mut self) {
+        let steps = std::mem::take(&mut self.external_steps);
+        if self.escaped.is_empty() || steps.is_empty() {
+            return;
+        }
+        if let Some(s) = steps.iter().find(|s| s.returns_pointer) {
+            let what = format!("the pointer `{}` returns, which may point to an object whose address a function without a definition received", s.name);
+            self.incomplete(what, s.span);
+        }
+        let mut budget = SPLICE_LIMIT;
+        for v in self.escaped.clone() {
+            let owner = match self.vars[v.index()].kind {
+                VarKind::Global => None,
+                VarKind::Local(t) | VarKind::Temp(t) => Some(t),
+                VarKind::ThreadLocal => Some(TemplateId(u32::MAX)),
+            };
+            let name = self.vars[v.index()].name.clone();
+            // A local exists once per instance of its template: a call in another template,
+            // or in another instance, cannot name the copy that escaped.
+            if let Some(t) = owner {
+                let single = t == TemplateId(0) && steps.iter().all(|s| self.locs[s.at.index()].template == t);
+                if !single {
+                    let s = steps.iter().find(|s| s.written.contains(&v)).unwrap_or(&steps[0]);
+                    self.incomplete(format!("the address of `{name}`, a thread's own object, which a function without a definition received and another call may write"), s.span);
+                    continue;
+                }
+            }
+            let Some(leaves) = self.object_leaves(v) else { continue };
+            for s in &steps {
+                if s.written.contains(&v) {
+                    continue;
+                }
+                if leaves.len() > budget {
+                    self.incomplete(format!("`{name}`, whose address a function without a definition received, at too many calls to havoc"), s.span);
+                    break;
+                }
+                budget -= leaves.len();
+                let acts = leaves.iter().map(|l| Action::Assign(l.lv.clone(), Expr::Havoc(l.ty.scalar(self.dm()), s.ap))).collect();
+                self.splice_after(s.at, acts, s.span);
+            }
+        }
+    }
+
+    /// Inserts a chain of steps right after location `at`, in its template.
+    fn splice_after(&mut self, at: LocId, actions: Vec<Action>, span: Span) {
+        let saved_tpl = self.tpl;
+        let saved_cur = std::mem::take(&mut self.cur);
+        self.tpl = self.locs[at.index()].template;
+        let succs = std::mem::take(&mut self.locs[at.index()].succs);
+        self.cur = vec![at];
+        for a in actions {
+            self.emit(a, span);
+        }
+        let last = std::mem::take(&mut self.cur);
+        for s in succs {
+            self.connect(&last, s);
+        }
+        self.tpl = saved_tpl;
+        self.cur = saved_cur;
     }
 
     /// Semaphores, read-write locks and `pthread_once` on the integer each object is: a
