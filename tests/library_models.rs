@@ -248,3 +248,32 @@ fn an_undefined_function_writes_every_object_whose_address_it_can_reach() {
     proved("escape_later", 12, 1);
     never_violated("escape_holds");
 }
+
+#[test]
+fn a_barrier_holds_every_thread_until_the_last_arrives() {
+    never_violated("barrier_holds");
+    // Both writes happen before either thread leaves; exactly one is the serial thread.
+    for line in [10, 20, 22] {
+        proved("barrier_holds", line, 1);
+    }
+    // A barrier for one thread lets `main` through before the other thread writes.
+    fails("barrier_fails", 17, 1);
+}
+
+#[test]
+fn thread_specific_values_are_per_thread_and_null_at_first() {
+    never_violated("keys_holds");
+    for line in [8, 10, 16, 17, 18, 21] {
+        proved("keys_holds", line, 1);
+    }
+    fails("keys_fails", 16, 1);
+}
+
+#[test]
+fn realloc_keeps_the_contents_and_of_null_allocates() {
+    never_violated("realloc_holds");
+    for line in [9, 10, 13] {
+        proved("realloc_holds", line, 1);
+    }
+    fails("realloc_fails", 16, 1);
+}

@@ -349,6 +349,7 @@ impl<'a> Lowerer<'a> {
             }
             n if super::library::is_modelled(n) => self.library_call(n, args, span_l),
             n if super::library::is_counter_sync(n) => self.counter_sync(n, args, span_l),
+            n if super::library::is_thread_model(n) => self.thread_model(n, args, span_l),
             n if super::library::is_unmodelled_sync(n) => {
                 self.unsupported(span_l, format!("`{n}`, whose semantics are not modelled"));
                 for a in args {

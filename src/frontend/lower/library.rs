@@ -1,5 +1,6 @@
 //! Exact models of the C library and compiler built-ins that programs use: memory and string
-//! functions, string literals, `calloc`, atomics. Each is lowered to plain IR (loads, stores,
+//! functions, string literals, `calloc`, `realloc`, atomics, semaphores, read-write locks,
+//! barriers, thread-specific keys. Each is lowered to plain IR (loads, stores,
 //! branches, atomic sections), so that COARSEN, the bounded search and the interpreter all
 //! execute the same exact semantics. Where an exact lowering is not possible (a size that is
 //! not a compile-time constant, an object whose layout is not known), the fallback is a havoc
@@ -59,10 +60,26 @@ pub(super) fn is_modelled(name: &str) -> bool {
 /// Names whose synchronisation the IR does not model: a call makes every verdict `unknown`
 /// rather than letting a missing block or wake-up produce a wrong answer.
 pub(super) fn is_unmodelled_sync(name: &str) -> bool {
-    name.starts_with("pthread_barrier_")
-        || name.starts_with("pthread_key_")
-        || matches!(name, "pthread_getspecific" | "pthread_setspecific" | "realloc")
+    (name.starts_with("pthread_barrier") || name.starts_with("pthread_key_")) && !is_thread_model(name)
 }
+
+/// Barriers, thread-specific keys and `realloc`, modelled in [`Lowerer::thread_model`].
+pub(super) fn is_thread_model(name: &str) -> bool {
+    matches!(
+        name,
+        "pthread_barrier_init" | "pthread_barrier_wait" | "pthread_barrier_destroy" | "pthread_barrierattr_init"
+            | "pthread_barrierattr_destroy" | "pthread_barrierattr_setpshared" | "pthread_key_create" | "pthread_key_delete"
+            | "pthread_getspecific" | "pthread_setspecific" | "realloc"
+    )
+}
+
+/// How many keys a program can create (glibc's `PTHREAD_KEYS_MAX`); one more fails with
+/// `EAGAIN`.
+const KEYS_MAX: u64 = 1024;
+/// `PTHREAD_BARRIER_SERIAL_THREAD` in glibc.
+const BARRIER_SERIAL_THREAD: i128 = -1;
+const EINVAL: i128 = 22;
+const EAGAIN: i128 = 11;
 
 /// Semaphores, read-write locks and `pthread_once`, modelled here on a counter.
 pub(super) fn is_counter_sync(name: &str) -> bool {
@@ -698,6 +715,177 @@ impl<'a> Lowerer<'a> {
         }
         self.emit(Action::Assign(Lval::Var(r), Expr::int(0)), span);
         Ok(Some(Val { e: load(r), ty: int }))
+    }
+
+    /// Barriers, thread-specific keys and `realloc`, on plain IR.
+    ///
+    /// A barrier is a record (`count`, `arrived`, `round`): a waiter arrives in one atomic
+    /// step; the last of a round resets `arrived`, advances `round` and returns
+    /// `PTHREAD_BARRIER_SERIAL_THREAD`, the others block until `round` moves on and return 0.
+    /// Keys are numbered by a global counter; each thread's values are a thread-local array,
+    /// NULL in every new thread. `realloc` of a non-null pointer resizes in place: the object
+    /// keeps its contents, and the old pointer, which the program may no longer use after a
+    /// move, is the only one that could tell the difference.
+    pub(super) fn thread_model(&mut self, name: &str, args: &'a [Node<Expression>], span_l: LSpan) -> Result<Option<Val>, Fatal> {
+        let span = self.span(span_l);
+        let arity = match name {
+            "pthread_barrier_init" | "pthread_barrierattr_setpshared" => 3,
+            "pthread_key_create" | "pthread_setspecific" | "realloc" => 2,
+            _ => 1,
+        };
+        if args.len() < arity {
+            return Err(self.error(span_l, format!("`{name}` expects {arity} arguments, found {}", args.len())));
+        }
+        let int = CType::int();
+        let uint = CType::Int(IntTy { bits: 32, signed: false }, "unsigned int".into());
+        let ut = uint.scalar(self.dm());
+        let r = self.temp(int.clone());
+        let load = |v: VarId| Expr::Load(Lval::Var(v));
+        let bin = |op: BinOp, a: Expr, b: Expr, t: Ty| Expr::Binary(op, Box::new(a), Box::new(b), t);
+        let result = |r: VarId| Ok(Some(Val { e: Expr::Load(Lval::Var(r)), ty: CType::int() }));
+        match name {
+            "pthread_barrier_init" | "pthread_barrier_wait" | "pthread_barrier_destroy" => {
+                let (lv, ty) = self.atomic_target(&args[0])?;
+                let rec = match ty {
+                    CType::Record(rec) if self.types.is_barrier(rec) => rec,
+                    _ => {
+                        self.unsupported(span_l, format!("`{name}` of an object that is not a `pthread_barrier_t`"));
+                        return result(r);
+                    }
+                };
+                let lv = self.stabilize(lv, span);
+                let field = |i: u32| Lval::Field(Box::new(lv.clone()), rec, i);
+                match name {
+                    "pthread_barrier_init" => {
+                        self.effect(&args[1])?;
+                        let n = self.value(&args[2])?;
+                        let n = self.convert(n, &uint);
+                        let c = self.temp(uint.clone());
+                        self.emit(Action::Assign(Lval::Var(c), n), span);
+                        let zero = self.branch(bin(BinOp::Ne, load(c), Expr::Const(0, ut), Ty::INT), span);
+                        self.emit(Action::Assign(field(0), load(c)), span);
+                        self.emit(Action::Assign(field(1), Expr::Const(0, ut)), span);
+                        self.emit(Action::Assign(field(2), Expr::Const(0, ut)), span);
+                        self.emit(Action::Assign(Lval::Var(r), Expr::int(0)), span);
+                        let ok = std::mem::take(&mut self.cur);
+                        self.cur = zero;
+                        self.emit(Action::Assign(Lval::Var(r), Expr::int(EINVAL)), span);
+                        self.cur.extend(ok);
+                    }
+                    "pthread_barrier_wait" => {
+                        let (a, n, g) = (self.temp(uint.clone()), self.temp(uint.clone()), self.temp(uint.clone()));
+                        self.emit(Action::AtomicBegin, span);
+                        self.emit(Action::Assign(Lval::Var(n), Expr::Load(field(0))), span);
+                        self.emit(Action::Assign(Lval::Var(a), Expr::Load(field(1))), span);
+                        self.emit(Action::Assign(Lval::Var(a), bin(BinOp::Add, load(a), Expr::Const(1, ut), ut)), span);
+                        self.emit(Action::Assign(Lval::Var(g), Expr::Load(field(2))), span);
+                        let waits = self.branch(bin(BinOp::Eq, load(a), load(n), Ty::INT), span);
+                        self.emit(Action::Assign(field(1), Expr::Const(0, ut)), span);
+                        self.emit(Action::Assign(field(2), bin(BinOp::Add, load(g), Expr::Const(1, ut), ut)), span);
+                        self.emit(Action::Assign(Lval::Var(r), Expr::int(BARRIER_SERIAL_THREAD)), span);
+                        self.emit(Action::AtomicEnd, span);
+                        let last = std::mem::take(&mut self.cur);
+                        self.cur = waits;
+                        self.emit(Action::Assign(field(1), load(a)), span);
+                        self.emit(Action::Assign(Lval::Var(r), Expr::int(0)), span);
+                        self.emit(Action::AtomicEnd, span);
+                        // Blocks until the last thread of the round has arrived.
+                        self.emit(Action::Assume(bin(BinOp::Ne, Expr::Load(field(2)), load(g), Ty::INT)), span);
+                        self.cur.extend(last);
+                    }
+                    _ => {
+                        self.emit(Action::Assign(Lval::Var(r), Expr::int(0)), span);
+                    }
+                }
+                result(r)
+            }
+            "pthread_barrierattr_init" | "pthread_barrierattr_destroy" | "pthread_barrierattr_setpshared" | "pthread_key_delete" => {
+                for a in args {
+                    self.effect(a)?;
+                }
+                self.emit(Action::Assign(Lval::Var(r), Expr::int(0)), span);
+                result(r)
+            }
+            "pthread_key_create" => {
+                let (klv, _) = self.atomic_target(&args[0])?;
+                let klv = self.stabilize(klv, span);
+                let mut d = &args[1];
+                while let Expression::Cast(c) = &d.node {
+                    d = &c.node.expression;
+                }
+                if !matches!(self.value(d)?.e, Expr::Const(0, _)) {
+                    self.unsupported(span_l, "`pthread_key_create` with a destructor, which runs as each thread exits");
+                }
+                let (next, _) = self.key_tables(span);
+                let id = self.temp(uint.clone());
+                self.emit(Action::AtomicBegin, span);
+                self.emit(Action::Assign(Lval::Var(id), Expr::Load(Lval::Var(next))), span);
+                let full = self.branch(bin(BinOp::Lt, load(id), Expr::Const(KEYS_MAX as i128, ut), Ty::INT), span);
+                self.emit(Action::Assign(Lval::Var(next), bin(BinOp::Add, load(id), Expr::Const(1, ut), ut)), span);
+                self.emit(Action::Assign(klv, load(id)), span);
+                self.emit(Action::Assign(Lval::Var(r), Expr::int(0)), span);
+                self.emit(Action::AtomicEnd, span);
+                let ok = std::mem::take(&mut self.cur);
+                self.cur = full;
+                self.emit(Action::Assign(Lval::Var(r), Expr::int(EAGAIN)), span);
+                self.emit(Action::AtomicEnd, span);
+                self.cur.extend(ok);
+                result(r)
+            }
+            "pthread_getspecific" | "pthread_setspecific" => {
+                let k = self.value(&args[0])?;
+                let k = self.convert(k, &uint);
+                let (_, values) = self.key_tables(span);
+                let slot = Lval::Index(Box::new(Lval::Var(values)), Box::new(k));
+                let ptr = CType::Pointer(Box::new(CType::Void));
+                if name == "pthread_getspecific" {
+                    let t = self.temp(ptr.clone());
+                    self.emit(Action::Assign(Lval::Var(t), Expr::Load(slot)), span);
+                    return Ok(Some(Val { e: load(t), ty: ptr }));
+                }
+                let v = self.value(&args[1])?;
+                let v = self.convert(v, &ptr);
+                self.emit(Action::Assign(slot, v), span);
+                self.emit(Action::Assign(Lval::Var(r), Expr::int(0)), span);
+                result(r)
+            }
+            "realloc" => {
+                let p = self.value(&args[0])?;
+                self.effect(&args[1])?;
+                let ptr = CType::Pointer(Box::new(CType::Void));
+                let p = self.convert(p, &ptr);
+                let t = self.temp(ptr.clone());
+                let site = AllocId(self.alloc_sites);
+                self.alloc_sites += 1;
+                if matches!(p, Expr::Const(0, _)) {
+                    self.emit(Action::Alloc(Lval::Var(t), site, CType::Void), span);
+                } else {
+                    self.emit(Action::Assign(Lval::Var(t), p), span);
+                    let kept = self.branch(bin(BinOp::Eq, load(t), Expr::Const(0, Ty::Ptr), Ty::INT), span);
+                    self.emit(Action::Alloc(Lval::Var(t), site, CType::Void), span);
+                    self.cur.extend(kept);
+                }
+                Ok(Some(Val { e: load(t), ty: ptr }))
+            }
+            _ => unreachable!("thread model `{name}`"),
+        }
+    }
+
+    /// The global counter of created keys and the thread-local table of each thread's values,
+    /// made on first use.
+    fn key_tables(&mut self, span: Span) -> (VarId, VarId) {
+        const NEXT: &str = "$keys_created";
+        const VALUES: &str = "$key_values";
+        if let (Some(n), Some(v)) = (self.globals.get(NEXT), self.globals.get(VALUES)) {
+            return (*n, *v);
+        }
+        let uint = CType::Int(IntTy { bits: 32, signed: false }, "unsigned int".into());
+        let n = self.new_var(NEXT, uint, VarKind::Global, Some(span));
+        let table = CType::Array(Box::new(CType::Pointer(Box::new(CType::Void))), Some(KEYS_MAX));
+        let v = self.new_var(VALUES, table, VarKind::ThreadLocal, Some(span));
+        self.globals.insert(NEXT.into(), n);
+        self.globals.insert(VALUES.into(), v);
+        (n, v)
     }
 
     /// The global holding the result of the current thread template's start routine.

@@ -1,0 +1,15 @@
+#include <assert.h>
+#include <stdlib.h>
+/* `realloc` keeps the contents; of NULL it allocates. */
+int main(void) {
+  int *p = malloc(2 * sizeof(int));
+  p[0] = 1;
+  p[1] = 2;
+  int *q = realloc(p, 4 * sizeof(int));
+  assert(q == NULL || q[0] == 1);
+  assert(q == NULL || q[1] == 2);
+  int *r = realloc(NULL, sizeof(int));
+  *r = 3;
+  assert(r != NULL && *r == 3);
+  return 0;
+}
