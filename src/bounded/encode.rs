@@ -133,11 +133,12 @@ pub fn encode(prog: &Program, layout: &Layout, sk: &mut Skeleton, pr: &Pruned, h
         let active = t.and(&[joined, by_fail]);
         cs.push(t.implies(active, ok));
     }
-    // Ranges COARSEN proved for read values.
+    // Ranges COARSEN proved for read values. Not of pointers: COARSEN bounds real addresses
+    // (32-bit under ILP32), while here a pointer is an address of the flat 64-bit layout.
     if let Some(h) = hints {
         for &r in &pr.reads {
             let e = &ev[r as usize];
-            if let Some(a) = e.absloc {
+            if let Some(a) = e.absloc.filter(|a| prog.memory.info(*a).ty != crate::ir::Ty::Ptr) {
                 if let Some(range) = h.ranges.get(&(e.loc, a)) {
                     if let Some(c) = range_constraint(t, e.val, *range) {
                         cs.push(t.implies(e.occ, c));

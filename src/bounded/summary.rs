@@ -937,7 +937,10 @@ fn int_params(t: Ty) -> (u8, bool) {
 
 /// The range of values of a scalar type.
 pub fn ty_range(t: Ty, prog: &Program) -> Range {
-    match t.range(prog.data_model) {
+    // A pointer is an address of the flat layout, 64 bits wide whatever the program's data
+    // model: a 32-bit range would make every heap or local address read back impossible.
+    let dm = if t == Ty::Ptr { crate::interp::layout::ADDRESS_MODEL } else { prog.data_model };
+    match t.range(dm) {
         Some((lo, hi)) => (Some(lo), Some(hi)),
         None => (None, None),
     }
