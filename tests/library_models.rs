@@ -270,9 +270,9 @@ fn thread_specific_values_are_per_thread_and_null_at_first() {
 }
 
 #[test]
-fn realloc_keeps_the_contents_and_of_null_allocates() {
+fn realloc_keeps_the_contents_of_null_allocates_and_to_zero_frees() {
     never_violated("realloc_holds");
-    for line in [9, 10, 13] {
+    for line in [9, 10, 13, 14] {
         proved("realloc_holds", line, 1);
     }
     fails("realloc_fails", 16, 1);

@@ -725,7 +725,8 @@ impl<'a> Lowerer<'a> {
     /// Keys are numbered by a global counter; each thread's values are a thread-local array,
     /// NULL in every new thread. `realloc` of a non-null pointer resizes in place: the object
     /// keeps its contents, and the old pointer, which the program may no longer use after a
-    /// move, is the only one that could tell the difference.
+    /// move, is the only one that could tell the difference; to size 0 it frees the object
+    /// and returns NULL, as glibc does.
     pub(super) fn thread_model(&mut self, name: &str, args: &'a [Node<Expression>], span_l: LSpan) -> Result<Option<Val>, Fatal> {
         let span = self.span(span_l);
         let arity = match name {
@@ -851,7 +852,9 @@ impl<'a> Lowerer<'a> {
             }
             "realloc" => {
                 let p = self.value(&args[0])?;
-                self.effect(&args[1])?;
+                let n = self.value(&args[1])?;
+                let size_t = self.size_t();
+                let n = self.convert(n, &size_t);
                 let ptr = CType::Pointer(Box::new(CType::Void));
                 let p = self.convert(p, &ptr);
                 let t = self.temp(ptr.clone());
@@ -860,10 +863,19 @@ impl<'a> Lowerer<'a> {
                 if matches!(p, Expr::Const(0, _)) {
                     self.emit(Action::Alloc(Lval::Var(t), site, CType::Void), span);
                 } else {
+                    let size = self.temp(size_t.clone());
+                    let st = size_t.scalar(self.dm());
+                    self.emit(Action::Assign(Lval::Var(size), n), span);
                     self.emit(Action::Assign(Lval::Var(t), p), span);
                     let kept = self.branch(bin(BinOp::Eq, load(t), Expr::Const(0, Ty::Ptr), Ty::INT), span);
                     self.emit(Action::Alloc(Lval::Var(t), site, CType::Void), span);
-                    self.cur.extend(kept);
+                    let allocated = std::mem::take(&mut self.cur);
+                    self.cur = kept;
+                    // Of a live object and size 0, glibc frees it and returns NULL.
+                    let resized = self.branch(bin(BinOp::Eq, load(size), Expr::Const(0, st), Ty::INT), span);
+                    self.emit(Action::Assign(Lval::Var(t), Expr::Const(0, Ty::Ptr)), span);
+                    self.cur.extend(resized);
+                    self.cur.extend(allocated);
                 }
                 Ok(Some(Val { e: load(t), ty: ptr }))
             }

@@ -1,6 +1,6 @@
 #include <assert.h>
 #include <stdlib.h>
-/* `realloc` keeps the contents; of NULL it allocates. */
+/* `realloc` keeps the contents; of NULL it allocates; to size 0 it frees (glibc). */
 int main(void) {
   int *p = malloc(2 * sizeof(int));
   p[0] = 1;
@@ -11,5 +11,6 @@ int main(void) {
   int *r = realloc(NULL, sizeof(int));
   *r = 3;
   assert(r != NULL && *r == 3);
+  assert(realloc(r, 0) == NULL);
   return 0;
 }
