@@ -263,10 +263,13 @@ fn a_barrier_holds_every_thread_until_the_last_arrives() {
 #[test]
 fn thread_specific_values_are_per_thread_and_null_at_first() {
     never_violated("keys_holds");
-    for line in [8, 10, 16, 17, 18, 21] {
+    for line in [8, 10, 16, 17, 18, 21, 22] {
         proved("keys_holds", line, 1);
     }
     fails("keys_fails", 16, 1);
+    // Thread-local memory at a symbolic address starts as zero; the stack beside it does not.
+    fails("keys_index_fails", 16, 1);
+    fails("keys_index_fails", 17, 1);
 }
 
 #[test]
