@@ -130,7 +130,7 @@ fn a_pointer_from_an_undefined_function_is_an_unsupported_call() {
 }
 
 /// The SV-COMP driver tasks: each gets through the front-end, and no verdict contradicts the
-/// expected one, by default and at bounds 1 and 2.
+/// expected one, by default and at bounds 1 and 2; by default every false one is violated.
 #[test]
 fn shared_driver_tasks_give_no_wrong_answer() {
     let Some(shared) = common::shared_benchmarks("shared_driver_tasks_give_no_wrong_answer") else { return };
@@ -162,6 +162,9 @@ fn shared_driver_tasks_give_no_wrong_answer() {
                 assert!(!violated, "{name} {bound:?}: violated, but the task's verdict is true");
             } else {
                 assert!(!all_safe, "{name} {bound:?}: safe, but the task's verdict is false");
+                // Found by default: the pc8736x_gpio threads lie past a counted 112-byte loop
+                // and pointers read back under ILP32.
+                assert!(bound.is_some() || violated, "{name}: the task's verdict is false, and the default strategy finds it");
             }
         }
     }

@@ -48,6 +48,28 @@ fn fails(name: &str, line: u32, k: u32) {
     }
 }
 
+/// No assertion of the program is proved, by default or at any bound: each can fail through
+/// what an undefined function may write.
+fn never_safe(name: &str) {
+    let p = program(name);
+    for b in BOUNDS {
+        for v in verdicts(&p, b) {
+            assert!(!matches!(v.status, Status::Safe | Status::BoundedSafe), "{name} at bound {b:?}: {} is {:?}: {}", v.id, v.status, v.reason);
+        }
+    }
+}
+
+/// The assertion on `line` is never proved, by default or at any bound.
+fn fails_unknown(name: &str, line: u32) {
+    let p = program(name);
+    let at = format!(":{line}:");
+    for b in BOUNDS {
+        let vs = verdicts(&p, b);
+        let v = vs.iter().find(|v| v.id.contains(&at)).unwrap_or_else(|| panic!("{name}: no assertion on line {line}"));
+        assert!(!matches!(v.status, Status::Safe | Status::BoundedSafe), "{name} at bound {b:?}: {} is {:?}: {}", v.id, v.status, v.reason);
+    }
+}
+
 /// Some verdict of the program is proved `safe` at bound `k` (the models are precise enough).
 fn proved(name: &str, line: u32, k: u32) {
     let p = program(name);
@@ -209,4 +231,52 @@ fn func_is_a_string_and_pthread_self_an_approximation() {
         let v = vs.iter().find(|v| v.id.contains(":7:")).expect("assertion");
         assert_eq!(v.status, Status::Unknown, "bound {b:?}: {}", v.reason);
     }
+}
+
+#[test]
+fn an_undefined_function_writes_every_object_whose_address_it_can_reach() {
+    // Through a pointer field, an integer, a structure passed by value, a callback, the
+    // rest of the object around a member or element, an address kept by an earlier call
+    // (in the same thread, another thread, or a local), and a pointer it returns.
+    for name in ["escape_field", "escape_int", "escape_by_value", "escape_callback", "escape_element", "escape_local", "escape_thread", "escape_returned"] {
+        never_violated(name);
+        never_safe(name);
+    }
+    never_violated("escape_later");
+    fails_unknown("escape_later", 13);
+    // `h`'s address never escapes: the havocs stay precise enough to prove it.
+    proved("escape_later", 12, 1);
+    never_violated("escape_holds");
+}
+
+#[test]
+fn a_barrier_holds_every_thread_until_the_last_arrives() {
+    never_violated("barrier_holds");
+    // Both writes happen before either thread leaves; exactly one is the serial thread.
+    for line in [10, 20, 22] {
+        proved("barrier_holds", line, 1);
+    }
+    // A barrier for one thread lets `main` through before the other thread writes.
+    fails("barrier_fails", 17, 1);
+}
+
+#[test]
+fn thread_specific_values_are_per_thread_and_null_at_first() {
+    never_violated("keys_holds");
+    for line in [8, 10, 16, 17, 18, 21, 22] {
+        proved("keys_holds", line, 1);
+    }
+    fails("keys_fails", 16, 1);
+    // Thread-local memory at a symbolic address starts as zero; the stack beside it does not.
+    fails("keys_index_fails", 16, 1);
+    fails("keys_index_fails", 17, 1);
+}
+
+#[test]
+fn realloc_keeps_the_contents_of_null_allocates_and_to_zero_frees() {
+    never_violated("realloc_holds");
+    for line in [9, 10, 13, 14] {
+        proved("realloc_holds", line, 1);
+    }
+    fails("realloc_fails", 16, 1);
 }

@@ -121,7 +121,11 @@ fn trip_counts_are_exact_only_for_counted_shapes() {
     assert_eq!(loops("for (i = 0; i < 100; i++) g++;"), Vec::<u32>::new(), "beyond --max-unroll");
     assert_eq!(loops("for (i = 0; i < 5; i++) { g++; if (g) i--; }"), Vec::<u32>::new(), "the body writes i");
     assert_eq!(loops("for (i = 0; i < 5; i += 2) g++;"), Vec::<u32>::new(), "not a unit step");
-    assert_eq!(loops("for (i = 0; i < n; i++) g++;"), Vec::<u32>::new(), "no constant bound");
+    assert_eq!(loops("for (i = 0; i < n; i++) g++;"), vec![3], "a register bound that enters holding a constant");
+    assert_eq!(loops("if (g) n = 5; for (i = 0; i < n; i++) g++;"), vec![5], "its largest entry value");
+    assert_eq!(loops("for (i = 0; i < n; i++) { g++; n = g; }"), Vec::<u32>::new(), "the body writes the bound");
+    assert_eq!(loops("n = __VERIFIER_nondet_int(); for (i = 0; i < n; i++) g++;"), Vec::<u32>::new(), "no constant bound");
+    assert_eq!(loops("for (i = 0; i < g; i++) g--;"), Vec::<u32>::new(), "a global is no bound");
     assert_eq!(loops("i = __VERIFIER_nondet_int(); for (; i < 5; i++) g++;"), Vec::<u32>::new(), "unknown start");
     assert_eq!(loops("for (i = 0; i < 5; i++) { if (g) continue; g++; }"), vec![5], "continue still steps");
     assert_eq!(loops("for (i = 0; i < 5; ) { g++; if (g) i++; }"), Vec::<u32>::new(), "a path without a step");

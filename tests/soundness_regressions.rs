@@ -16,9 +16,15 @@ fn verdicts(file: &str, extra: &[&str]) -> Vec<(String, String)> {
 }
 
 fn never_wrong(file: &str) -> Vec<Vec<(String, String)>> {
+    never_wrong_with(file, &[])
+}
+
+/// [`never_wrong`] with `flags` added to every run.
+fn never_wrong_with(file: &str, flags: &[&str]) -> Vec<Vec<(String, String)>> {
     let mut all = Vec::new();
     for extra in [&[][..], &["--bound", "1"], &["--bound", "2"], &["--engines", "coarsen"]] {
-        let vs = verdicts(file, extra);
+        let extra: Vec<&str> = flags.iter().chain(extra).copied().collect();
+        let vs = verdicts(file, &extra);
         assert_eq!(vs.len(), 2, "{file} {extra:?}");
         assert_ne!(vs[0].0, "violated", "{file} {extra:?}: the assertion that holds: {vs:?}");
         assert!(vs[1].0 != "safe" && vs[1].0 != "bounded-safe", "{file} {extra:?}: the assertion that can fail: {vs:?}");
@@ -54,4 +60,11 @@ fn main_is_a_thread_without_a_whole_program() {
     }
     // The default strategy finds the race with `other`.
     assert_eq!(verdicts("no_whole_program_main.c", &["--no-whole-program"])[1].0, "violated");
+}
+
+#[test]
+fn a_heap_pointer_read_back_under_ilp32_is_not_out_of_range() {
+    let runs = never_wrong_with("ilp32_pointer.c", &["--m32"]);
+    assert_eq!(runs[0][1].0, "violated", "{runs:?}");
+    assert_eq!(runs[1][1].0, "violated", "{runs:?}");
 }

@@ -18,7 +18,7 @@ use super::skeleton::{EvKind, Skeleton};
 use super::summary::range_constraint;
 use super::term::{Terms, T};
 use super::Hints;
-use crate::interp::layout::{Layout, LOCAL_BASE};
+use crate::interp::layout::{Layout, HEAP_BASE, LOCAL_BASE};
 use crate::ir::{AssertId, Program};
 use hashbrown::{HashMap, HashSet};
 use std::collections::BTreeMap;
@@ -133,11 +133,12 @@ pub fn encode(prog: &Program, layout: &Layout, sk: &mut Skeleton, pr: &Pruned, h
         let active = t.and(&[joined, by_fail]);
         cs.push(t.implies(active, ok));
     }
-    // Ranges COARSEN proved for read values.
+    // Ranges COARSEN proved for read values. Not of pointers: COARSEN bounds real addresses
+    // (32-bit under ILP32), while here a pointer is an address of the flat 64-bit layout.
     if let Some(h) = hints {
         for &r in &pr.reads {
             let e = &ev[r as usize];
-            if let Some(a) = e.absloc {
+            if let Some(a) = e.absloc.filter(|a| prog.memory.info(*a).ty != crate::ir::Ty::Ptr) {
                 if let Some(range) = h.ranges.get(&(e.loc, a)) {
                     if let Some(c) = range_constraint(t, e.val, *range) {
                         cs.push(t.implies(e.occ, c));
@@ -175,7 +176,19 @@ pub fn encode(prog: &Program, layout: &Layout, sk: &mut Skeleton, pr: &Pruned, h
                             t.init(re.addr)
                         }
                     } else {
-                        let g = t.lt(re.addr, local);
+                        let mut g = t.lt(re.addr, local);
+                        if let Some((stride, tls)) = layout.thread_locals() {
+                            // Each thread's thread-local globals start as zero too.
+                            let heap = t.int(HEAP_BASE);
+                            let (above, below) = (t.le(local, re.addr), t.lt(re.addr, heap));
+                            let off = t.sub(re.addr, local);
+                            let s = t.int(stride);
+                            let within = t.rem(off, s);
+                            let n = t.int(tls);
+                            let in_tls = t.lt(within, n);
+                            let tl = t.and(&[above, below, in_tls]);
+                            g = t.or(&[g, tl]);
+                        }
                         let i = t.init(re.addr);
                         t.ite(g, zero, i)
                     };

@@ -687,7 +687,7 @@ impl<'a> Summariser<'a> {
                 // A union member may hold what another member wrote, of another range: the
                 // front-end converts the value (a cast around the load), so the read itself
                 // must not exclude it, or the write would make every path through it vanish.
-                let range = if through_union(self.prog, lv) { (None, None) } else { ty_range(ty, self.prog) };
+                let range = if lv.through_union(&self.prog.records) { (None, None) } else { ty_range(ty, self.prog) };
                 let r = self.sk.terms.fresh(range);
                 let psi = st.psi;
                 self.event(st, act, EvKind::Read { mutex: false }, a, r, psi, Some(lv));
@@ -937,22 +937,16 @@ fn int_params(t: Ty) -> (u8, bool) {
 
 /// The range of values of a scalar type.
 pub fn ty_range(t: Ty, prog: &Program) -> Range {
-    match t.range(prog.data_model) {
+    // A pointer is an address of the flat layout, 64 bits wide whatever the program's data
+    // model: a 32-bit range would make every heap or local address read back impossible.
+    let dm = if t == Ty::Ptr { crate::interp::layout::ADDRESS_MODEL } else { prog.data_model };
+    match t.range(dm) {
         Some((lo, hi)) => (Some(lo), Some(hi)),
         None => (None, None),
     }
 }
 
 /// `lo <= t <= hi` as a term, unless unbounded.
-/// Whether an lvalue selects a member of a union on its way.
-fn through_union(prog: &Program, lv: &Lval) -> bool {
-    match lv {
-        Lval::Var(_) | Lval::Deref(..) => false,
-        Lval::Index(b, _) => through_union(prog, b),
-        Lval::Field(b, r, _) => prog.records[r.0 as usize].is_union || through_union(prog, b),
-    }
-}
-
 pub fn range_constraint(terms: &mut Terms, t: T, r: Range) -> Option<T> {
     let mut cs = Vec::new();
     if let Some(lo) = r.0 {

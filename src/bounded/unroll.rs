@@ -446,7 +446,7 @@ fn trip_count(prog: &Program, template: TemplateId, lp: &Loop) -> Option<u32> {
     let mut guard: Option<(VarId, Dir, i128)> = None;
     for g in &inside {
         let Action::Assume(c) = &prog.loc(*g).action else { return None };
-        let (v, d, e) = parse_guard(prog, c)?;
+        let (v, d, e) = parse_guard(prog, template, lp, c)?;
         guard = match guard {
             None => Some((v, d, e)),
             Some((v0, d0, e0)) if v0 == v && d0 == d => Some((v, d, if d == Dir::Up { e0.max(e) } else { e0.min(e) })),
@@ -503,12 +503,25 @@ fn trip_count(prog: &Program, template: TemplateId, lp: &Loop) -> Option<u32> {
 }
 
 /// `v op E` or `E op v` as (register, direction, exclusive limit), with only value-preserving
-/// conversions around `v` and `E`.
-fn parse_guard(prog: &Program, c: &Expr) -> Option<(VarId, Dir, i128)> {
+/// conversions around `v` and `E`. `E` is a constant, or a register the body never writes
+/// that enters the loop holding constants (`i < size` where `size` was bound to a constant
+/// by inlining): then its largest (upwards) or smallest (downwards) entry value bounds it.
+fn parse_guard(prog: &Program, template: TemplateId, lp: &Loop, c: &Expr) -> Option<(VarId, Dir, i128)> {
     let Expr::Binary(op, a, b, _) = c else { return None };
     let (v, k, op) = match (register_load(prog, a), constant(b), register_load(prog, b), constant(a)) {
         (Some(v), Some(k), _, _) => (v, k, *op),
         (_, _, Some(v), Some(k)) => (v, k, swap(*op)?),
+        (Some(x), None, Some(y), None) => {
+            let written = |w: VarId| lp.body.iter().any(|l| writes(&prog.loc(*l).action, w));
+            let (v, w, op) = match (written(x), written(y)) {
+                (true, false) => (x, y, *op),
+                (false, true) => (y, x, swap(*op)?),
+                _ => return None,
+            };
+            let (lo, hi) = entry_range(prog, template, w, lp.header, &lp.body)?;
+            let k = if matches!(op, BinOp::Lt | BinOp::Le) { hi } else { lo };
+            (v, k, op)
+        }
         _ => return None,
     };
     match op {

@@ -96,6 +96,9 @@ fn int(bits: u8, signed: bool, name: &str) -> CType {
     CType::Int(IntTy { bits, signed }, name.to_string())
 }
 
+/// The typedef name of the barrier state record.
+const BARRIER: &str = "pthread_barrier_t";
+
 impl TypeEnv {
     /// An empty environment.
     pub fn new(dm: DataModel) -> TypeEnv {
@@ -124,13 +127,34 @@ impl TypeEnv {
             // A semaphore's count, and a read-write lock's state (-1 held for writing, n > 0
             // held by n readers): the front-end models them on these numbers.
             "sem_t" | "pthread_rwlock_t" | "pthread_once_t" => CType::Int(IntTy { bits: 32, signed: true }, name.to_string()),
-            "pthread_cond_t" | "pthread_attr_t" | "pthread_mutexattr_t" | "pthread_condattr_t"
-            | "pthread_barrier_t" | "pthread_key_t" => {
+            "pthread_cond_t" | "pthread_attr_t" | "pthread_mutexattr_t" | "pthread_condattr_t" | "pthread_barrierattr_t" => {
                 CType::Opaque(name.to_string())
             }
+            // A key indexes each thread's table of values, as in glibc.
+            "pthread_key_t" => CType::Int(IntTy { bits: 32, signed: false }, name.to_string()),
+            "pthread_barrier_t" => self.barrier_record(),
             _ => ty,
         };
         self.typedefs.insert(name.to_string(), ty);
+    }
+
+    /// The state a barrier is modelled on: how many threads it waits for, how many of the
+    /// current round have arrived, and the round, which advances when the last one arrives.
+    fn barrier_record(&mut self) -> CType {
+        if let Some(CType::Record(r)) = self.typedefs.get(BARRIER) {
+            return CType::Record(*r);
+        }
+        let id = self.new_record(None, false);
+        let u = CType::Int(IntTy { bits: 32, signed: false }, "unsigned int".into());
+        let rec = &mut self.records[id.0 as usize];
+        rec.name = BARRIER.into();
+        rec.fields = vec![("count".into(), u.clone()), ("arrived".into(), u.clone()), ("round".into(), u)];
+        CType::Record(id)
+    }
+
+    /// Whether a record is the one [`TypeEnv::add_typedef`] gives `pthread_barrier_t`.
+    pub fn is_barrier(&self, r: RecordId) -> bool {
+        matches!(self.typedefs.get(BARRIER), Some(CType::Record(b)) if *b == r)
     }
 
     /// Resolves declaration specifiers.

@@ -179,6 +179,12 @@ impl Layout {
         HEAP_BASE + HEAP_THREAD_STRIDE * thread as i128 + HEAP_OBJECT_SLOTS * k
     }
 
+    /// Each thread's block size and, at the start of each block, how much of it is its
+    /// thread-local globals; `None` when the program has none.
+    pub fn thread_locals(&self) -> Option<(i128, i128)> {
+        (self.tls > 0).then_some((self.stride, self.tls))
+    }
+
     /// Whether memory at this address starts as zero (static storage) rather than arbitrary.
     pub fn initially_zero(&self, addr: i128) -> bool {
         if addr < LOCAL_BASE {

@@ -311,6 +311,16 @@ impl Lval {
         }
     }
 
+    /// Whether the lvalue selects a member of a union on its way: then it may hold what
+    /// another member wrote, of another type and range.
+    pub fn through_union(&self, records: &[Record]) -> bool {
+        match self {
+            Lval::Var(_) | Lval::Deref(..) => false,
+            Lval::Index(b, _) => b.through_union(records),
+            Lval::Field(b, r, _) => records[r.0 as usize].is_union || b.through_union(records),
+        }
+    }
+
     /// The variable at the root of a path of fields and indexes, if no dereference is involved.
     pub fn root_var(&self) -> Option<VarId> {
         match self {

@@ -349,6 +349,7 @@ impl<'a> Lowerer<'a> {
             }
             n if super::library::is_modelled(n) => self.library_call(n, args, span_l),
             n if super::library::is_counter_sync(n) => self.counter_sync(n, args, span_l),
+            n if super::library::is_thread_model(n) => self.thread_model(n, args, span_l),
             n if super::library::is_unmodelled_sync(n) => {
                 self.unsupported(span_l, format!("`{n}`, whose semantics are not modelled"));
                 for a in args {
@@ -474,7 +475,8 @@ impl<'a> Lowerer<'a> {
     }
 
     /// A call to a function without a definition: its result, and every scalar it can reach
-    /// through its pointer arguments, get a havoc recorded as an approximation.
+    /// through its pointer arguments (and, once the program is lowered, every object whose
+    /// address any such call received), get a havoc recorded as an approximation.
     pub(super) fn external_call(&mut self, name: &str, args: &'a [Node<Expression>], span: Span) -> Result<Option<Val>, Fatal> {
         let pure = is_pure_library(name);
         let mut vals = Vec::new();
@@ -495,11 +497,7 @@ impl<'a> Lowerer<'a> {
             // An unknown function may also block or synchronise: a replay through it proves
             // nothing about later steps.
             let ap = self.approximation(format!("a call of `{name}`, which has no definition"), span, true, true);
-            for v in vals {
-                if matches!(v.ty, CType::Pointer(_) | CType::Array(..)) {
-                    self.havoc_through(v, ap, name, span);
-                }
-            }
+            self.havoc_arguments(vals, ap, name, span);
             ap
         };
         let result = match ret {
@@ -511,12 +509,16 @@ impl<'a> Lowerer<'a> {
             if !pure {
                 // The call itself is a step the replay must see.
                 let t = self.temp(CType::int());
-                self.emit(Action::Assign(Lval::Var(t), Expr::Havoc(Ty::INT, ap)), span);
+                let at = self.emit(Action::Assign(Lval::Var(t), Expr::Havoc(Ty::INT, ap)), span);
+                self.external_step(at, ap, name, span, &ret);
             }
             return Ok(None);
         };
         let t = self.temp(ret.clone());
-        self.emit(Action::Assign(Lval::Var(t), e), span);
+        let at = self.emit(Action::Assign(Lval::Var(t), e), span);
+        if !pure {
+            self.external_step(at, ap, name, span, &ret);
+        }
         if matches!(name, "rand" | "random") {
             // The C library's RAND_MAX.
             let ge = Expr::Binary(BinOp::Ge, Box::new(Expr::Load(Lval::Var(t))), Box::new(Expr::int(0)), Ty::INT);

@@ -133,7 +133,7 @@ impl<'a> Lowerer<'a> {
                 Val { e: Expr::AddrOf(first), ty: CType::Pointer(elem) }
             }
             CType::Function => Val { e: Expr::Nondet(Ty::Ptr), ty: CType::Pointer(Box::new(CType::Function)) },
-            ty if self.in_union(&lv) && ty.is_scalar() => {
+            ty if lv.through_union(&self.types.records) && ty.is_scalar() => {
                 // A union member may hold what another member of its size wrote: the value
                 // is reinterpreted in the member's type.
                 let t = ty.scalar(self.dm());
@@ -560,15 +560,6 @@ impl<'a> Lowerer<'a> {
         let rt = if matches!(op, BinOp::Shl | BinOp::Shr) { int_ctype(promote(b)) } else { ct.clone() };
         let re = self.convert(r, &rt);
         Val { e: fold_binary(op, le, re, Ty::Int(t)), ty: ct }
-    }
-
-    /// Whether an lvalue selects a member of a union on its way.
-    fn in_union(&self, lv: &Lval) -> bool {
-        match lv {
-            Lval::Var(_) | Lval::Deref(..) => false,
-            Lval::Index(b, _) => self.in_union(b),
-            Lval::Field(b, r, _) => self.types.records[r.0 as usize].is_union || self.in_union(b),
-        }
     }
 
     /// The C type of a lowered lvalue.

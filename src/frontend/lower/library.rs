@@ -1,5 +1,6 @@
 //! Exact models of the C library and compiler built-ins that programs use: memory and string
-//! functions, string literals, `calloc`, atomics. Each is lowered to plain IR (loads, stores,
+//! functions, string literals, `calloc`, `realloc`, atomics, semaphores, read-write locks,
+//! barriers, thread-specific keys. Each is lowered to plain IR (loads, stores,
 //! branches, atomic sections), so that COARSEN, the bounded search and the interpreter all
 //! execute the same exact semantics. Where an exact lowering is not possible (a size that is
 //! not a compile-time constant, an object whose layout is not known), the fallback is a havoc
@@ -17,6 +18,8 @@ use lang_c::span::{Node, Span as LSpan};
 const STRING_LIMIT: u64 = 32;
 /// The most scalars a memory function writes one by one.
 const LEAF_LIMIT: usize = 4096;
+/// The most steps added to havoc escaped objects at the calls of undefined functions.
+const SPLICE_LIMIT: usize = 200_000;
 
 /// duet-rs's own `<stdatomic.h>`, which maps C11 atomics onto the built-ins modelled here.
 const STDATOMIC_H: &str = include_str!("../include/stdatomic.h");
@@ -57,10 +60,26 @@ pub(super) fn is_modelled(name: &str) -> bool {
 /// Names whose synchronisation the IR does not model: a call makes every verdict `unknown`
 /// rather than letting a missing block or wake-up produce a wrong answer.
 pub(super) fn is_unmodelled_sync(name: &str) -> bool {
-    name.starts_with("pthread_barrier_")
-        || name.starts_with("pthread_key_")
-        || matches!(name, "pthread_getspecific" | "pthread_setspecific" | "realloc")
+    (name.starts_with("pthread_barrier") || name.starts_with("pthread_key_")) && !is_thread_model(name)
 }
+
+/// Barriers, thread-specific keys and `realloc`, modelled in [`Lowerer::thread_model`].
+pub(super) fn is_thread_model(name: &str) -> bool {
+    matches!(
+        name,
+        "pthread_barrier_init" | "pthread_barrier_wait" | "pthread_barrier_destroy" | "pthread_barrierattr_init"
+            | "pthread_barrierattr_destroy" | "pthread_barrierattr_setpshared" | "pthread_key_create" | "pthread_key_delete"
+            | "pthread_getspecific" | "pthread_setspecific" | "realloc"
+    )
+}
+
+/// How many keys a program can create (glibc's `PTHREAD_KEYS_MAX`); one more fails with
+/// `EAGAIN`.
+const KEYS_MAX: u64 = 1024;
+/// `PTHREAD_BARRIER_SERIAL_THREAD` in glibc.
+const BARRIER_SERIAL_THREAD: i128 = -1;
+const EINVAL: i128 = 22;
+const EAGAIN: i128 = 11;
 
 /// Semaphores, read-write locks and `pthread_once`, modelled here on a counter.
 pub(super) fn is_counter_sync(name: &str) -> bool {
@@ -117,6 +136,29 @@ enum Base {
     Single(Lval),
     /// `*(p + i)`.
     Ptr(Expr),
+}
+
+/// The step of a call of a function without a definition.
+pub(super) struct ExternalStep {
+    /// The location of the call's own step (its result).
+    at: LocId,
+    /// The call's approximation.
+    ap: ApproxId,
+    name: String,
+    span: Span,
+    /// The objects it havocs through its arguments.
+    written: Vec<VarId>,
+    /// Its result holds a pointer.
+    returns_pointer: bool,
+}
+
+/// The variable an lvalue lies in, unless it lies behind a pointer.
+fn root_var(lv: &Lval) -> Option<VarId> {
+    match lv {
+        Lval::Var(v) => Some(*v),
+        Lval::Field(b, ..) | Lval::Index(b, _) => root_var(b),
+        Lval::Deref(..) => None,
+    }
 }
 
 /// A scalar inside an object: where it is, its type, its byte offset and size.
@@ -374,25 +416,166 @@ impl<'a> Lowerer<'a> {
         self.approximation(what, span, false, false);
     }
 
-    /// What an unknown function may do with a pointer argument: write every scalar of the
-    /// object it points into. A pointer stored there leads to more memory the havoc cannot
-    /// name, as does a pointer into memory of unknown extent: those make it incomplete.
-    pub(super) fn havoc_through(&mut self, v: Val, ap: ApproxId, name: &str, span: Span) {
-        let o = self.object_of(v);
-        let leaves = match (&o.base, self.all_leaves(&o)) {
-            (Base::Array(..) | Base::Single(_), Some(ls)) => ls,
-            _ => {
-                self.incomplete(format!("a call of `{name}`, which has no definition, with a pointer into memory of unknown extent"), span);
-                return;
+    /// What an unknown function may do with its arguments: write through each pointer, and
+    /// through an address handed over in any other form, which the havoc cannot name.
+    pub(super) fn havoc_arguments(&mut self, vals: Vec<Val>, ap: ApproxId, name: &str, span: Span) {
+        for v in vals {
+            match &v.ty {
+                CType::Pointer(_) | CType::Array(..) => self.havoc_through(v, ap, name, span),
+                t if self.holds_pointer(t) => {
+                    self.incomplete(format!("a call of `{name}`, which has no definition, with a structure holding pointers passed by value"), span)
+                }
+                t if t.is_scalar() && self.carries_address(&v.e) => {
+                    self.incomplete(format!("a call of `{name}`, which has no definition, with an address passed as an integer"), span)
+                }
+                _ => {}
             }
+        }
+    }
+
+    /// Whether an object of this type stores a pointer.
+    fn holds_pointer(&self, ty: &CType) -> bool {
+        match ty {
+            CType::Pointer(_) | CType::Function => true,
+            CType::Array(e, _) => self.holds_pointer(e),
+            CType::Record(r) => self.types.records[r.0 as usize].fields.iter().any(|(_, t)| self.holds_pointer(t)),
+            _ => false,
+        }
+    }
+
+    /// Whether an expression's value may be computed from an address (a pointer converted to
+    /// an integer): the points-to model does not follow addresses through integers.
+    fn carries_address(&self, e: &Expr) -> bool {
+        match e {
+            Expr::AddrOf(_) | Expr::Cast(Ty::Ptr, _) | Expr::Nondet(Ty::Ptr) | Expr::Havoc(Ty::Ptr, _) | Expr::Binary(_, _, _, Ty::Ptr) => true,
+            Expr::Load(lv) => matches!(self.lv_type(lv), CType::Pointer(_)),
+            Expr::Const(..) | Expr::Nondet(_) | Expr::Havoc(..) => false,
+            Expr::Unary(_, x, _) | Expr::Cast(_, x) => self.carries_address(x),
+            Expr::Binary(_, a, b, _) => self.carries_address(a) || self.carries_address(b),
+        }
+    }
+
+    /// What an unknown function may do with a pointer argument: write every scalar of the
+    /// object it points into, the whole object, since pointer arithmetic (and `container_of`)
+    /// reaches all of it from any part. A pointer stored there leads to more memory the havoc
+    /// cannot name, as does a pointer into memory of unknown extent or a function it may call:
+    /// those make it incomplete.
+    pub(super) fn havoc_through(&mut self, v: Val, ap: ApproxId, name: &str, span: Span) {
+        let what = |s: &str| format!("a call of `{name}`, which has no definition, {s}");
+        let is_function = matches!(&v.ty, CType::Pointer(t) if matches!(**t, CType::Function))
+            || matches!(v.e, Expr::Const(k, _) if crate::ir::memory::function_index(k).is_some());
+        if is_function {
+            self.incomplete(what("with a function it may call"), span);
+            return;
+        }
+        let mut e = &v.e;
+        while let Expr::Cast(Ty::Ptr, inner) = e {
+            e = inner;
+        }
+        let Some(root) = (match e {
+            Expr::AddrOf(lv) => root_var(lv),
+            _ => None,
+        }) else {
+            self.incomplete(what("with a pointer into memory of unknown extent"), span);
+            return;
+        };
+        // A string literal is never written: that would be undefined behaviour.
+        if self.literals.values().any(|&l| l == root) {
+            return;
+        }
+        let Some(leaves) = self.object_leaves(root) else {
+            self.incomplete(what("with a pointer to an object whose layout is not known"), span);
+            return;
         };
         if leaves.iter().any(|l| matches!(l.ty, CType::Pointer(_))) {
-            self.incomplete(format!("a call of `{name}`, which has no definition, with access to pointers it may follow"), span);
+            self.incomplete(what("with access to pointers it may follow"), span);
         }
         for l in leaves {
             let t = l.ty.scalar(self.dm());
             self.emit(Action::Assign(l.lv, Expr::Havoc(t, ap)), span);
         }
+        if !self.escaped.contains(&root) {
+            self.escaped.push(root);
+        }
+        self.step_writes.push(root);
+    }
+
+    /// Every scalar of a variable; `None` when its layout is not known.
+    fn object_leaves(&self, v: VarId) -> Option<Vec<Leaf>> {
+        let mut out = Vec::new();
+        self.leaves(Lval::Var(v), &self.vars[v.index()].ty, 0, &mut out).then_some(out)
+    }
+
+    /// Records the step of a call of an undefined function, with the objects it havocked.
+    pub(super) fn external_step(&mut self, at: LocId, ap: ApproxId, name: &str, span: Span, ret: &CType) {
+        let written = std::mem::take(&mut self.step_writes);
+        let returns_pointer = self.holds_pointer(ret);
+        self.external_steps.push(ExternalStep { at, ap, name: name.to_string(), span, written, returns_pointer });
+    }
+
+    /// Once the program is lowered: an object whose address escaped to an undefined function
+    /// may be written by every call of one (the callee may have kept the address), so each
+    /// such call havocs it too. What the IR cannot name that way (a local of another thread,
+    /// an escaped object behind a returned pointer) makes the approximation incomplete.
+    pub(super) fn havoc_escaped(&mut self) {
+        let steps = std::mem::take(&mut self.external_steps);
+        if self.escaped.is_empty() || steps.is_empty() {
+            return;
+        }
+        if let Some(s) = steps.iter().find(|s| s.returns_pointer) {
+            let what = format!("the pointer `{}` returns, which may point to an object whose address a function without a definition received", s.name);
+            self.incomplete(what, s.span);
+        }
+        let mut budget = SPLICE_LIMIT;
+        for v in self.escaped.clone() {
+            let owner = match self.vars[v.index()].kind {
+                VarKind::Global => None,
+                VarKind::Local(t) | VarKind::Temp(t) => Some(t),
+                VarKind::ThreadLocal => Some(TemplateId(u32::MAX)),
+            };
+            let name = self.vars[v.index()].name.clone();
+            // A local exists once per instance of its template: a call in another template,
+            // or in another instance, cannot name the copy that escaped.
+            if let Some(t) = owner {
+                let single = t == TemplateId(0) && steps.iter().all(|s| self.locs[s.at.index()].template == t);
+                if !single {
+                    let s = steps.iter().find(|s| s.written.contains(&v)).unwrap_or(&steps[0]);
+                    self.incomplete(format!("the address of `{name}`, a thread's own object, which a function without a definition received and another call may write"), s.span);
+                    continue;
+                }
+            }
+            let Some(leaves) = self.object_leaves(v) else { continue };
+            for s in &steps {
+                if s.written.contains(&v) {
+                    continue;
+                }
+                if leaves.len() > budget {
+                    self.incomplete(format!("`{name}`, whose address a function without a definition received, at too many calls to havoc"), s.span);
+                    break;
+                }
+                budget -= leaves.len();
+                let acts = leaves.iter().map(|l| Action::Assign(l.lv.clone(), Expr::Havoc(l.ty.scalar(self.dm()), s.ap))).collect();
+                self.splice_after(s.at, acts, s.span);
+            }
+        }
+    }
+
+    /// Inserts a chain of steps right after location `at`, in its template.
+    fn splice_after(&mut self, at: LocId, actions: Vec<Action>, span: Span) {
+        let saved_tpl = self.tpl;
+        let saved_cur = std::mem::take(&mut self.cur);
+        self.tpl = self.locs[at.index()].template;
+        let succs = std::mem::take(&mut self.locs[at.index()].succs);
+        self.cur = vec![at];
+        for a in actions {
+            self.emit(a, span);
+        }
+        let last = std::mem::take(&mut self.cur);
+        for s in succs {
+            self.connect(&last, s);
+        }
+        self.tpl = saved_tpl;
+        self.cur = saved_cur;
     }
 
     /// Semaphores, read-write locks and `pthread_once` on the integer each object is: a
@@ -532,6 +715,189 @@ impl<'a> Lowerer<'a> {
         }
         self.emit(Action::Assign(Lval::Var(r), Expr::int(0)), span);
         Ok(Some(Val { e: load(r), ty: int }))
+    }
+
+    /// Barriers, thread-specific keys and `realloc`, on plain IR.
+    ///
+    /// A barrier is a record (`count`, `arrived`, `round`): a waiter arrives in one atomic
+    /// step; the last of a round resets `arrived`, advances `round` and returns
+    /// `PTHREAD_BARRIER_SERIAL_THREAD`, the others block until `round` moves on and return 0.
+    /// Keys are numbered by a global counter; each thread's values are a thread-local array,
+    /// NULL in every new thread. `realloc` of a non-null pointer resizes in place: the object
+    /// keeps its contents, and the old pointer, which the program may no longer use after a
+    /// move, is the only one that could tell the difference; to size 0 it frees the object
+    /// and returns NULL, as glibc does.
+    pub(super) fn thread_model(&mut self, name: &str, args: &'a [Node<Expression>], span_l: LSpan) -> Result<Option<Val>, Fatal> {
+        let span = self.span(span_l);
+        let arity = match name {
+            "pthread_barrier_init" | "pthread_barrierattr_setpshared" => 3,
+            "pthread_key_create" | "pthread_setspecific" | "realloc" => 2,
+            _ => 1,
+        };
+        if args.len() < arity {
+            return Err(self.error(span_l, format!("`{name}` expects {arity} arguments, found {}", args.len())));
+        }
+        let int = CType::int();
+        let uint = CType::Int(IntTy { bits: 32, signed: false }, "unsigned int".into());
+        let ut = uint.scalar(self.dm());
+        let r = self.temp(int.clone());
+        let load = |v: VarId| Expr::Load(Lval::Var(v));
+        let bin = |op: BinOp, a: Expr, b: Expr, t: Ty| Expr::Binary(op, Box::new(a), Box::new(b), t);
+        let result = |r: VarId| Ok(Some(Val { e: Expr::Load(Lval::Var(r)), ty: CType::int() }));
+        match name {
+            "pthread_barrier_init" | "pthread_barrier_wait" | "pthread_barrier_destroy" => {
+                let (lv, ty) = self.atomic_target(&args[0])?;
+                let rec = match ty {
+                    CType::Record(rec) if self.types.is_barrier(rec) => rec,
+                    _ => {
+                        self.unsupported(span_l, format!("`{name}` of an object that is not a `pthread_barrier_t`"));
+                        return result(r);
+                    }
+                };
+                let lv = self.stabilize(lv, span);
+                let field = |i: u32| Lval::Field(Box::new(lv.clone()), rec, i);
+                match name {
+                    "pthread_barrier_init" => {
+                        self.effect(&args[1])?;
+                        let n = self.value(&args[2])?;
+                        let n = self.convert(n, &uint);
+                        let c = self.temp(uint.clone());
+                        self.emit(Action::Assign(Lval::Var(c), n), span);
+                        let zero = self.branch(bin(BinOp::Ne, load(c), Expr::Const(0, ut), Ty::INT), span);
+                        self.emit(Action::Assign(field(0), load(c)), span);
+                        self.emit(Action::Assign(field(1), Expr::Const(0, ut)), span);
+                        self.emit(Action::Assign(field(2), Expr::Const(0, ut)), span);
+                        self.emit(Action::Assign(Lval::Var(r), Expr::int(0)), span);
+                        let ok = std::mem::take(&mut self.cur);
+                        self.cur = zero;
+                        self.emit(Action::Assign(Lval::Var(r), Expr::int(EINVAL)), span);
+                        self.cur.extend(ok);
+                    }
+                    "pthread_barrier_wait" => {
+                        let (a, n, g) = (self.temp(uint.clone()), self.temp(uint.clone()), self.temp(uint.clone()));
+                        self.emit(Action::AtomicBegin, span);
+                        self.emit(Action::Assign(Lval::Var(n), Expr::Load(field(0))), span);
+                        self.emit(Action::Assign(Lval::Var(a), Expr::Load(field(1))), span);
+                        self.emit(Action::Assign(Lval::Var(a), bin(BinOp::Add, load(a), Expr::Const(1, ut), ut)), span);
+                        self.emit(Action::Assign(Lval::Var(g), Expr::Load(field(2))), span);
+                        let waits = self.branch(bin(BinOp::Eq, load(a), load(n), Ty::INT), span);
+                        self.emit(Action::Assign(field(1), Expr::Const(0, ut)), span);
+                        self.emit(Action::Assign(field(2), bin(BinOp::Add, load(g), Expr::Const(1, ut), ut)), span);
+                        self.emit(Action::Assign(Lval::Var(r), Expr::int(BARRIER_SERIAL_THREAD)), span);
+                        self.emit(Action::AtomicEnd, span);
+                        let last = std::mem::take(&mut self.cur);
+                        self.cur = waits;
+                        self.emit(Action::Assign(field(1), load(a)), span);
+                        self.emit(Action::Assign(Lval::Var(r), Expr::int(0)), span);
+                        self.emit(Action::AtomicEnd, span);
+                        // Blocks until the last thread of the round has arrived.
+                        self.emit(Action::Assume(bin(BinOp::Ne, Expr::Load(field(2)), load(g), Ty::INT)), span);
+                        self.cur.extend(last);
+                    }
+                    _ => {
+                        self.emit(Action::Assign(Lval::Var(r), Expr::int(0)), span);
+                    }
+                }
+                result(r)
+            }
+            "pthread_barrierattr_init" | "pthread_barrierattr_destroy" | "pthread_barrierattr_setpshared" | "pthread_key_delete" => {
+                for a in args {
+                    self.effect(a)?;
+                }
+                self.emit(Action::Assign(Lval::Var(r), Expr::int(0)), span);
+                result(r)
+            }
+            "pthread_key_create" => {
+                let (klv, _) = self.atomic_target(&args[0])?;
+                let klv = self.stabilize(klv, span);
+                let mut d = &args[1];
+                while let Expression::Cast(c) = &d.node {
+                    d = &c.node.expression;
+                }
+                if !matches!(self.value(d)?.e, Expr::Const(0, _)) {
+                    self.unsupported(span_l, "`pthread_key_create` with a destructor, which runs as each thread exits");
+                }
+                let (next, _) = self.key_tables(span);
+                let id = self.temp(uint.clone());
+                self.emit(Action::AtomicBegin, span);
+                self.emit(Action::Assign(Lval::Var(id), Expr::Load(Lval::Var(next))), span);
+                let full = self.branch(bin(BinOp::Lt, load(id), Expr::Const(KEYS_MAX as i128, ut), Ty::INT), span);
+                self.emit(Action::Assign(Lval::Var(next), bin(BinOp::Add, load(id), Expr::Const(1, ut), ut)), span);
+                self.emit(Action::Assign(klv, load(id)), span);
+                self.emit(Action::Assign(Lval::Var(r), Expr::int(0)), span);
+                self.emit(Action::AtomicEnd, span);
+                let ok = std::mem::take(&mut self.cur);
+                self.cur = full;
+                self.emit(Action::Assign(Lval::Var(r), Expr::int(EAGAIN)), span);
+                self.emit(Action::AtomicEnd, span);
+                self.cur.extend(ok);
+                result(r)
+            }
+            "pthread_getspecific" | "pthread_setspecific" => {
+                let k = self.value(&args[0])?;
+                let k = self.convert(k, &uint);
+                let (_, values) = self.key_tables(span);
+                let slot = Lval::Index(Box::new(Lval::Var(values)), Box::new(k));
+                let ptr = CType::Pointer(Box::new(CType::Void));
+                if name == "pthread_getspecific" {
+                    let t = self.temp(ptr.clone());
+                    self.emit(Action::Assign(Lval::Var(t), Expr::Load(slot)), span);
+                    return Ok(Some(Val { e: load(t), ty: ptr }));
+                }
+                let v = self.value(&args[1])?;
+                let v = self.convert(v, &ptr);
+                self.emit(Action::Assign(slot, v), span);
+                self.emit(Action::Assign(Lval::Var(r), Expr::int(0)), span);
+                result(r)
+            }
+            "realloc" => {
+                let p = self.value(&args[0])?;
+                let n = self.value(&args[1])?;
+                let size_t = self.size_t();
+                let n = self.convert(n, &size_t);
+                let ptr = CType::Pointer(Box::new(CType::Void));
+                let p = self.convert(p, &ptr);
+                let t = self.temp(ptr.clone());
+                let site = AllocId(self.alloc_sites);
+                self.alloc_sites += 1;
+                if matches!(p, Expr::Const(0, _)) {
+                    self.emit(Action::Alloc(Lval::Var(t), site, CType::Void), span);
+                } else {
+                    let size = self.temp(size_t.clone());
+                    let st = size_t.scalar(self.dm());
+                    self.emit(Action::Assign(Lval::Var(size), n), span);
+                    self.emit(Action::Assign(Lval::Var(t), p), span);
+                    let kept = self.branch(bin(BinOp::Eq, load(t), Expr::Const(0, Ty::Ptr), Ty::INT), span);
+                    self.emit(Action::Alloc(Lval::Var(t), site, CType::Void), span);
+                    let allocated = std::mem::take(&mut self.cur);
+                    self.cur = kept;
+                    // Of a live object and size 0, glibc frees it and returns NULL.
+                    let resized = self.branch(bin(BinOp::Eq, load(size), Expr::Const(0, st), Ty::INT), span);
+                    self.emit(Action::Assign(Lval::Var(t), Expr::Const(0, Ty::Ptr)), span);
+                    self.cur.extend(resized);
+                    self.cur.extend(allocated);
+                }
+                Ok(Some(Val { e: load(t), ty: ptr }))
+            }
+            _ => unreachable!("thread model `{name}`"),
+        }
+    }
+
+    /// The global counter of created keys and the thread-local table of each thread's values,
+    /// made on first use.
+    fn key_tables(&mut self, span: Span) -> (VarId, VarId) {
+        const NEXT: &str = "$keys_created";
+        const VALUES: &str = "$key_values";
+        if let (Some(n), Some(v)) = (self.globals.get(NEXT), self.globals.get(VALUES)) {
+            return (*n, *v);
+        }
+        let uint = CType::Int(IntTy { bits: 32, signed: false }, "unsigned int".into());
+        let n = self.new_var(NEXT, uint, VarKind::Global, Some(span));
+        let table = CType::Array(Box::new(CType::Pointer(Box::new(CType::Void))), Some(KEYS_MAX));
+        let v = self.new_var(VALUES, table, VarKind::ThreadLocal, Some(span));
+        self.globals.insert(NEXT.into(), n);
+        self.globals.insert(VALUES.into(), v);
+        (n, v)
     }
 
     /// The global holding the result of the current thread template's start routine.

@@ -114,6 +114,13 @@ pub(super) struct Lowerer<'a> {
     thread_results: HashMap<TemplateId, VarId>,
     /// `pthread_join` stores of a havocked result: the location and the handle variable.
     join_results: Vec<(LocId, VarId)>,
+    /// Objects whose address a call of an undefined function received: any such call may
+    /// write them, so each is havocked at every one once the program is lowered.
+    escaped: Vec<VarId>,
+    /// The steps of calls of undefined functions.
+    external_steps: Vec<library::ExternalStep>,
+    /// The objects the call being lowered havocs through its arguments.
+    step_writes: Vec<VarId>,
 }
 
 /// An error that stops lowering the file.
@@ -158,6 +165,9 @@ impl<'a> Lowerer<'a> {
             literal_inits: Vec::new(),
             thread_results: HashMap::new(),
             join_results: Vec::new(),
+            escaped: Vec::new(),
+            external_steps: Vec::new(),
+            step_writes: Vec::new(),
         }
     }
 
@@ -796,6 +806,7 @@ impl<'a> Lowerer<'a> {
     pub fn finish(mut self, files: Vec<String>, mode: Mode) -> Program {
         self.emit_literal_prologue();
         self.resolve_join_results(mode);
+        self.havoc_escaped();
         let dm = self.dm();
         let mut functions: Vec<crate::ir::SourceFunction> = self
             .functions

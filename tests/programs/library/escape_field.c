@@ -1,0 +1,13 @@
+#include <assert.h>
+/* `ext` may follow `s.p` and write `g`. */
+struct S { int *p; int v; };
+int g;
+extern void ext(struct S *s);
+int main(void) {
+  struct S s;
+  s.p = &g;
+  s.v = 0;
+  ext(&s);
+  assert(g == 0);
+  return 0;
+}

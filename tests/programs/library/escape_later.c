@@ -1,0 +1,15 @@
+#include <assert.h>
+/* `reg` may keep the address; `trig` may write through it later. */
+int g;
+int h;
+extern void reg(int *p);
+extern void trig(void);
+int main(void) {
+  reg(&g);
+  g = 0;
+  h = 0;
+  trig();
+  assert(h == 0);
+  assert(g == 0);
+  return 0;
+}
