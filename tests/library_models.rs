@@ -244,7 +244,7 @@ fn an_undefined_function_writes_every_object_whose_address_it_can_reach() {
     }
     never_violated("escape_later");
     fails_unknown("escape_later", 13);
-    // `h`'s address never escapes: the havocs stay precise enough to prove it.
+    // `h` is static and its address never escapes: the havocs stay precise enough to prove it.
     proved("escape_later", 12, 1);
     never_violated("escape_holds");
 }

@@ -68,3 +68,11 @@ fn a_heap_pointer_read_back_under_ilp32_is_not_out_of_range() {
     assert_eq!(runs[0][1].0, "violated", "{runs:?}");
     assert_eq!(runs[1][1].0, "violated", "{runs:?}");
 }
+
+#[test]
+fn a_function_defined_elsewhere_may_write_linked_globals() {
+    let runs = never_wrong("extern_global.c");
+    assert_eq!(runs[0][0].0, "safe", "{runs:?}");
+    // Only a havoc makes it fail: no real execution is claimed.
+    assert_eq!(runs[0][1].0, "unknown", "{runs:?}");
+}

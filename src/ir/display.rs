@@ -192,7 +192,7 @@ pub fn program(p: &Program) -> String {
         }
     }
     if !p.external_calls.is_empty() {
-        let _ = writeln!(out, "\nfunctions without a definition (assumed to write only through their pointer arguments):");
+        let _ = writeln!(out, "\nfunctions without a definition (assumed to write through their pointer arguments, and, unless a system header declares them, every global with external linkage):");
         for (n, s) in &p.external_calls {
             let _ = writeln!(out, "  {n} (first called at {})", p.span_str(*s));
         }

@@ -498,6 +498,9 @@ impl<'a> Lowerer<'a> {
             // nothing about later steps.
             let ap = self.approximation(format!("a call of `{name}`, which has no definition"), span, true, true);
             self.havoc_arguments(vals, ap, name, span);
+            if !self.system_functions.contains(name) {
+                self.havoc_linked_globals(ap, name, span);
+            }
             ap
         };
         let result = match ret {

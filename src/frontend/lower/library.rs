@@ -506,6 +506,31 @@ impl<'a> Lowerer<'a> {
         self.leaves(Lval::Var(v), &self.vars[v.index()].ty, 0, &mut out).then_some(out)
     }
 
+    /// A function the program declares but does not define lives in another translation
+    /// unit, which may write every global with external linkage by name: each one's scalars
+    /// are havocked at the call (a global too large to spell out makes the havoc incomplete).
+    pub(super) fn havoc_linked_globals(&mut self, ap: ApproxId, name: &str, span: Span) {
+        const MAX_LEAVES: usize = 256;
+        for v in self.linked_globals.clone() {
+            if self.step_writes.contains(&v) || self.literals.values().any(|&l| l == v) {
+                continue;
+            }
+            match self.object_leaves(v) {
+                Some(leaves) if leaves.len() <= MAX_LEAVES => {
+                    for l in leaves {
+                        let t = l.ty.scalar(self.dm());
+                        self.emit(Action::Assign(l.lv, Expr::Havoc(t, ap)), span);
+                    }
+                    self.step_writes.push(v);
+                }
+                _ => {
+                    let g = self.vars[v.index()].name.clone();
+                    self.incomplete(format!("the global `{g}`, which `{name}` (declared but defined in no file given) may write"), span);
+                }
+            }
+        }
+    }
+
     /// Records the step of a call of an undefined function, with the objects it havocked.
     pub(super) fn external_step(&mut self, at: LocId, ap: ApproxId, name: &str, span: Span, ret: &CType) {
         let written = std::mem::take(&mut self.step_writes);

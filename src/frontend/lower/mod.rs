@@ -121,6 +121,12 @@ pub(super) struct Lowerer<'a> {
     external_steps: Vec<library::ExternalStep>,
     /// The objects the call being lowered havocs through its arguments.
     step_writes: Vec<VarId>,
+    /// Globals with external linkage that the program declares (not a system header's): a
+    /// function defined in another translation unit may write them by name.
+    linked_globals: Vec<VarId>,
+    /// Functions whose declaration comes from a system header: the C library, which writes no
+    /// program global by name.
+    system_functions: HashSet<String>,
 }
 
 /// An error that stops lowering the file.
@@ -168,6 +174,8 @@ impl<'a> Lowerer<'a> {
             escaped: Vec::new(),
             external_steps: Vec::new(),
             step_writes: Vec::new(),
+            linked_globals: Vec::new(),
+            system_functions: HashSet::new(),
         }
     }
 
@@ -237,6 +245,9 @@ impl<'a> Lowerer<'a> {
                 continue;
             }
             if matches!(decl.ty, CType::Function) {
+                if self.map.in_system_header(d.span.start) {
+                    self.system_functions.insert(name.clone());
+                }
                 self.prototypes.insert(name, decl);
                 continue;
             }
@@ -255,6 +266,9 @@ impl<'a> Lowerer<'a> {
                     let span = self.span(id.span);
                     let v = self.new_var(&name, decl.ty.clone(), kind, Some(span));
                     self.globals.insert(name.clone(), v);
+                    if !specs.is_static && kind == VarKind::Global && !self.map.in_system_header(d.span.start) {
+                        self.linked_globals.push(v);
+                    }
                     v
                 }
             };

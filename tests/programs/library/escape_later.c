@@ -1,7 +1,7 @@
 #include <assert.h>
-/* `reg` may keep the address; `trig` may write through it later. */
+/* `reg` may keep the address; `trig` may write through it later; `h` is static. */
 int g;
-int h;
+static int h;
 extern void reg(int *p);
 extern void trig(void);
 int main(void) {
