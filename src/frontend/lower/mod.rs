@@ -6,6 +6,7 @@ mod expr;
 mod gnu;
 mod indirect;
 pub(super) mod library;
+mod recursion;
 mod stmt;
 
 use super::ctypes::{Declared, TypeEnv};
@@ -52,6 +53,8 @@ struct Frame {
     cases: Vec<HashMap<usize, LocId>>,
     /// Inside an atomic section by lexical nesting (for `__VERIFIER_atomic_*` bodies).
     is_main: bool,
+    /// The shared copy of recursive functions this body belongs to (see `recursion`).
+    region: Option<usize>,
 }
 
 /// A thread template still to be lowered.
@@ -112,6 +115,8 @@ pub(super) struct Lowerer<'a> {
     thread_results: HashMap<TemplateId, VarId>,
     /// `pthread_join` stores of a havocked result: the location and the handle variable.
     join_results: Vec<(LocId, VarId)>,
+    /// Recursive calls: exact copies counted, shared copies lowered.
+    rec: recursion::RecursionState,
 }
 
 /// An error that stops lowering the file.
@@ -156,6 +161,7 @@ impl<'a> Lowerer<'a> {
             literal_inits: Vec::new(),
             thread_results: HashMap::new(),
             join_results: Vec::new(),
+            rec: Default::default(),
         }
     }
 
@@ -591,6 +597,7 @@ impl<'a> Lowerer<'a> {
             jumps: Vec::new(),
             cases: Vec::new(),
             is_main,
+            region: None,
         };
         let mut pvars = Vec::new();
         for (i, (pname, pty)) in params.iter().enumerate() {

@@ -1,0 +1,76 @@
+//! Recursive programs get real verdicts: calls are inlined exactly to a depth, then enter one
+//! shared copy of the recursive functions with an explicit stack (see
+//! `src/frontend/lower/recursion.rs`). Each program's assertions are checked by the default
+//! strategy, and the proofs again by COARSEN alone (a `safe` must not come from a bound).
+
+mod common;
+
+/// The statuses of a program's assertions, in source order.
+fn statuses(file: &str, extra: &[&str]) -> Vec<String> {
+    let path = format!("tests/programs/recursion/{file}");
+    let mut args = vec!["check", "--format", "json"];
+    if !extra.contains(&"--search-time") {
+        args.extend(["--search-time", "20"]);
+    }
+    args.extend_from_slice(extra);
+    args.push(&path);
+    let o = common::duet(&args);
+    let (out, err) = common::texts(&o);
+    let r: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{file}: {e}: {out}{err}"));
+    r["tasks"][0]["assertions"].as_array().unwrap_or_else(|| panic!("{file}: {out}")).iter().map(|a| a["status"].as_str().unwrap().to_string()).collect()
+}
+
+/// The default check gives `expected`; COARSEN alone proves exactly the `safe` ones.
+fn check(file: &str, expected: &[&str]) {
+    assert_eq!(statuses(file, &[]), expected, "{file} by default");
+    let proved: Vec<&str> = expected.iter().map(|s| if *s == "safe" { "safe" } else { "unknown" }).collect();
+    assert_eq!(statuses(file, &["--engines", "coarsen"]), proved, "{file} by COARSEN");
+}
+
+#[test]
+fn sum_called_by_several_threads_has_its_range_proved() {
+    check("sum_range.c", &["safe", "safe"]);
+}
+
+#[test]
+fn sum_range_failing_twin_is_violated() {
+    check("sum_range_bad.c", &["violated", "safe"]);
+}
+
+#[test]
+fn recursion_deeper_than_the_inlined_copies_is_proved_for_every_depth() {
+    check("sum_deep.c", &["safe", "violated"]);
+}
+
+#[test]
+fn list_walk_under_a_lock_is_safe() {
+    check("list_walk_locked.c", &["safe"]);
+}
+
+#[test]
+fn list_walk_racing_with_an_unlocked_writer_is_violated() {
+    check("list_walk_racy.c", &["violated"]);
+}
+
+#[test]
+fn mutual_recursion() {
+    check("mutual.c", &["safe", "violated"]);
+}
+
+#[test]
+fn recursion_through_a_function_pointer() {
+    check("fnptr.c", &["safe", "violated"]);
+}
+
+#[test]
+fn the_old_unsupported_example_is_proved() {
+    check("fact.c", &["safe"]);
+}
+
+/// The bounded search alone never calls a program with a reachable shared copy `safe`: its
+/// stack is a loop it cuts.
+#[test]
+fn the_bounded_search_alone_is_bounded_safe_at_most() {
+    let s = statuses("list_walk_locked.c", &["--engines", "bounded", "--search-time", "10"]);
+    assert!(s.iter().all(|x| x != "safe" && x != "violated"), "{s:?}");
+}
