@@ -74,3 +74,18 @@ fn the_bounded_search_alone_is_bounded_safe_at_most() {
     let s = statuses("list_walk_locked.c", &["--engines", "bounded", "--search-time", "10"]);
     assert!(s.iter().all(|x| x != "safe" && x != "violated"), "{s:?}");
 }
+
+/// With `--recursion-depth 1` every recursive call enters the shared copy: the proofs that do
+/// not need the exact copies still hold, and an assertion that can fail is never `safe`.
+#[test]
+fn the_shared_copy_alone_keeps_proofs_and_never_hides_a_failure() {
+    let at1 = |f: &str| statuses(f, &["--recursion-depth", "1"]);
+    for (file, proved) in [("sum_deep.c", 0), ("list_walk_locked.c", 0), ("mutual.c", 0), ("fnptr.c", 0)] {
+        assert_eq!(at1(file)[proved], "safe", "{file}");
+    }
+    for (file, failing) in [("sum_range_bad.c", 0), ("sum_deep.c", 1), ("list_walk_racy.c", 0), ("mutual.c", 1), ("fnptr.c", 1)] {
+        let s = at1(file);
+        assert_ne!(s[failing], "safe", "{file}: {s:?}");
+    }
+    assert_eq!(at1("list_walk_racy.c"), ["violated"]);
+}

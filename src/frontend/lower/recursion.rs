@@ -35,8 +35,8 @@ use lang_c::ast::*;
 use lang_c::span::Span as LSpan;
 use lang_c::visit::Visit;
 
-/// Nested copies of a recursive function inlined exactly on one call chain before a deeper
-/// call enters the shared copy.
+/// The default of `--recursion-depth`: copies of a recursive function inlined exactly on one
+/// call chain, the outermost call included, before a deeper call enters the shared copy.
 pub const RECURSION_DEPTH: usize = 8;
 
 /// Exact recursive copies (beyond the first call) inlined per thread template before every
@@ -129,7 +129,7 @@ impl<'a> Lowerer<'a> {
             return Ok(Err(args));
         }
         let copies = self.rec.copies.entry(self.tpl).or_insert(0);
-        if depth < RECURSION_DEPTH && *copies < RECURSION_COPIES {
+        if depth < self.opts.recursion_depth.max(1) && *copies < RECURSION_COPIES {
             *copies += 1;
             return Ok(Err(args));
         }
@@ -308,7 +308,7 @@ impl<'a> Lowerer<'a> {
         if locals.iter().any(|v| self.vars[v.index()].addr_taken || self.has_lock(&self.vars[v.index()].ty)) {
             let names = self.rec.regions[r].scc.join("`, `");
             let ap = self.approximation(
-                format!("recursive calls of `{names}` deeper than {RECURSION_DEPTH} share one copy of a local whose address is taken (or of a local lock)"),
+                format!("recursive calls of `{names}` beyond the inlined copies share one copy of a local whose address is taken (or of a local lock)"),
                 span,
                 false,
                 true,
