@@ -89,3 +89,22 @@ fn the_shared_copy_alone_keeps_proofs_and_never_hides_a_failure() {
     }
     assert_eq!(at1("list_walk_racy.c"), ["violated"]);
 }
+
+/// A local whose address is taken in a recursive function: the shared copy is incomplete, so
+/// nothing is `safe`, and the frames sharing the object in the IR never make a false violation.
+#[test]
+fn an_address_taken_local_makes_the_shared_copy_incomplete() {
+    let s = statuses("addr_taken.c", &[]);
+    assert!(s[0] != "safe" && s[0] != "violated", "{s:?}");
+    assert_eq!(statuses("addr_taken.c", &["--engines", "coarsen"]), ["unknown"]);
+}
+
+/// Writes through a pointer argument beyond the inlined copies are executed, not summarised:
+/// a proof over them holds, and the assertion that fails (only after 20 returns, beyond the
+/// search's reach) is not proved.
+#[test]
+fn writes_through_a_pointer_in_the_shared_copy() {
+    let s = statuses("writes_through_pointer.c", &[]);
+    assert_eq!(s[0], "safe", "{s:?}");
+    assert!(s[1] != "safe" && s[1] != "violated", "{s:?}");
+}
