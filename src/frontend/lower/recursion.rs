@@ -1,31 +1,28 @@
 //! Recursion. The IR has no procedures, so a recursive call is inlined like any other call up
-//! to [`RECURSION_DEPTH`] nested copies of the function on one call chain (exact: fresh
+//! to `--recursion-depth` nested copies of the function on one call chain (exact: fresh
 //! variables per copy). A call nested deeper enters the template's *shared copy* of the
 //! recursive functions (their strongly connected component of the call graph): one body per
-//! function, lowered once per template, with call and return edges (context-insensitive).
+//! function, lowered once per template, behind one entry and one return join (so the control
+//! flow stays reducible), with an explicit call stack:
+//! - a call saves every local of the shared copy and its return site's number on the stack
+//!   (one array per local, [`STACK_DEPTH`] frames), binds the callee's parameters (through
+//!   temporaries: the arguments may read the parameters being rebound) and jumps to the entry;
+//! - a return pops, branches on the saved number and restores the caller's locals.
 //!
-//! The shared copy over-approximates every deeper call, for every depth:
-//! - a call inside it binds the callee's parameters (through temporaries: the arguments may
-//!   read the parameters being rebound) and jumps to the callee's entry; globals, the heap,
-//!   locks and threads are the program's own, so every effect of the deeper calls is executed,
-//!   not summarised;
-//! - a return may reach every call site of the function in the shared copy and every call
-//!   that entered it: the choice is recorded as an approximation with the control flag, so a
-//!   replay that passed a return proves nothing (a failure after it is `unknown`);
-//! - all frames share one set of locals, so a return into a call site inside the shared copy
-//!   havocs every local of the shared copy (the caller's frame was overwritten) except the
-//!   return value: this covers whatever the caller's frame held.
+//! Globals, the heap, locks and threads are the program's own, so every effect of the deeper
+//! calls is executed, not summarised, and within the stack's depth the IR is exact: a
+//! violation anywhere in the recursion replays as a real one. A frame deeper than the stack
+//! saved nothing: its return havocs the caller's locals and may reach any return site, under
+//! an approximation with the control flag (covering; a failure after it is `unknown`).
 //!
 //! What the shared copy cannot cover: a local whose address is taken or a local lock (a deeper
-//! frame's object would be the caller's object in the IR). Then the approximation is
-//! incomplete (no verdict of the program is `safe`) and every call inside the shared copy
-//! taints the replay.
+//! frame's object would be the caller's object in the IR). Then an incomplete approximation is
+//! recorded (no verdict of the program is `safe`) and every call inside the shared copy taints
+//! the replay.
 //!
-//! Until the first return, the steps in the shared copy are exact (only the parameters of the
-//! frame being entered are live), so a violation found deep in a recursion is still real.
-//! The shared copy is a cycle in the CFG: the bounded search cuts it like a loop, so a verdict
-//! that rests on it is `bounded-safe` at most; COARSEN analyses it as any other code, so a
-//! proof holds for every depth.
+//! COARSEN reads the stack arrays as summarised cells: the locals restored after a return are
+//! the join of every frame's values at the call (context-insensitive), and a proof holds for
+//! every depth. The shared copy is a cycle in the CFG: the bounded search cuts it like a loop.
 
 use super::expr::Val;
 use super::{Fatal, Frame, Lowerer};
@@ -60,7 +57,6 @@ pub(super) struct GenericCopy {
 
 /// A call that enters a shared copy.
 struct Site {
-    callee: String,
     /// Inside the shared copy: the caller's locals are saved and restored.
     inside: bool,
     /// Where the push starts (its predecessors are the call's code) and where it continues.
@@ -118,8 +114,9 @@ pub(super) struct RecursionState {
 }
 
 impl<'a> Lowerer<'a> {
-    /// How a call of `name` that is already on the inlining stack `depth` times is lowered:
-    /// `None` to inline it exactly (counting the copy), `Some` with the shared copy to enter.
+    /// Lowers a call of `name` through a shared copy when it must (a call inside one, or a
+    /// recursive call beyond the exact copies), giving its value; otherwise gives the
+    /// arguments back for an exact inlined copy (counted when it is recursive).
     pub(super) fn recursive_call(&mut self, name: &str, args: Vec<Val>, span: Span) -> Result<Result<Option<Val>, Vec<Val>>, Fatal> {
         if let Some(r) = self.frames.last().and_then(|f| f.region).filter(|r| self.rec.regions[*r].scc.iter().any(|g| g == name)) {
             return self.region_call(r, name, args, span, true).map(Ok);
@@ -234,9 +231,8 @@ impl<'a> Lowerer<'a> {
         let var_start = self.vars.len();
         for (index, g) in scc.iter().enumerate() {
             let info = &self.functions[g];
-            let (def, params, ret_ty) = (info.def, info.params.clone(), info.ret.clone());
+            let (params, ret_ty) = (info.params.clone(), info.ret.clone());
             let at = self.map.span(info.offset);
-            let end = self.map.span(def.statement.span.end.saturating_sub(1));
             let body = match callee {
                 Some(c) => self.new_loc(Action::Assume(bin(BinOp::Eq, load(c), Expr::int(index as i128))), at),
                 None => self.new_loc(Action::Skip, at),
@@ -251,7 +247,6 @@ impl<'a> Lowerer<'a> {
             // dispatch, and a call site's read then always sees a value some function returned.
             let shared = self.rec.regions[r].copies.values().find(|c| c.ret_ty == ret_ty).and_then(|c| c.ret_var);
             let ret_var = (!matches!(ret_ty, CType::Void) && ret_ty.is_scalar()).then(|| shared.unwrap_or_else(|| self.temp(ret_ty.clone())));
-            let _ = end;
             self.rec.regions[r].copies.insert(g.clone(), GenericCopy { index, params: pvars, ret_var, ret_ty });
         }
         // The bodies are lowered apart from the code being lowered now.
@@ -354,7 +349,6 @@ impl<'a> Lowerer<'a> {
         let region = &self.rec.regions[r];
         let site = &region.sites[k];
         let (inside, push, cont) = (site.inside, site.push, site.cont);
-        let copy = region.copies[&site.callee].clone();
         let stack = region.stack.as_ref().expect("finished shared copy");
         let (sp, ret, saved) = (stack.sp, stack.ret, stack.saved.clone());
         let (alias_ap, ret_ap) = (region.alias_ap, region.ret_ap);
@@ -390,7 +384,6 @@ impl<'a> Lowerer<'a> {
         self.emit(Action::Assign(Lval::Var(sp), bin(BinOp::Add, load(sp), one)), at);
         self.place(push.1);
         // The return: this site's frame, restored from the stack, or any frame deeper than it.
-        let _ = &copy;
         let (held, lost) = self.rec.regions[r].dispatch.expect("finished shared copy");
         self.cur = vec![held];
         self.emit(Action::Assume(bin(BinOp::Eq, Expr::Load(top(ret)), id)), at);
@@ -484,7 +477,7 @@ impl<'a> Lowerer<'a> {
         let entry = self.rec.regions[r].entry;
         self.jump(entry);
         let cont = self.new_loc(Action::Skip, span);
-        self.rec.regions[r].sites.push(Site { callee: name.to_string(), inside, push: (push, bind), cont });
+        self.rec.regions[r].sites.push(Site { inside, push: (push, bind), cont });
         if self.rec.regions[r].stack.is_some() {
             let k = self.rec.regions[r].sites.len() - 1;
             self.finish_site(r, k);
