@@ -131,7 +131,10 @@ impl<'a> Lowerer<'a> {
             return Ok(Err(args));
         }
         let r = self.region_for(name, span)?;
-        self.region_call(r, name, args, span, false).map(Ok)
+        // A shared copy still being lowered is entered from code inside it (a call graph that
+        // missed an edge): that call must save the frame like any call inside it.
+        let inside = self.rec.regions[r].stack.is_none();
+        self.region_call(r, name, args, span, inside).map(Ok)
     }
 
     /// The call graph's edges out of every defined function.
@@ -141,11 +144,13 @@ impl<'a> Lowerer<'a> {
                 out: HashSet<String>,
                 indirect: bool,
                 is_function: &'f dyn Fn(&str) -> bool,
+                /// Names a call can reach directly: defined or declared functions, built-ins.
+                is_direct: &'f dyn Fn(&str) -> bool,
             }
             impl<'ast> Visit<'ast> for V<'_> {
                 fn visit_call_expression(&mut self, c: &'ast CallExpression, span: &'ast LSpan) {
                     match &c.callee.node {
-                        Expression::Identifier(id) if (self.is_function)(&id.node.name) => {}
+                        Expression::Identifier(id) if (self.is_direct)(&id.node.name) => {}
                         _ => self.indirect = true,
                     }
                     lang_c::visit::visit_call_expression(self, c, span);
@@ -158,8 +163,13 @@ impl<'a> Lowerer<'a> {
             }
             let mut all = HashMap::new();
             let is_function = |n: &str| self.functions.contains_key(n);
+            // A name that is no function of the program, no declared function and no built-in
+            // is a pointer variable: a call through it may reach any address-taken function.
+            let is_direct = |n: &str| {
+                self.functions.contains_key(n) || self.prototypes.contains_key(n) || super::call::is_builtin(n) || super::library::is_modelled(n)
+            };
             for (name, info) in &self.functions {
-                let mut v = V { out: HashSet::new(), indirect: false, is_function: &is_function };
+                let mut v = V { out: HashSet::new(), indirect: false, is_function: &is_function, is_direct: &is_direct };
                 v.visit_statement(&info.def.statement.node, &info.def.statement.span);
                 let mut out: Vec<String> = v.out.into_iter().collect();
                 if v.indirect {
