@@ -20,9 +20,10 @@
 //! recorded (no verdict of the program is `safe`) and every call inside the shared copy taints
 //! the replay.
 //!
-//! COARSEN reads the stack arrays as summarised cells: the locals restored after a return are
-//! the join of every frame's values at the call (context-insensitive), and a proof holds for
-//! every depth. The shared copy is a cycle in the CFG: the bounded search cuts it like a loop.
+//! COARSEN analyses the shared copy as any code, so a proof holds for every depth; it cannot
+//! bound the stack pointer, so after a return inside the shared copy it also sees the havoc
+//! of a frame deeper than the stack (an integer local of the caller may be any value). The
+//! shared copy is a cycle in the CFG: the bounded search cuts it like a loop.
 
 use super::expr::Val;
 use super::{Fatal, Frame, Lowerer};
