@@ -77,7 +77,7 @@ fn strip_numbers(s: &str) -> String {
     out
 }
 
-const MIXED: &[&str] = &["tests/programs/", "tests/bad_input/syntax_error.c", "tests/bad_input/recursion.c"];
+const MIXED: &[&str] = &["tests/programs/", "tests/bad_input/syntax_error.c", "tests/bad_input/unsupported.c"];
 
 /// How many C and Boolean-program files `tests/programs/` holds, subdirectories included, as `check` expands it.
 fn programs_count() -> usize {
@@ -243,7 +243,7 @@ fn two_processes_on_loopback_give_the_single_process_report() {
     let (p0, p1) = two_ports();
     let hosts = dir.join("hosts.txt");
     std::fs::write(&hosts, format!("127.0.0.1:{p0}\n127.0.0.1:{p1}\n")).unwrap();
-    let inputs = ["tests/programs/", "tests/bad_input/syntax_error.c", "tests/bad_input/recursion.c"];
+    let inputs = ["tests/programs/", "tests/bad_input/syntax_error.c", "tests/bad_input/unsupported.c"];
     let spawn = |index: &str| {
         let mut args = vec!["check", "--engines", "coarsen", "-n", "2", "-p", index, "-H", hosts.to_str().unwrap(), "--workers", "2", "--format", "json"];
         args.extend(inputs);

@@ -97,14 +97,14 @@ fn sarif_of_every_outcome_validates_and_locates_results() {
 
 #[test]
 fn sarif_from_the_command_line_validates() {
-    let out = duet(&["check", "--engines", "coarsen", "--format", "sarif", "tests/programs/", "tests/bad_input/syntax_error.c", "tests/bad_input/recursion.c"]);
+    let out = duet(&["check", "--engines", "coarsen", "--format", "sarif", "tests/programs/", "tests/bad_input/syntax_error.c", "tests/bad_input/unsupported.c"]);
     let (stdout, stderr) = texts(&out);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     let log = assert_valid_sarif(&stdout);
     let results = log["runs"][0]["results"].as_array().unwrap();
     assert!(results.iter().any(|r| r["ruleId"] == "DUET004" && r["message"]["text"].as_str().unwrap().contains("syntax error")));
     assert!(results.iter().any(|r| r["ruleId"] == "DUET002"
-        && r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "tests/bad_input/recursion.c"
+        && r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "tests/bad_input/unsupported.c"
         && r["locations"][0]["physicalLocation"]["region"]["startLine"] == 4));
 }
 

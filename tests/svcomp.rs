@@ -115,8 +115,9 @@ fn task_yml(input: &str, expected: &str) -> String {
 fn bad_task_files_are_reported_and_the_others_run() {
     let dir = scratch("bad");
     let threads = repo("tests/programs/threads.c");
-    // Recursion is an unsupported construct: its verdicts stay unknown whatever the engines do.
-    let unsupported = repo("tests/bad_input/recursion.c");
+    // An unmodelled barrier is an unsupported construct: its verdicts stay unknown whatever
+    // the engines do.
+    let unsupported = repo("tests/bad_input/unsupported.c");
     std::fs::copy(&threads, dir.join("threads.c")).unwrap();
     let good = write(&dir, "a_good.yml", &task_yml("threads.c", "true"));
     let unknown = write(&dir, "b_unknown.yml", &task_yml(unsupported.to_str().unwrap(), "false"));

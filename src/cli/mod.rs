@@ -60,6 +60,10 @@ pub struct InputArgs {
     /// Every thread template has unboundedly many instances.
     #[arg(long)]
     parameterized: bool,
+    /// Copies of a recursive function inlined exactly on one call chain, the outermost call
+    /// included; a deeper call enters the shared copy of the recursive functions.
+    #[arg(long, default_value_t = crate::frontend::RECURSION_DEPTH, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=64))]
+    recursion_depth: usize,
 }
 
 impl InputArgs {
@@ -72,6 +76,7 @@ impl InputArgs {
             m32: self.m32,
             whole_program: !self.no_whole_program,
             parameterized: self.parameterized,
+            recursion_depth: self.recursion_depth,
         }
     }
 }

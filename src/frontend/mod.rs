@@ -7,6 +7,8 @@
 pub mod bp;
 pub mod ctypes;
 mod lower;
+/// The default of [`FrontendOptions::recursion_depth`].
+pub use lower::RECURSION_DEPTH;
 pub mod passes;
 pub mod preprocess;
 pub mod source_map;
@@ -31,11 +33,19 @@ pub struct FrontendOptions {
     pub whole_program: bool,
     /// Every thread template has unboundedly many instances.
     pub parameterized: bool,
+    /// Copies of a recursive function inlined exactly on one call chain (the outermost call
+    /// included, at least 1) before a deeper call enters the shared copy.
+    #[serde(default = "default_recursion_depth")]
+    pub recursion_depth: usize,
+}
+
+fn default_recursion_depth() -> usize {
+    lower::RECURSION_DEPTH
 }
 
 impl Default for FrontendOptions {
     fn default() -> Self {
-        FrontendOptions { cc: "cc".into(), defines: Vec::new(), includes: Vec::new(), m32: false, whole_program: true, parameterized: false }
+        FrontendOptions { cc: "cc".into(), defines: Vec::new(), includes: Vec::new(), m32: false, whole_program: true, parameterized: false, recursion_depth: lower::RECURSION_DEPTH }
     }
 }
 

@@ -533,7 +533,18 @@ impl<'a> Lowerer<'a> {
     /// Inlines a call of a defined function: parameters are bound, the body is lowered with
     /// returns jumping to a join point.
     pub(super) fn inline_call(&mut self, name: &str, args: Vec<Val>, span: Span, call_span: Option<LSpan>) -> Result<Option<Val>, Fatal> {
-        if self.frames.iter().any(|f| f.name == name) {
+        let atomic = name.starts_with("__VERIFIER_atomic_");
+        // Recursion (see `recursion`): exact copies to a depth, then the shared copy. An atomic
+        // function's shared copy would nest atomic sections across its call edges.
+        let args = if atomic {
+            args
+        } else {
+            match self.recursive_call(name, args, span)? {
+                Ok(v) => return Ok(v),
+                Err(args) => args,
+            }
+        };
+        if atomic && self.frames.iter().any(|f| f.name == name) {
             let construct = format!("recursive call to `{name}`");
             match call_span {
                 Some(s) => self.unsupported(s, construct),
@@ -565,7 +576,6 @@ impl<'a> Lowerer<'a> {
         }
         let ret_var = (!matches!(ret_ty, CType::Void) && ret_ty.is_scalar()).then(|| self.temp(ret_ty.clone()));
         let ret_target = self.new_loc(Action::Skip, end);
-        let atomic = name.starts_with("__VERIFIER_atomic_");
         if atomic {
             self.emit(Action::AtomicBegin, span);
         }
@@ -579,6 +589,7 @@ impl<'a> Lowerer<'a> {
             jumps: Vec::new(),
             cases: Vec::new(),
             is_main: false,
+            region: None,
         });
         let r = self.stmt(&def.statement);
         self.frames.pop();

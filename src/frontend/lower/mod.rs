@@ -6,6 +6,7 @@ mod expr;
 mod gnu;
 mod indirect;
 pub(super) mod library;
+mod recursion;
 mod stmt;
 
 use super::ctypes::{Declared, TypeEnv};
@@ -19,6 +20,7 @@ use lang_c::span::{Node, Span as LSpan};
 use std::collections::VecDeque;
 
 pub(super) use indirect::check_sites as check_indirect_calls;
+pub use recursion::RECURSION_DEPTH;
 
 /// Templates larger than this stop the lowering: inlining has exploded.
 const MAX_LOCATIONS: usize = 2_000_000;
@@ -54,6 +56,8 @@ struct Frame {
     cases: Vec<HashMap<usize, LocId>>,
     /// Inside an atomic section by lexical nesting (for `__VERIFIER_atomic_*` bodies).
     is_main: bool,
+    /// The shared copy of recursive functions this body belongs to (see `recursion`).
+    region: Option<usize>,
 }
 
 /// A thread template still to be lowered.
@@ -127,6 +131,8 @@ pub(super) struct Lowerer<'a> {
     /// Functions whose declaration comes from a system header: the C library, which writes no
     /// program global by name.
     system_functions: HashSet<String>,
+    /// Recursive calls: exact copies counted, shared copies lowered.
+    rec: recursion::RecursionState,
 }
 
 /// An error that stops lowering the file.
@@ -176,6 +182,7 @@ impl<'a> Lowerer<'a> {
             step_writes: Vec::new(),
             linked_globals: Vec::new(),
             system_functions: HashSet::new(),
+            rec: Default::default(),
         }
     }
 
@@ -621,6 +628,7 @@ impl<'a> Lowerer<'a> {
             jumps: Vec::new(),
             cases: Vec::new(),
             is_main,
+            region: None,
         };
         let mut pvars = Vec::new();
         for (i, (pname, pty)) in params.iter().enumerate() {
