@@ -16,7 +16,7 @@ const CORPUS: &[(&str, i32, &str)] = &[
     ("preprocessor_error.c", 2, "preprocessor_error.c:1:2: error: preprocessor: #error this configuration is not supported"),
     ("empty.c", 2, "empty.c: error: the file is empty"),
     ("no_main.c", 2, "no_main.c: error: no `main` function"),
-    ("unsupported.c", 5, "unsupported construct: `pthread_barrier_wait`, whose semantics are not modelled at tests/bad_input/unsupported.c:2:23"),
+    ("unsupported.c", 5, "unsupported construct: `pthread_key_create` with a destructor, which runs as each thread exits at tests/bad_input/unsupported.c:2:50"),
     ("function_pointer.c", 5, "unsupported construct: call through `f`, which may hold a pointer that is no function of the program (from unknown memory, an undefined function or a conversion) at tests/bad_input/function_pointer.c:7:23"),
     // Boolean programs get the same located errors as C.
     ("bp_constant.bp", 2, "bp_constant.bp:3:10: error: syntax error at `2`: expected a Boolean constant (0 or 1)"),

@@ -115,7 +115,7 @@ fn task_yml(input: &str, expected: &str) -> String {
 fn bad_task_files_are_reported_and_the_others_run() {
     let dir = scratch("bad");
     let threads = repo("tests/programs/threads.c");
-    // An unmodelled barrier is an unsupported construct: its verdicts stay unknown whatever
+    // A thread-specific key with a destructor is an unsupported construct: its verdicts stay unknown whatever
     // the engines do.
     let unsupported = repo("tests/bad_input/unsupported.c");
     std::fs::copy(&threads, dir.join("threads.c")).unwrap();
