@@ -11,6 +11,7 @@ pub mod cells;
 pub mod conditions;
 pub mod dfg;
 pub mod facts;
+pub mod joins;
 pub mod locks;
 pub mod report;
 pub mod transfer;
