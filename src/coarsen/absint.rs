@@ -40,6 +40,9 @@ pub struct Solver<'a, D: NumDomain> {
     /// Per fork location whose template has a parameter: the values of the argument it
     /// passes, in the fork's current input (empty while the fork is unreachable).
     fork_args: Vec<Interval>,
+    /// Per location: cells among its definitions that it writes no value into (a definite
+    /// join's thread result, see `joins::results`).
+    pub voids: Vec<Vec<CellId>>,
     /// Transfer-function evaluations, for statistics.
     pub evaluations: u64,
     closed: bool,
@@ -113,6 +116,7 @@ impl<'a, D: NumDomain> Solver<'a, D> {
             spawners,
             entry_of,
             fork_args: vec![Interval::EMPTY; n],
+            voids: vec![Vec::new(); n],
             evaluations: 0,
             closed: closed_world(prog),
         }
@@ -222,7 +226,11 @@ impl<'a, D: NumDomain> Solver<'a, D> {
         if st.is_bottom() {
             return (bottoms(), false);
         }
-        let vals = self.defs[v.index()].iter().map(|c| project(&st, &cells.cells[c.index()].vars, frame)).collect();
+        let voids = &self.voids[v.index()];
+        let vals = self.defs[v.index()]
+            .iter()
+            .map(|c| if voids.contains(c) { D::bottom(cells.cells[c.index()].vars.len()) } else { project(&st, &cells.cells[c.index()].vars, frame) })
+            .collect();
         (vals, true)
     }
 

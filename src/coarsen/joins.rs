@@ -85,3 +85,50 @@ pub fn waits(prog: &Program) -> Vec<[u32; 2]> {
     }
     out
 }
+
+/// The abstract locations whose value after a definite join is only what the joined thread
+/// stored: `(join, location)`. A thread's result global (`$result@T`, which the front-end
+/// creates for `pthread_join`'s second argument) is written only by its own template; when every
+/// path of that template to a thread exit stores it, the value current after the join is the
+/// thread's last store, never the one main's own earlier definitions (the initial zero) left.
+pub fn results(prog: &Program) -> Vec<(LocId, crate::ir::AbsLoc)> {
+    let mut out = Vec::new();
+    for (a, t) in definite(prog) {
+        let tpl = prog.template(t);
+        let name = format!("$result@{}", tpl.name);
+        let Some(r) = prog.vars.iter().position(|v| v.name == name && matches!(v.kind, VarKind::Global) && !v.addr_taken) else { continue };
+        let r = crate::ir::VarId(r as u32);
+        let written_elsewhere = prog.locs.iter().any(|l| l.template != t && matches!(&l.action, Action::Assign(lv, _) if writes_var(lv, r)));
+        if written_elsewhere || !stored_before_exit(prog, t, r) {
+            continue;
+        }
+        if let Some(x) = prog.memory.lookup(prog, &Lval::Var(r)) {
+            out.push((a, x));
+        }
+    }
+    out
+}
+
+/// Whether every path from the template's entry to a thread exit stores `r`.
+fn stored_before_exit(prog: &Program, t: TemplateId, r: crate::ir::VarId) -> bool {
+    let tpl = prog.template(t);
+    // Must-analysis: `Some(true)` once every path here has stored r; `None` not reached yet.
+    let mut stored: hashbrown::HashMap<LocId, bool> = hashbrown::HashMap::new();
+    stored.insert(tpl.entry, false);
+    let mut work = vec![tpl.entry];
+    while let Some(l) = work.pop() {
+        let here = stored[&l];
+        let out = here || matches!(&prog.loc(l).action, Action::Assign(lv, _) if writes_var(lv, r));
+        for s in &prog.loc(l).succs {
+            let next = match stored.get(s) {
+                None => out,
+                Some(old) => *old && out,
+            };
+            if stored.get(s) != Some(&next) {
+                stored.insert(*s, next);
+                work.push(*s);
+            }
+        }
+    }
+    tpl.locs.iter().all(|l| !matches!(prog.loc(*l).action, Action::Halt(Halt::ThreadExit)) || stored.get(l).copied().unwrap_or(true))
+}
