@@ -66,3 +66,21 @@ fn precision_corpus() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A join is definite only where its handle names the template's single instance: never for a
+/// template created in a loop, and never in parameterized mode (every template unbounded).
+#[test]
+fn definite_joins_need_a_single_instance() {
+    let dir = common::repo("tests/programs/precision");
+    let definite = |file: &str, parameterized: bool| {
+        let opts = FrontendOptions { parameterized, ..FrontendOptions::default() };
+        let prog = load(&dir.join(file), &opts).unwrap();
+        duet_rs::coarsen::joins::definite(&prog).len()
+    };
+    assert_eq!(definite("join_phase.c", false), 1);
+    assert_eq!(definite("join_phase.c", true), 0);
+    assert_eq!(definite("join_phase_fail.c", false), 0);
+    assert_eq!(definite("join_other_fail.c", false), 1, "only the idle thread's join");
+    assert_eq!(definite("result.c", false), 1);
+    assert_eq!(duet_rs::coarsen::joins::results(&load(&dir.join("result.c"), &FrontendOptions::default()).unwrap()).len(), 1);
+}
