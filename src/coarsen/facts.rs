@@ -34,7 +34,6 @@ const INPUTS: &[(&str, usize)] = &[
     ("cond_val", 3),
     ("observe", 1),
     ("join_waits", 2),
-    ("refines", 2),
 ];
 
 /// The output relation of flows into what an action reads when it executes.
@@ -193,7 +192,6 @@ impl Interference {
         let sym = if symmetry { Symmetry::fold(prog, cells, conds, reads, &held, &joined) } else { Symmetry::identity(prog) };
         let (mut cf, mut spawn, mut multi, mut modf, mut usef, mut acq, mut holds, mut atomic, mut needs) =
             (vec![], vec![], vec![], vec![], vec![], vec![], vec![], vec![], vec![]);
-        let mut refines = vec![];
         for (i, loc) in prog.locs.iter().enumerate() {
             let l = i as u32;
             if sym.rep[i] != l {
@@ -215,15 +213,8 @@ impl Interference {
             } else {
                 cells.mods[i].iter().copied().filter(|c| shared(c)).collect()
             };
-            // An assume (or the continuation of an assert) stores nothing: it refines what its
-            // thread knows (`refines` in the rules), and is no writer for the other threads.
-            let refinement = matches!(loc.action, Action::Assume(_) | Action::Assert(..));
             for c in written {
-                if refinement {
-                    refines.push(vec![l, c.0]);
-                } else {
-                    modf.push(vec![l, c.0]);
-                }
+                modf.push(vec![l, c.0]);
             }
             for c in reads[i].iter().filter(|c| shared(c)) {
                 usef.push(vec![l, c.0]);
@@ -257,7 +248,6 @@ impl Interference {
         facts.push(("observe", conds.cells.iter().filter(|c| shared(c)).map(|c| vec![c.0]).collect()));
         // Joiners are root locations and joined templates are never folded: no mapping needed.
         facts.push(("join_waits", super::joins::waits(prog).iter().map(|t| t.to_vec()).collect()));
-        facts.push(("refines", refines));
         for (name, tuples) in facts {
             if declared(name) {
                 engine.insert(name, tuples.iter().map(|t| t.as_slice())).map_err(|e| format!("Datalog relation `{name}`: {e}"))?;

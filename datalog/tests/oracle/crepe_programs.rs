@@ -34,7 +34,6 @@ pub mod optimised {
         @input struct CondVal(u32, u32, u32);
         @input struct Observe(u32);
         @input struct JoinWaits(u32, u32);
-        @input struct Refines(u32, u32);
 
         @output struct Coreachable(u32, u32);
         @output struct MayReach(u32, u32, u32, u32);
@@ -72,7 +71,6 @@ pub mod optimised {
 
         Relevant(v, x) <- Reads(v, x);
         Relevant(v, x) <- Defines(v, x);
-        Relevant(v, x) <- Refines(v, x);
         Relevant(v, x) <- Observe(x), Cf(v, _);
         Relevant(v, x) <- Observe(x), Cf(_, v);
         Relevant(v0, x) <- Cf(v0, v1), Relevant(v1, x), !Kill(v0, x);
@@ -83,16 +81,15 @@ pub mod optimised {
         MayReach(u0, x, u1, v) <- Coreachable(u0, v), Defines(u0, x), CondStep(u0, c, val, u1), CondVal(v, c, val), !Atomic(v), Relevant(v, x);
 
         SeqReach(u0, x, u1) <- Defines(u0, x), Cf(u0, u1);
-        SeqReach(u0, x, u1) <- Refines(u0, x), Cf(u0, u1);
-        SeqReach(u0, x, u2) <- SeqReach(u0, x, u1), !Kill(u1, x), !Refines(u1, x), Cf(u1, u2);
+        SeqReach(u0, x, u2) <- SeqReach(u0, x, u1), !Kill(u1, x), Cf(u1, u2);
 
         WriterAt(u1, x) <- SeqReach(_, x, u1);
         WriterStep(u1, x, u2) <- WriterAt(u1, x), !Kill(u1, x), FreeStep(u1, u2);
         WriterLockStep(u1, x, l, u2) <- WriterAt(u1, x), !Kill(u1, x), LockStep(u1, l, u2);
         WriterCondStep(u1, x, c, val, u2) <- WriterAt(u1, x), !Kill(u1, x), CondStep(u1, c, val, u2);
-        ReaderStep(v0, x, v1) <- FreeStep(v0, v1), Relevant(v1, x), !Kill(v0, x), !Refines(v0, x);
-        ReaderLockStep(v0, x, l, v1) <- LockStep(v0, l, v1), Relevant(v1, x), !Kill(v0, x), !Refines(v0, x);
-        ReaderCondStep(v0, x, c, val, v1) <- CondStep(v0, c, val, v1), Relevant(v1, x), !Kill(v0, x), !Refines(v0, x);
+        ReaderStep(v0, x, v1) <- FreeStep(v0, v1), Relevant(v1, x), !Kill(v0, x);
+        ReaderLockStep(v0, x, l, v1) <- LockStep(v0, l, v1), Relevant(v1, x), !Kill(v0, x);
+        ReaderCondStep(v0, x, c, val, v1) <- CondStep(v0, c, val, v1), Relevant(v1, x), !Kill(v0, x);
         ReaderFork(a0, x, e) <- Spawn(a0, e), Relevant(e, x), !Kill(a0, x);
 
         MayReach(u0, x, u2, v) <- MayReach(u0, x, u1, v), WriterStep(u1, x, u2), !Atomic(v), !JoinWaits(u1, v);
@@ -134,7 +131,6 @@ pub mod optimised {
         rt.extend(f.cond_val.iter().map(|r| CondVal(r[0], r[1], r[2])));
         rt.extend(f.observe.iter().map(|r| Observe(r[0])));
         rt.extend(f.join_waits.iter().map(|r| JoinWaits(r[0], r[1])));
-        rt.extend(f.refines.iter().map(|r| Refines(r[0], r[1])));
         rt
     }
 
@@ -166,7 +162,6 @@ pub mod reference {
         @input struct CondVal(u32, u32, u32);
         @input struct Observe(u32);
         @input struct JoinWaits(u32, u32);
-        @input struct Refines(u32, u32);
 
         @output struct Coreachable(u32, u32);
         @output struct MayReach(u32, u32, u32, u32);
@@ -189,13 +184,12 @@ pub mod reference {
         MayReach(u0, x, u2, v) <- MayReach(u0, x, u1, v), !Kill(u1, x), !Atomic(v), Cf(u1, u2), !Acquires(u1, _), !Needs(u1, _, _), !JoinWaits(u1, v);
         MayReach(u0, x, u2, v) <- MayReach(u0, x, u1, v), !Kill(u1, x), !Atomic(v), Cf(u1, u2), Acquires(u1, l), !Holds(v, l);
         MayReach(u0, x, u2, v) <- MayReach(u0, x, u1, v), !Kill(u1, x), !Atomic(v), Cf(u1, u2), Needs(u1, c, val), CondVal(v, c, val);
-        MayReach(u0, x, u1, v1) <- MayReach(u0, x, u1, v0), !Kill(v0, x), !Refines(v0, x), !Atomic(u1), Cf(v0, v1), !Acquires(v0, _), !Needs(v0, _, _), !JoinWaits(v0, u1);
-        MayReach(u0, x, u1, v1) <- MayReach(u0, x, u1, v0), !Kill(v0, x), !Refines(v0, x), !Atomic(u1), Cf(v0, v1), Acquires(v0, l), !Holds(u1, l);
-        MayReach(u0, x, u1, v1) <- MayReach(u0, x, u1, v0), !Kill(v0, x), !Refines(v0, x), !Atomic(u1), Cf(v0, v1), Needs(v0, c, val), CondVal(u1, c, val);
+        MayReach(u0, x, u1, v1) <- MayReach(u0, x, u1, v0), !Kill(v0, x), !Atomic(u1), Cf(v0, v1), !Acquires(v0, _), !Needs(v0, _, _), !JoinWaits(v0, u1);
+        MayReach(u0, x, u1, v1) <- MayReach(u0, x, u1, v0), !Kill(v0, x), !Atomic(u1), Cf(v0, v1), Acquires(v0, l), !Holds(u1, l);
+        MayReach(u0, x, u1, v1) <- MayReach(u0, x, u1, v0), !Kill(v0, x), !Atomic(u1), Cf(v0, v1), Needs(v0, c, val), CondVal(u1, c, val);
 
         SeqReach(u0, x, u1) <- Defines(u0, x), Cf(u0, u1);
-        SeqReach(u0, x, u1) <- Refines(u0, x), Cf(u0, u1);
-        SeqReach(u0, x, u2) <- SeqReach(u0, x, u1), !Kill(u1, x), !Refines(u1, x), Cf(u1, u2);
+        SeqReach(u0, x, u2) <- SeqReach(u0, x, u1), !Kill(u1, x), Cf(u1, u2);
         MayReach(u0, x, a1, e) <- SeqReach(u0, x, a0), !Kill(a0, x), Spawn(a0, e), Cf(a0, a1);
         MayReach(a0, x, a1, e) <- Defines(a0, x), Spawn(a0, e), Cf(a0, a1);
         MayReach(u0, x, u1, e) <- MayReach(u0, x, u1, a0), Spawn(a0, e), !Kill(a0, x), !Atomic(u1);
@@ -227,7 +221,6 @@ pub mod reference {
         rt.extend(f.cond_val.iter().map(|r| CondVal(r[0], r[1], r[2])));
         rt.extend(f.observe.iter().map(|r| Observe(r[0])));
         rt.extend(f.join_waits.iter().map(|r| JoinWaits(r[0], r[1])));
-        rt.extend(f.refines.iter().map(|r| Refines(r[0], r[1])));
         rt
     }
 

@@ -43,7 +43,6 @@ pub struct Facts {
     pub cond_val: Vec<Vec<u32>>,
     pub observe: Vec<Vec<u32>>,
     pub join_waits: Vec<Vec<u32>>,
-    pub refines: Vec<Vec<u32>>,
 }
 
 impl Facts {
@@ -63,7 +62,6 @@ impl Facts {
             ("cond_val", &self.cond_val),
             ("observe", &self.observe),
             ("join_waits", &self.join_waits),
-            ("refines", &self.refines),
         ]
     }
     pub fn len(&self) -> usize {
@@ -129,11 +127,12 @@ fn template(rng: &mut Rng, f: &mut Facts, base: u32, n: u32, body: &Body, shared
         }
         f.cf.push(vec![i, i + 1]);
         if body.conds > 0 && rng.chance(body.p_assume) {
-            // assume(c == v) on shared variables: blocks, and refines and reads its variables.
+            // assume(c == v) on shared variables: blocks, and defines and reads its variables.
             let c = cond0 + rng.below(body.conds);
             f.needs.push(vec![i, c, rng.below(2)]);
             for x in cond_vars(c) {
-                f.refines.push(vec![i, x]);
+                f.r#mod.push(vec![i, x]);
+                f.kill.push(vec![i, x]);
                 f.r#use.push(vec![i, x]);
             }
             // Its negation on the other branch, when there is room for one.
@@ -189,7 +188,6 @@ fn dedup(f: &mut Facts) {
         &mut f.cond_val,
         &mut f.observe,
         &mut f.join_waits,
-        &mut f.refines,
     ] {
         rel.sort();
         rel.dedup();
