@@ -37,6 +37,12 @@ pub struct Solver<'a, D: NumDomain> {
     /// For template entries: the fork locations that start the template.
     spawners: Vec<Vec<LocId>>,
     entry_of: Vec<Option<TemplateId>>,
+    /// Per fork location whose template has a parameter: the values of the argument it
+    /// passes, in the fork's current input (empty while the fork is unreachable).
+    fork_args: Vec<Interval>,
+    /// Per location: cells among its definitions that it writes no value into (a definite
+    /// join's thread result, see `joins::results`).
+    pub voids: Vec<Vec<CellId>>,
     /// Transfer-function evaluations, for statistics.
     pub evaluations: u64,
     closed: bool,
@@ -91,7 +97,9 @@ impl<'a, D: NumDomain> Solver<'a, D> {
             spawners[t.entry.index()] = t.spawned_at.clone();
         }
         let preds = prog.predecessors();
-        let widen = (0..n).map(|v| preds[v].iter().any(|u| u.index() >= v)).collect();
+        // A template's entry takes its parameter from its forks, which may sit in loops that
+        // feed on the thread's own results: it widens like a loop head.
+        let widen = (0..n).map(|v| preds[v].iter().any(|u| u.index() >= v) || entry_of[v].is_some_and(|t| bound_param(prog, t).is_some())).collect();
         Solver {
             prog,
             cells,
@@ -107,6 +115,8 @@ impl<'a, D: NumDomain> Solver<'a, D> {
             preds,
             spawners,
             entry_of,
+            fork_args: vec![Interval::EMPTY; n],
+            voids: vec![Vec::new(); n],
             evaluations: 0,
             closed: closed_world(prog),
         }
@@ -192,13 +202,18 @@ impl<'a, D: NumDomain> Solver<'a, D> {
                 return (bottoms(), false);
             }
             let root = t == TemplateId(0);
+            let param = bound_param(self.prog, t).map(|p| (p, self.param_value(t, p)));
             let vals = self.defs[v.index()]
                 .iter()
                 .map(|c| {
                     let vars = &cells.cells[c.index()].vars;
                     let mut d = D::top(vars.len());
                     for (k, a) in vars.iter().enumerate() {
-                        d.assign_interval(k, initial(self.prog, *a, root, self.closed));
+                        let value = match (&param, &self.prog.memory.info(*a).kind) {
+                            (Some((p, value)), AbsKind::Var(x)) if x == p => *value,
+                            _ => initial(self.prog, *a, root, self.closed),
+                        };
+                        d.assign_interval(k, value);
                     }
                     d
                 })
@@ -211,7 +226,11 @@ impl<'a, D: NumDomain> Solver<'a, D> {
         if st.is_bottom() {
             return (bottoms(), false);
         }
-        let vals = self.defs[v.index()].iter().map(|c| project(&st, &cells.cells[c.index()].vars, frame)).collect();
+        let voids = &self.voids[v.index()];
+        let vals = self.defs[v.index()]
+            .iter()
+            .map(|c| if voids.contains(c) { D::bottom(cells.cells[c.index()].vars.len()) } else { project(&st, &cells.cells[c.index()].vars, frame) })
+            .collect();
         (vals, true)
     }
 
@@ -234,6 +253,11 @@ impl<'a, D: NumDomain> Solver<'a, D> {
                 }
                 self.out[v.index()][i] = next;
                 changed_cells.push(self.defs[v.index()][i]);
+            }
+            if self.fork_arg_changed(dfg, v) {
+                if let crate::ir::Action::Fork { template, .. } = &self.prog.loc(v).action {
+                    work.insert(self.prog.template(*template).entry.0);
+                }
             }
             let reach_changed = reach && !self.reach[v.index()];
             if reach_changed {
@@ -284,10 +308,60 @@ impl<'a, D: NumDomain> Solver<'a, D> {
         self.solve(dfg, all);
     }
 
+    /// The parameter of template `t` at its start: the join of the arguments of the forks
+    /// that create it, converted to the parameter's type. Every instance starts from one of
+    /// those forks, in a state its input covers, so the join covers every instance.
+    fn param_value(&self, t: TemplateId, p: crate::ir::VarId) -> Interval {
+        let entry = self.prog.template(t).entry;
+        let joined = self.spawners[entry.index()].iter().fold(Interval::EMPTY, |acc, s| acc.join(&self.fork_args[s.index()]));
+        let range = transfer::type_range(self.prog, self.prog.var(p).ty.scalar(self.prog.data_model));
+        if joined.leq(&range) {
+            joined
+        } else {
+            range
+        }
+    }
+
+    /// Re-evaluates the argument a fork passes; whether it changed (its template's entry then
+    /// needs a new evaluation).
+    fn fork_arg_changed(&mut self, dfg: &Dfg, v: LocId) -> bool {
+        let crate::ir::Action::Fork { template, arg, .. } = &self.prog.loc(v).action else { return false };
+        if bound_param(self.prog, *template).is_none() {
+            return false;
+        }
+        let value = match self.input(dfg, v) {
+            None => Interval::EMPTY,
+            // `pthread_create(.., 0)` passes a null pointer: the IR leaves the argument out.
+            Some(st) => match arg {
+                None => Interval::point(0),
+                Some(e) => {
+                    let ev = transfer::Eval { prog: self.prog, frame: &self.frames[v.index()], st: &st };
+                    st.eval_expr(&ev.num(e))
+                }
+            },
+        };
+        if value == self.fork_args[v.index()] {
+            return false;
+        }
+        self.fork_args[v.index()] = value;
+        true
+    }
+
     /// Whether a thread can get past `v`.
     pub fn reachable_out(&self, v: LocId) -> bool {
         self.reach[v.index()]
     }
+}
+
+/// The parameter of a template that its forks bind (`pthread_create`'s argument): the start
+/// routine's first. Templates whose routine takes no argument from its creator (the root, a
+/// driver's threads) assign their parameters a nondeterministic value after the entry, so the
+/// entry's value is overwritten before any read.
+fn bound_param(prog: &Program, t: TemplateId) -> Option<crate::ir::VarId> {
+    if t == TemplateId(0) {
+        return None;
+    }
+    prog.template(t).params.first().copied()
 }
 
 /// Meets `st` (over `frame`) with a cell value over the cell's variables.

@@ -33,6 +33,7 @@ const INPUTS: &[(&str, usize)] = &[
     ("needs", 3),
     ("cond_val", 3),
     ("observe", 1),
+    ("join_waits", 2),
 ];
 
 /// The output relation of flows into what an action reads when it executes.
@@ -56,7 +57,9 @@ pub struct Interference {
 /// location exactly when it holds at its representative, so every tuple the rules derive for the
 /// program has its image among the tuples they derive for the folded facts. Expanding each
 /// output tuple to all preimages therefore over-approximates the unfolded result; `cond_val` is
-/// joined over the copies, which only adds tuples. Folding is skipped for templates that fork.
+/// joined over the copies, which only adds tuples. Folding is skipped for templates that fork,
+/// and for templates a definite join waits for: `join_waits` names locations of one template, and
+/// its image would also stop the joiner against the other copies.
 #[derive(Clone, Debug, Default)]
 pub struct Symmetry {
     /// Per location, the location of the representative template that stands for it.
@@ -85,7 +88,14 @@ impl Symmetry {
     }
 
     /// Folds templates whose locations, in creation order, carry identical facts.
-    pub fn fold(prog: &Program, cells: &Cells, conds: &Conditions, reads: &[Vec<super::CellId>], held: &[Vec<crate::ir::memory::LockId>]) -> Symmetry {
+    pub fn fold(
+        prog: &Program,
+        cells: &Cells,
+        conds: &Conditions,
+        reads: &[Vec<super::CellId>],
+        held: &[Vec<crate::ir::memory::LockId>],
+        joined: &HashSet<TemplateId>,
+    ) -> Symmetry {
         let mut sym = Symmetry::identity(prog);
         let shared = |c: &super::CellId| cells.cells[c.index()].shared;
         let signature = |t: &crate::ir::Template| -> Option<(usize, Vec<LocSig>)> {
@@ -117,6 +127,9 @@ impl Symmetry {
         };
         let mut groups: HashMap<(usize, Vec<LocSig>), TemplateId> = HashMap::new();
         for (i, t) in prog.templates.iter().enumerate().skip(1) {
+            if joined.contains(&TemplateId(i as u32)) {
+                continue;
+            }
             let Some(sig) = signature(t) else { continue };
             let first = *groups.entry(sig).or_insert(TemplateId(i as u32));
             let one = t.multiplicity == Multiplicity::One;
@@ -174,7 +187,9 @@ impl Interference {
         let shared = |c: &super::CellId| cells.cells[c.index()].shared;
         let root_entry = prog.template(TemplateId(0)).entry;
         let held = locks::must_hold(prog);
-        let sym = if symmetry { Symmetry::fold(prog, cells, conds, reads, &held) } else { Symmetry::identity(prog) };
+        let joins = super::joins::definite(prog);
+        let joined: HashSet<TemplateId> = joins.iter().map(|(_, t)| *t).collect();
+        let sym = if symmetry { Symmetry::fold(prog, cells, conds, reads, &held, &joined) } else { Symmetry::identity(prog) };
         let (mut cf, mut spawn, mut multi, mut modf, mut usef, mut acq, mut holds, mut atomic, mut needs) =
             (vec![], vec![], vec![], vec![], vec![], vec![], vec![], vec![], vec![]);
         for (i, loc) in prog.locs.iter().enumerate() {
@@ -231,6 +246,8 @@ impl Interference {
         facts.push(("atomic", atomic));
         facts.push(("needs", needs));
         facts.push(("observe", conds.cells.iter().filter(|c| shared(c)).map(|c| vec![c.0]).collect()));
+        // Joiners are root locations and joined templates are never folded: no mapping needed.
+        facts.push(("join_waits", super::joins::waits(prog).iter().map(|t| t.to_vec()).collect()));
         for (name, tuples) in facts {
             if declared(name) {
                 engine.insert(name, tuples.iter().map(|t| t.as_slice())).map_err(|e| format!("Datalog relation `{name}`: {e}"))?;

@@ -11,6 +11,7 @@ pub mod cells;
 pub mod conditions;
 pub mod dfg;
 pub mod facts;
+pub mod joins;
 pub mod locks;
 pub mod report;
 pub mod transfer;
@@ -186,6 +187,19 @@ fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog
         // The entry only initialises: it reads nothing.
         need[t.entry.index()].clear();
     }
+    // After a definite join, a joined thread's result holds only the thread's own stores: the
+    // join defines the result's cell with no value of its own (`voids`), which ends the reach
+    // of the joiner's earlier definitions; the thread's stores arrive through interference.
+    let mut voids: Vec<Vec<CellId>> = vec![Vec::new(); n];
+    for (a, x) in joins::results(prog) {
+        let c = cells.cell_of(x);
+        // In a pack, the join would also hide the other variables' values.
+        if cells.cells[c.index()].vars.len() == 1 && !defs[a.index()].contains(&c) {
+            defs[a.index()].push(c);
+            defs[a.index()].sort_unstable();
+            voids[a.index()].push(c);
+        }
+    }
     let tracked: Vec<Vec<CellId>> = need
         .iter()
         .map(|v| {
@@ -199,6 +213,7 @@ fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog
     let mut dfg = dfg::sequential(prog, &defs, &tracked);
     let sequential_edges = dfg.len();
     let mut solver: Solver<D> = Solver::new(prog, &cells, need.clone(), observed.clone(), defs, thresholds(prog));
+    solver.voids = voids;
     for &(from, _, to, _, _) in &dfg.edges() {
         solver.edge_added(from, to);
     }

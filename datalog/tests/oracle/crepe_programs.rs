@@ -33,6 +33,7 @@ pub mod optimised {
         @input struct Needs(u32, u32, u32);
         @input struct CondVal(u32, u32, u32);
         @input struct Observe(u32);
+        @input struct JoinWaits(u32, u32);
 
         @output struct Coreachable(u32, u32);
         @output struct MayReach(u32, u32, u32, u32);
@@ -64,7 +65,7 @@ pub mod optimised {
         Coreachable(e, w) <- Spawn(a0, e), Coreachable(a0, w), !Atomic(w);
         Coreachable(e, e) <- Spawn(a0, e), MultiSpawn(a0);
         Coreachable(v, u) <- Coreachable(u, v);
-        Coreachable(u1, v) <- Coreachable(u0, v), FreeStep(u0, u1), !Atomic(v);
+        Coreachable(u1, v) <- Coreachable(u0, v), FreeStep(u0, u1), !Atomic(v), !JoinWaits(u0, v);
         Coreachable(u1, v) <- Coreachable(u0, v), LockStep(u0, l, u1), !Holds(v, l), !Atomic(v);
         Coreachable(u1, v) <- Coreachable(u0, v), CondStep(u0, c, val, u1), CondVal(v, c, val), !Atomic(v);
 
@@ -75,7 +76,7 @@ pub mod optimised {
         Relevant(v0, x) <- Cf(v0, v1), Relevant(v1, x), !Kill(v0, x);
         Relevant(a0, x) <- Spawn(a0, e), Relevant(e, x), !Kill(a0, x);
 
-        MayReach(u0, x, u1, v) <- Coreachable(u0, v), Defines(u0, x), FreeStep(u0, u1), !Atomic(v), Relevant(v, x);
+        MayReach(u0, x, u1, v) <- Coreachable(u0, v), Defines(u0, x), FreeStep(u0, u1), !Atomic(v), !JoinWaits(u0, v), Relevant(v, x);
         MayReach(u0, x, u1, v) <- Coreachable(u0, v), Defines(u0, x), LockStep(u0, l, u1), !Holds(v, l), !Atomic(v), Relevant(v, x);
         MayReach(u0, x, u1, v) <- Coreachable(u0, v), Defines(u0, x), CondStep(u0, c, val, u1), CondVal(v, c, val), !Atomic(v), Relevant(v, x);
 
@@ -91,11 +92,11 @@ pub mod optimised {
         ReaderCondStep(v0, x, c, val, v1) <- CondStep(v0, c, val, v1), Relevant(v1, x), !Kill(v0, x);
         ReaderFork(a0, x, e) <- Spawn(a0, e), Relevant(e, x), !Kill(a0, x);
 
-        MayReach(u0, x, u2, v) <- MayReach(u0, x, u1, v), WriterStep(u1, x, u2), !Atomic(v);
+        MayReach(u0, x, u2, v) <- MayReach(u0, x, u1, v), WriterStep(u1, x, u2), !Atomic(v), !JoinWaits(u1, v);
         MayReach(u0, x, u2, v) <- MayReach(u0, x, u1, v), WriterLockStep(u1, x, l, u2), !Holds(v, l), !Atomic(v);
         MayReach(u0, x, u2, v) <- MayReach(u0, x, u1, v), WriterCondStep(u1, x, c, val, u2), CondVal(v, c, val), !Atomic(v);
 
-        MayReach(u0, x, u1, v1) <- MayReach(u0, x, u1, v0), ReaderStep(v0, x, v1), !Atomic(u1);
+        MayReach(u0, x, u1, v1) <- MayReach(u0, x, u1, v0), ReaderStep(v0, x, v1), !Atomic(u1), !JoinWaits(v0, u1);
         MayReach(u0, x, u1, v1) <- MayReach(u0, x, u1, v0), ReaderLockStep(v0, x, l, v1), !Holds(u1, l), !Atomic(u1);
         MayReach(u0, x, u1, v1) <- MayReach(u0, x, u1, v0), ReaderCondStep(v0, x, c, val, v1), CondVal(u1, c, val), !Atomic(u1);
 
@@ -103,7 +104,7 @@ pub mod optimised {
         MayReach(a0, x, a1, e) <- Defines(a0, x), Spawn(a0, e), Cf(a0, a1), Relevant(e, x);
         MayReach(u0, x, u1, e) <- MayReach(u0, x, u1, a0), ReaderFork(a0, x, e), !Atomic(u1);
 
-        MayFlow(u0, x, v) <- MayReach(u0, x, u1, v), Reads(v, x), !Blocks(v), !Atomic(u1);
+        MayFlow(u0, x, v) <- MayReach(u0, x, u1, v), Reads(v, x), !Blocks(v), !Atomic(u1), !JoinWaits(v, u1);
         MayFlow(u0, x, v) <- MayReach(u0, x, u1, v), Reads(v, x), Acquires(v, l), !Holds(u1, l), !Atomic(u1);
         MayFlow(u0, x, v) <- MayReach(u0, x, u1, v), Reads(v, x), Needs(v, c, val), CondVal(u1, c, val), !Atomic(u1);
         MayStand(u0, x, v) <- MayReach(u0, x, _, v), Observe(x);
@@ -129,6 +130,7 @@ pub mod optimised {
         rt.extend(f.needs.iter().map(|r| Needs(r[0], r[1], r[2])));
         rt.extend(f.cond_val.iter().map(|r| CondVal(r[0], r[1], r[2])));
         rt.extend(f.observe.iter().map(|r| Observe(r[0])));
+        rt.extend(f.join_waits.iter().map(|r| JoinWaits(r[0], r[1])));
         rt
     }
 
@@ -159,6 +161,7 @@ pub mod reference {
         @input struct Needs(u32, u32, u32);
         @input struct CondVal(u32, u32, u32);
         @input struct Observe(u32);
+        @input struct JoinWaits(u32, u32);
 
         @output struct Coreachable(u32, u32);
         @output struct MayReach(u32, u32, u32, u32);
@@ -171,17 +174,17 @@ pub mod reference {
         Coreachable(e, w) <- Spawn(a0, e), Coreachable(a0, w), !Atomic(w);
         Coreachable(e, e) <- Spawn(a0, e), MultiSpawn(a0);
         Coreachable(v, u) <- Coreachable(u, v);
-        Coreachable(u1, v) <- Coreachable(u0, v), !Atomic(v), Cf(u0, u1), !Acquires(u0, _), !Needs(u0, _, _);
+        Coreachable(u1, v) <- Coreachable(u0, v), !Atomic(v), Cf(u0, u1), !Acquires(u0, _), !Needs(u0, _, _), !JoinWaits(u0, v);
         Coreachable(u1, v) <- Coreachable(u0, v), !Atomic(v), Cf(u0, u1), Acquires(u0, l), !Holds(v, l);
         Coreachable(u1, v) <- Coreachable(u0, v), !Atomic(v), Cf(u0, u1), Needs(u0, c, val), CondVal(v, c, val);
 
-        MayReach(u0, x, u1, v) <- Coreachable(u0, v), Defines(u0, x), !Atomic(v), Cf(u0, u1), !Acquires(u0, _), !Needs(u0, _, _);
+        MayReach(u0, x, u1, v) <- Coreachable(u0, v), Defines(u0, x), !Atomic(v), Cf(u0, u1), !Acquires(u0, _), !Needs(u0, _, _), !JoinWaits(u0, v);
         MayReach(u0, x, u1, v) <- Coreachable(u0, v), Defines(u0, x), !Atomic(v), Cf(u0, u1), Acquires(u0, l), !Holds(v, l);
         MayReach(u0, x, u1, v) <- Coreachable(u0, v), Defines(u0, x), !Atomic(v), Cf(u0, u1), Needs(u0, c, val), CondVal(v, c, val);
-        MayReach(u0, x, u2, v) <- MayReach(u0, x, u1, v), !Kill(u1, x), !Atomic(v), Cf(u1, u2), !Acquires(u1, _), !Needs(u1, _, _);
+        MayReach(u0, x, u2, v) <- MayReach(u0, x, u1, v), !Kill(u1, x), !Atomic(v), Cf(u1, u2), !Acquires(u1, _), !Needs(u1, _, _), !JoinWaits(u1, v);
         MayReach(u0, x, u2, v) <- MayReach(u0, x, u1, v), !Kill(u1, x), !Atomic(v), Cf(u1, u2), Acquires(u1, l), !Holds(v, l);
         MayReach(u0, x, u2, v) <- MayReach(u0, x, u1, v), !Kill(u1, x), !Atomic(v), Cf(u1, u2), Needs(u1, c, val), CondVal(v, c, val);
-        MayReach(u0, x, u1, v1) <- MayReach(u0, x, u1, v0), !Kill(v0, x), !Atomic(u1), Cf(v0, v1), !Acquires(v0, _), !Needs(v0, _, _);
+        MayReach(u0, x, u1, v1) <- MayReach(u0, x, u1, v0), !Kill(v0, x), !Atomic(u1), Cf(v0, v1), !Acquires(v0, _), !Needs(v0, _, _), !JoinWaits(v0, u1);
         MayReach(u0, x, u1, v1) <- MayReach(u0, x, u1, v0), !Kill(v0, x), !Atomic(u1), Cf(v0, v1), Acquires(v0, l), !Holds(u1, l);
         MayReach(u0, x, u1, v1) <- MayReach(u0, x, u1, v0), !Kill(v0, x), !Atomic(u1), Cf(v0, v1), Needs(v0, c, val), CondVal(u1, c, val);
 
@@ -191,7 +194,7 @@ pub mod reference {
         MayReach(a0, x, a1, e) <- Defines(a0, x), Spawn(a0, e), Cf(a0, a1);
         MayReach(u0, x, u1, e) <- MayReach(u0, x, u1, a0), Spawn(a0, e), !Kill(a0, x), !Atomic(u1);
 
-        MayFlow(u0, x, v) <- MayReach(u0, x, u1, v), Reads(v, x), !Atomic(u1), !Acquires(v, _), !Needs(v, _, _);
+        MayFlow(u0, x, v) <- MayReach(u0, x, u1, v), Reads(v, x), !Atomic(u1), !Acquires(v, _), !Needs(v, _, _), !JoinWaits(v, u1);
         MayFlow(u0, x, v) <- MayReach(u0, x, u1, v), Reads(v, x), !Atomic(u1), Acquires(v, l), !Holds(u1, l);
         MayFlow(u0, x, v) <- MayReach(u0, x, u1, v), Reads(v, x), !Atomic(u1), Needs(v, c, val), CondVal(u1, c, val);
         MayStand(u0, x, v) <- MayReach(u0, x, _, v), Observe(x);
@@ -217,6 +220,7 @@ pub mod reference {
         rt.extend(f.needs.iter().map(|r| Needs(r[0], r[1], r[2])));
         rt.extend(f.cond_val.iter().map(|r| CondVal(r[0], r[1], r[2])));
         rt.extend(f.observe.iter().map(|r| Observe(r[0])));
+        rt.extend(f.join_waits.iter().map(|r| JoinWaits(r[0], r[1])));
         rt
     }
 

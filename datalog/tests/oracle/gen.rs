@@ -42,6 +42,7 @@ pub struct Facts {
     pub needs: Vec<Vec<u32>>,
     pub cond_val: Vec<Vec<u32>>,
     pub observe: Vec<Vec<u32>>,
+    pub join_waits: Vec<Vec<u32>>,
 }
 
 impl Facts {
@@ -60,6 +61,7 @@ impl Facts {
             ("needs", &self.needs),
             ("cond_val", &self.cond_val),
             ("observe", &self.observe),
+            ("join_waits", &self.join_waits),
         ]
     }
     pub fn len(&self) -> usize {
@@ -185,6 +187,7 @@ fn dedup(f: &mut Facts) {
         &mut f.needs,
         &mut f.cond_val,
         &mut f.observe,
+        &mut f.join_waits,
     ] {
         rel.sort();
         rel.dedup();
@@ -242,6 +245,17 @@ pub fn small(seed: u64, max_locs: u32) -> Facts {
             if rng.chance(0.3) {
                 f.r#mod.push(vec![a, rng.below(vars)]);
             }
+        }
+    }
+    // Joins: a plain location of main waits while a later template stands anywhere but at its
+    // last location (its exit).
+    if templates > 1 && rng.chance(0.5) {
+        let (lo, hi) = ranges[0];
+        let t = 1 + rng.below(templates - 1) as usize;
+        let (tlo, thi) = ranges[t];
+        let a = lo + rng.below(hi - lo + 1);
+        if !f.acquires.iter().any(|r| r[0] == a) && !f.needs.iter().any(|r| r[0] == a) {
+            f.join_waits.extend((tlo..thi).map(|v| vec![a, v]));
         }
     }
     // The variables the conditions read are observed.

@@ -1,0 +1,86 @@
+//! The precision corpus of COARSEN (issue 13): every program of `tests/programs/precision/`
+//! marks each assertion `// expect: safe` (COARSEN alone proves it, in both domains) or
+//! `// expect: fails` (the assertion can fail: COARSEN must never call it safe, and the default
+//! check must find the violation). Each precision gain comes with such a failing twin.
+
+mod common;
+
+use duet_rs::engine::{check_program, CheckOptions, DomainKind};
+use duet_rs::frontend::{load, FrontendOptions};
+use duet_rs::verdict::Status;
+
+const DOMAINS: [DomainKind; 2] = [DomainKind::Interval, DomainKind::Octagon];
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Expect {
+    Safe,
+    Fails,
+}
+
+#[test]
+fn precision_corpus() {
+    let dir = common::repo("tests/programs/precision");
+    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "c")).collect();
+    files.sort();
+    assert!(files.len() >= 16, "the corpus has its programs");
+    let mut failures = Vec::new();
+    for f in &files {
+        let src = std::fs::read_to_string(f).unwrap();
+        let prog = load(f, &FrontendOptions::default()).unwrap();
+        let expected: Vec<Expect> = prog
+            .assertions
+            .iter()
+            .map(|a| {
+                let line = src.lines().nth(a.span.line as usize - 1).unwrap();
+                if line.contains("// expect: safe") {
+                    Expect::Safe
+                } else if line.contains("// expect: fails") {
+                    Expect::Fails
+                } else {
+                    panic!("{}:{} has no expectation", f.display(), a.span.line)
+                }
+            })
+            .collect();
+        for d in DOMAINS {
+            let opts = CheckOptions { domain: d, ..CheckOptions::coarsen_only() };
+            let got: Vec<Status> = check_program(&prog, &opts).verdicts.into_iter().map(|v| v.status).collect();
+            for (i, (e, g)) in expected.iter().zip(&got).enumerate() {
+                let line = prog.assertions[i].span.line;
+                match e {
+                    Expect::Safe if *g != Status::Safe => failures.push(format!("{}:{line} {d:?}: not proved ({g:?})", f.display())),
+                    // The worst bug: a wrong `safe`.
+                    Expect::Fails if *g == Status::Safe => failures.push(format!("{}:{line} {d:?}: WRONG SAFE", f.display())),
+                    _ => {}
+                }
+            }
+        }
+        if expected.contains(&Expect::Fails) {
+            let opts = CheckOptions { search_time: 30.0, ..CheckOptions::default() };
+            let got: Vec<Status> = check_program(&prog, &opts).verdicts.into_iter().map(|v| v.status).collect();
+            for (i, (e, g)) in expected.iter().zip(&got).enumerate() {
+                if *e == Expect::Fails && *g != Status::Violated {
+                    failures.push(format!("{}:{}: the default check gives {g:?}, not a violation", f.display(), prog.assertions[i].span.line));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A join is definite only where its handle names the template's single instance: never for a
+/// template created in a loop, and never in parameterized mode (every template unbounded).
+#[test]
+fn definite_joins_need_a_single_instance() {
+    let dir = common::repo("tests/programs/precision");
+    let definite = |file: &str, parameterized: bool| {
+        let opts = FrontendOptions { parameterized, ..FrontendOptions::default() };
+        let prog = load(&dir.join(file), &opts).unwrap();
+        duet_rs::coarsen::joins::definite(&prog).len()
+    };
+    assert_eq!(definite("join_phase.c", false), 1);
+    assert_eq!(definite("join_phase.c", true), 0);
+    assert_eq!(definite("join_phase_fail.c", false), 0);
+    assert_eq!(definite("join_other_fail.c", false), 1, "only the idle thread's join");
+    assert_eq!(definite("result.c", false), 1);
+    assert_eq!(duet_rs::coarsen::joins::results(&load(&dir.join("result.c"), &FrontendOptions::default()).unwrap()).len(), 1);
+}
