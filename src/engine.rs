@@ -1,8 +1,8 @@
 //! Runs the analyses on a lowered program and turns their results into verdicts.
 
-use crate::{bounded, coarsen, finite};
 use crate::ir::{AssertId, Program};
 use crate::verdict::{AssertionVerdict, Section, Status};
+use crate::{bounded, coarsen, finite};
 use hashbrown::HashMap;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -231,12 +231,8 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
         let copts = coarsen::CoarsenOptions { domain: opts.domain, rules: opts.rules.clone(), workers: opts.datalog_workers.max(1), no_symmetry: opts.no_symmetry };
         match coarsen::run(prog, &copts) {
             Ok(out) => {
-                let verdicts = out
-                    .assertions
-                    .iter()
-                    .enumerate()
-                    .map(|(i, r)| if never_called(i) { called(i) } else { verdict(i, r.status.clone(), r.reason.clone(), r.detail.clone()) })
-                    .collect::<Vec<_>>();
+                let verdicts =
+                    out.assertions.iter().enumerate().map(|(i, r)| if never_called(i) { called(i) } else { verdict(i, r.status.clone(), r.reason.clone(), r.detail.clone()) }).collect::<Vec<_>>();
                 // A correctness witness carries COARSEN's invariants only when they prove
                 // every assertion (the other engines' proofs are not for every thread count).
                 if opts.witness && verdicts.iter().all(|v| v.status == Status::Safe) {
@@ -366,7 +362,15 @@ fn stats_section(s: &bounded::Stats, hints: bool, title: &str) -> Section {
 }
 
 /// The bounded search at one fixed bound on every assertion COARSEN left open.
-fn bounded_pass(prog: &Program, opts: &CheckOptions, b: Bound, hints: Option<&bounded::Hints>, verdicts: &mut [AssertionVerdict], sections: &mut Vec<Section>, artifacts: &mut crate::verdict::Artifacts) {
+fn bounded_pass(
+    prog: &Program,
+    opts: &CheckOptions,
+    b: Bound,
+    hints: Option<&bounded::Hints>,
+    verdicts: &mut [AssertionVerdict],
+    sections: &mut Vec<Section>,
+    artifacts: &mut crate::verdict::Artifacts,
+) {
     use crate::bounded::BoundedOutcome;
     let targets: Vec<AssertId> = (0..verdicts.len()).filter(|&i| verdicts[i].status != Status::Safe).map(|i| AssertId(i as u32)).collect();
     if targets.is_empty() {

@@ -3,16 +3,16 @@
 //! Data flows one way: [`frontend`] (C to [`ir`]), the analyses, verdicts, reports.
 //! See `ARCHITECTURE.md` for the map.
 
-pub mod bounded;
 pub mod batch;
+pub mod bounded;
 pub mod cli;
 pub mod coarsen;
 pub mod diag;
 pub mod engine;
 pub mod finite;
 pub mod frontend;
-pub mod interp;
 pub mod inputs;
+pub mod interp;
 pub mod ir;
 pub mod predict;
 pub mod report;

@@ -23,11 +23,7 @@ fn parse(file: Option<&Path>) -> Result<Program, String> {
         Some(p) => Program::from_file(p).map_err(|d| format!("in the rules {}:\n{d}", p.display())),
         None => {
             let mut embedded = |_from: &str, path: &str| -> Result<Source, String> {
-                FILES
-                    .iter()
-                    .find(|(n, _)| *n == path)
-                    .map(|(n, text)| Source { name: n.to_string(), text: text.to_string() })
-                    .ok_or_else(|| format!("`{path}` is not a built-in rule file"))
+                FILES.iter().find(|(n, _)| *n == path).map(|(n, text)| Source { name: n.to_string(), text: text.to_string() }).ok_or_else(|| format!("`{path}` is not a built-in rule file"))
             };
             Program::parse(FILES[0].1, FILES[0].0, &mut embedded).map_err(|d| format!("the built-in rules do not load (a bug):\n{d}"))
         }

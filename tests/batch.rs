@@ -247,13 +247,7 @@ fn two_processes_on_loopback_give_the_single_process_report() {
     let spawn = |index: &str| {
         let mut args = vec!["check", "--engines", "coarsen", "-n", "2", "-p", index, "-H", hosts.to_str().unwrap(), "--workers", "2", "--format", "json"];
         args.extend(inputs);
-        Command::new(env!("CARGO_BIN_EXE_duet-rs"))
-            .args(&args)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap()
+        Command::new(env!("CARGO_BIN_EXE_duet-rs")).args(&args).current_dir(env!("CARGO_MANIFEST_DIR")).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap()
     };
     let second = spawn("1");
     let first = spawn("0");

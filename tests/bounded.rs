@@ -182,7 +182,11 @@ fn replay_enforces_locks() {
         }
         forks.get() == 2
     }) {
-        let children = if matches!(p.loc(l).action, Action::Fork { .. }) { vec![steps.iter().filter(|s| matches!(s, Step::Exec { children, .. } if !children.is_empty())).count() as u32 + 1] } else { Vec::new() };
+        let children = if matches!(p.loc(l).action, Action::Fork { .. }) {
+            vec![steps.iter().filter(|s| matches!(s, Step::Exec { children, .. } if !children.is_empty())).count() as u32 + 1]
+        } else {
+            Vec::new()
+        };
         steps.push(exec(0, l, children));
     }
     let w1 = straight(&p, 1, &|a| matches!(a, Action::Acquire(_)));

@@ -26,12 +26,7 @@ fn a_closed_pipe_ends_the_output_quietly() {
     let file = dir.join("long.c");
     let body: String = (0..4000).map(|i| format!("  g = g + {i};\n")).collect();
     std::fs::write(&file, format!("int g;\nint main() {{\n{body}  return 0;\n}}\n")).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_duet-rs"))
-        .args(["ir", file.to_str().unwrap()])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_duet-rs")).args(["ir", file.to_str().unwrap()]).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
     let mut head = [0u8; 64];
     child.stdout.as_mut().unwrap().read_exact(&mut head).unwrap();
     drop(child.stdout.take());

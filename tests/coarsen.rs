@@ -51,12 +51,8 @@ fn annotated_programs() {
 /// The project's examples, with the verdicts their comments state.
 #[test]
 fn examples() {
-    let cases: &[(&str, &[Status])] = &[
-        ("producer_consumer.c", &[Status::Safe]),
-        ("increment_decrement.c", &[Status::Safe, Status::Unknown]),
-        ("locked_counter.c", &[Status::Safe]),
-        ("racy_counter.c", &[Status::Unknown]),
-    ];
+    let cases: &[(&str, &[Status])] =
+        &[("producer_consumer.c", &[Status::Safe]), ("increment_decrement.c", &[Status::Safe, Status::Unknown]), ("locked_counter.c", &[Status::Safe]), ("racy_counter.c", &[Status::Unknown])];
     for (file, expected) in cases {
         let prog = load(&common::repo(&format!("benchmarks/examples/{file}")), &FrontendOptions::default()).unwrap();
         for d in DOMAINS {
@@ -127,11 +123,7 @@ fn figure2_popl12() {
 fn duet_options(shared: &Path, file: &str) -> FrontendOptions {
     let reg = std::fs::read_to_string(shared.join("duet-coarsen/regression.txt")).unwrap();
     let flags = common::duet_flags(&reg, file);
-    FrontendOptions {
-        whole_program: !flags.iter().any(|f| f == "--no-whole-program"),
-        parameterized: flags.iter().any(|f| f == "--parameterized"),
-        ..Default::default()
-    }
+    FrontendOptions { whole_program: !flags.iter().any(|f| f == "--no-whole-program"), parameterized: flags.iter().any(|f| f == "--parameterized"), ..Default::default() }
 }
 
 /// DUET's regression programs, with the flags its regression file gives: at least DUET's own

@@ -132,7 +132,6 @@ int main(void) {
     }
 }
 
-
 /// Templates that touch different shared cells, or one of them under a lock, are not folded.
 #[test]
 fn different_templates_do_not_fold() {

@@ -38,8 +38,11 @@ fn markers(src: &str) -> BTreeMap<u64, Expect> {
     out
 }
 
+/// Per task of a JSON report: its outcome and each assertion's (line, status, reason).
+type TaskVerdicts = Vec<(String, Vec<(u64, String, String)>)>;
+
 /// One task of a JSON report: its outcome and each assertion's (line, status, reason).
-fn run_json(args: &[&str]) -> Vec<(String, Vec<(u64, String, String)>)> {
+fn run_json(args: &[&str]) -> TaskVerdicts {
     let mut full = vec!["check", "--format", "json"];
     full.extend_from_slice(args);
     let out = common::duet(&full);
@@ -67,8 +70,7 @@ fn check_program(file: &str) {
     let expect = markers(&src);
     assert!(expect.values().any(|e| *e == Expect::Holds) && expect.values().any(|e| matches!(e, Expect::Fails(_))), "{file}: needs assertions that hold and ones that fail");
     // (flags, bound): COARSEN alone; the default strategy (COARSEN, then deepening); fixed bounds.
-    let modes: [(&[&str], Option<u32>); 5] =
-        [(&["--engines", "coarsen"], None), (&[], Some(0)), (&["--bound", "1"], Some(1)), (&["--bound", "2"], Some(2)), (&["--bound", "3"], Some(3))];
+    let modes: [(&[&str], Option<u32>); 5] = [(&["--engines", "coarsen"], None), (&[], Some(0)), (&["--bound", "1"], Some(1)), (&["--bound", "2"], Some(2)), (&["--bound", "3"], Some(3))];
     for (flags, bound) in modes {
         let mut args: Vec<&str> = flags.to_vec();
         args.push(file);

@@ -134,7 +134,8 @@ fn trip_counts_are_exact_only_for_counted_shapes() {
 
 #[test]
 fn threads_of_nested_counted_loops_are_counted_and_others_not() {
-    let pre = "typedef unsigned long pthread_t; int pthread_create(pthread_t *t, void *a, void *(*f)(void *), void *x); extern int __VERIFIER_nondet_int(void); int g; void *f(void *a) { g = 1; return 0; }";
+    let pre =
+        "typedef unsigned long pthread_t; int pthread_create(pthread_t *t, void *a, void *(*f)(void *), void *x); extern int __VERIFIER_nondet_int(void); int g; void *f(void *a) { g = 1; return 0; }";
     let threads = |body: &str| {
         let c = counts(&format!("{pre} int main(void) {{ pthread_t t; int n = __VERIFIER_nondet_int(); {body} return 0; }}"));
         c.threads.values().copied().collect::<Vec<_>>()
@@ -142,7 +143,13 @@ fn threads_of_nested_counted_loops_are_counted_and_others_not() {
     assert_eq!(threads("for (int i = 0; i < 3; i++) for (int j = 0; j < 4; j++) pthread_create(&t, 0, f, 0);"), vec![12]);
     assert_eq!(threads("for (int i = 0; i < n; i++) pthread_create(&t, 0, f, 0);"), Vec::<u32>::new());
     assert_eq!(threads("for (int i = 0; i < 10; i++) for (int j = 0; j < 10; j++) pthread_create(&t, 0, f, 0);"), Vec::<u32>::new(), "beyond --max-threads");
-    let p = lower_text(&format!("{pre} int main(void) {{ pthread_t t; for (int i = 0; i < 4; i++) pthread_create(&t, 0, f, 0); return 0; }}"), "t.c", "t.c", &FrontendOptions { parameterized: true, ..FrontendOptions::default() }).expect("lowers");
+    let p = lower_text(
+        &format!("{pre} int main(void) {{ pthread_t t; for (int i = 0; i < 4; i++) pthread_create(&t, 0, f, 0); return 0; }}"),
+        "t.c",
+        "t.c",
+        &FrontendOptions { parameterized: true, ..FrontendOptions::default() },
+    )
+    .expect("lowers");
     assert!(Counts::of(&p, 64, 64).threads.is_empty(), "--parameterized: every template is unbounded");
 }
 

@@ -226,7 +226,12 @@ fn dev_set_expected_false_found_and_replayed_none_on_expected_true() {
 #[test]
 fn same_seed_same_predictions_at_one_and_two_workers() {
     let f = scratch("det", FIG1);
-    let files = [f.display().to_string(), repo("tests/programs/bounded/counter.c").display().to_string(), repo("tests/programs/coarsen/loop_invariant.c").display().to_string(), repo("benchmarks/examples/racy_counter.c").display().to_string()];
+    let files = [
+        f.display().to_string(),
+        repo("tests/programs/bounded/counter.c").display().to_string(),
+        repo("tests/programs/coarsen/loop_invariant.c").display().to_string(),
+        repo("benchmarks/examples/racy_counter.c").display().to_string(),
+    ];
     let run = |w: &str| {
         let mut args = vec!["predict", "--no-progress", "--seed", "7", "--runs", "4", "--workers", w, "--format", "json"];
         args.extend(files.iter().map(|s| s.as_str()));

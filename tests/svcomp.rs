@@ -53,7 +53,18 @@ fn check_summary(stdout: &str, rows: &[Row]) -> i64 {
         assert_eq!(n, [count(e, "TRUE"), count(e, "FALSE"), count(e, "UNKNOWN")], "{line}");
     }
     let score: i64 = rows.iter().map(|r| r.4).sum();
-    let max: i64 = rows.iter().map(|r| if r.1 == "true" { 2 } else if r.1 == "false" { 1 } else { 0 }).sum();
+    let max: i64 = rows
+        .iter()
+        .map(|r| {
+            if r.1 == "true" {
+                2
+            } else if r.1 == "false" {
+                1
+            } else {
+                0
+            }
+        })
+        .sum();
     let line = format!("score {score} (of {max} possible; +2 correct TRUE, +1 correct FALSE, -32 wrong TRUE, -16 wrong FALSE)");
     assert!(stdout.lines().any(|l| l == line), "expected `{line}` in:\n{stdout}");
     for r in rows {

@@ -117,10 +117,7 @@ fn correctness_witness_carries_invariants_over_program_variables() {
         assert_eq!(i["invariant"]["format"], "c_expression");
     }
     // At the assertion, under the lock, every worker sees the counter at 0.
-    assert!(
-        invs.iter().any(|i| i["invariant"]["location"]["line"] == 16 && i["invariant"]["value"] == "count == 0" && i["invariant"]["location"]["function"] == "worker"),
-        "{v:#}"
-    );
+    assert!(invs.iter().any(|i| i["invariant"]["location"]["line"] == 16 && i["invariant"]["value"] == "count == 0" && i["invariant"]["location"]["function"] == "worker"), "{v:#}");
     // The same input gives the same file, uuid included.
     let first = std::fs::read(&w).unwrap();
     let (code, _, _) = run(&["check", "--no-progress", "--witness", w.to_str().unwrap(), "benchmarks/examples/locked_counter.c"]);

@@ -99,11 +99,7 @@ fn bench_tc(quick: bool) {
     // Sparse graphs (one edge per node on average) keep the closure near-linear, so that 100k
     // edges stay tractable; the dense graph (three edges per node, as in the dependency notes'
     // probe) has a closure of millions of pairs, each derived many times.
-    let sizes: &[(usize, u32)] = if quick {
-        &[(1_000, 1_000), (10_000, 10_000), (1_000, 333)]
-    } else {
-        &[(1_000, 1_000), (10_000, 10_000), (100_000, 100_000), (1_000, 333), (6_000, 2_000)]
-    };
+    let sizes: &[(usize, u32)] = if quick { &[(1_000, 1_000), (10_000, 10_000), (1_000, 333)] } else { &[(1_000, 1_000), (10_000, 10_000), (100_000, 100_000), (1_000, 333), (6_000, 2_000)] };
     for &(edges, nodes) in sizes {
         let g = random_graph(edges as u64, nodes, edges);
         let reps = if edges <= 10_000 && nodes as usize >= edges / 2 { 3 } else { 1 };
@@ -143,19 +139,7 @@ fn bench_interference(quick: bool) {
         let (t1, c1) = best(reps, || interference_engine(&p, &f, 1));
         let (t2, c2) = best(reps, || interference_engine(&p, &f, 2));
         assert_eq!((c, c), (c1, c2), "engine and crepe disagree");
-        println!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-            shape.locations(),
-            f.len(),
-            c.0,
-            c.1,
-            c.2,
-            cell(tc),
-            cell(t1),
-            cell(t2),
-            ratio(t1, tc),
-            ratio(t2, tc)
-        );
+        println!("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |", shape.locations(), f.len(), c.0, c.1, c.2, cell(tc), cell(t1), cell(t2), ratio(t1, tc), ratio(t2, tc));
     }
 }
 
@@ -194,16 +178,7 @@ fn bench_incremental(quick: bool) {
             });
             let n = e.relation("may_flow").expect("may_flow").len();
             assert_eq!(n, expected.2, "incremental result differs");
-            println!(
-                "| {} | {} | {} | {} | {} | {} | {} |",
-                shape.locations(),
-                workers,
-                late.len(),
-                cell(scratch),
-                cell(first),
-                cell(round),
-                ratio(round, scratch)
-            );
+            println!("| {} | {} | {} | {} | {} | {} | {} |", shape.locations(), workers, late.len(), cell(scratch), cell(first), cell(round), ratio(round, scratch));
         }
     }
 }

@@ -46,15 +46,7 @@ impl Checker<'_> {
 
 /// Checks loaded items and produces the program's relations, rules, facts and strata.
 pub(crate) fn check(files: &[String], items: &[Item]) -> Result<Checked, Diagnostics> {
-    let mut c = Checker {
-        files,
-        diags: Vec::new(),
-        types: HashMap::new(),
-        relations: Vec::new(),
-        by_name: HashMap::new(),
-        decl_pos: Vec::new(),
-        symbols: SymbolTable::new(),
-    };
+    let mut c = Checker { files, diags: Vec::new(), types: HashMap::new(), relations: Vec::new(), by_name: HashMap::new(), decl_pos: Vec::new(), symbols: SymbolTable::new() };
     resolve_types(&mut c, items);
     for item in items {
         if let Item::Decl(d) = item {
@@ -90,9 +82,7 @@ fn resolve_types(c: &mut Checker, items: &[Item]) {
     let mut pending: Vec<&ast::TypeDecl> = Vec::new();
     for item in items {
         if let Item::Type(t) = item {
-            if matches!(t.name.text.as_str(), "number" | "unsigned" | "symbol" | "float")
-                || pending.iter().any(|p| p.name.text == t.name.text)
-            {
+            if matches!(t.name.text.as_str(), "number" | "unsigned" | "symbol" | "float") || pending.iter().any(|p| p.name.text == t.name.text) {
                 c.err(t.name.pos, format!("type '{}' is already defined: expected a new type name", t.name.text));
                 continue;
             }
@@ -135,20 +125,12 @@ fn base_type(types: &HashMap<String, ColumnType>, name: &str) -> Option<ColumnTy
 fn declare(c: &mut Checker, d: &ast::Decl) {
     if let Some(&prev) = c.by_name.get(&d.name.text) {
         let p = c.decl_pos[prev];
-        let msg = format!(
-            "relation '{}' is declared twice (first at {}:{}:{}): expected a new relation name",
-            d.name.text, c.files[p.file as usize], p.line, p.col
-        );
+        let msg = format!("relation '{}' is declared twice (first at {}:{}:{}): expected a new relation name", d.name.text, c.files[p.file as usize], p.line, p.col);
         c.err(d.name.pos, msg);
         return;
     }
     if d.attrs.len() > crate::plan::MAX_ARITY {
-        let msg = format!(
-            "relation '{}' has {} columns: expected at most {}",
-            d.name.text,
-            d.attrs.len(),
-            crate::plan::MAX_ARITY
-        );
+        let msg = format!("relation '{}' has {} columns: expected at most {}", d.name.text, d.attrs.len(), crate::plan::MAX_ARITY);
         c.err(d.name.pos, msg);
     }
     let mut columns = Vec::new();
@@ -173,14 +155,7 @@ fn declare(c: &mut Checker, d: &ast::Decl) {
     let id = c.relations.len();
     c.by_name.insert(d.name.text.clone(), id);
     c.decl_pos.push(d.name.pos);
-    c.relations.push(RelationInfo {
-        name: d.name.text.clone(),
-        columns,
-        input: None,
-        output: None,
-        printsize: false,
-        has_rules: false,
-    });
+    c.relations.push(RelationInfo { name: d.name.text.clone(), columns, input: None, output: None, printsize: false, has_rules: false });
 }
 
 fn io_directive(c: &mut Checker, io: &ast::IoDecl) {
@@ -338,10 +313,7 @@ fn rule(c: &mut Checker, head: &ast::Atom, body: &[ast::Literal], pos: Pos) -> O
                 match vars.types[v] {
                     None => vars.types[v] = Some((ty, n.pos)),
                     Some((prev, ppos)) if prev != ty => {
-                        let msg = format!(
-                            "type mismatch: variable '{}' is a {} here (column {} of '{}') but a {} at {}:{}",
-                            n.text, ty, i + 1, atom.rel.text, prev, ppos.line, ppos.col
-                        );
+                        let msg = format!("type mismatch: variable '{}' is a {} here (column {} of '{}') but a {} at {}:{}", n.text, ty, i + 1, atom.rel.text, prev, ppos.line, ppos.col);
                         c.err(n.pos, msg);
                     }
                     _ => {}
@@ -449,10 +421,7 @@ fn rule(c: &mut Checker, head: &ast::Atom, body: &[ast::Literal], pos: Pos) -> O
     };
     for (i, arg) in head_ir.args.iter().enumerate() {
         if let Some(v) = unbound(arg) {
-            let msg = format!(
-                "variable '{}' in the head of '{}' is not range-restricted: expected it in a positive body atom",
-                vars.names[v], head.rel.text
-            );
+            let msg = format!("variable '{}' in the head of '{}' is not range-restricted: expected it in a positive body atom", vars.names[v], head.rel.text);
             c.err(head.args[i].pos(), msg);
         }
     }
@@ -472,10 +441,7 @@ fn rule(c: &mut Checker, head: &ast::Atom, body: &[ast::Literal], pos: Pos) -> O
             Lit::Cmp(a, op, b) => {
                 for arg in [a, b] {
                     if let Some(v) = unbound(arg) {
-                        let msg = format!(
-                            "variable '{}' in the constraint '{}' is not range-restricted: expected it in a positive body atom",
-                            vars.names[v], op.symbol()
-                        );
+                        let msg = format!("variable '{}' in the constraint '{}' is not range-restricted: expected it in a positive body atom", vars.names[v], op.symbol());
                         c.err(*p, msg);
                     }
                 }
@@ -486,12 +452,7 @@ fn rule(c: &mut Checker, head: &ast::Atom, body: &[ast::Literal], pos: Pos) -> O
     if c.diags.len() > errors_before {
         return None;
     }
-    Some(Rule {
-        head: head_ir,
-        body: lits.into_iter().map(|(l, _)| l).collect(),
-        var_names: vars.names,
-        pos,
-    })
+    Some(Rule { head: head_ir, body: lits.into_iter().map(|(l, _)| l).collect(), var_names: vars.names, pos })
 }
 
 fn cmp_args(c: &mut Checker, vars: &mut Vars, l: &Term, op: CmpOp, r: &Term, pos: Pos) -> (Arg, Arg) {

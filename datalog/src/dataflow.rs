@@ -8,16 +8,16 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use differential_dataflow::input::{Input, InputSession};
-use differential_dataflow::operators::cursor::join::join_traces;
-use differential_dataflow::AsCollection;
-use timely::container::{CapacityContainerBuilder, PushInto};
 use differential_dataflow::operators::arrange::{Arranged, TraceAgent};
+use differential_dataflow::operators::cursor::join::join_traces;
 use differential_dataflow::operators::iterate::VecVariable;
 use differential_dataflow::trace::implementations::ValSpine;
+use differential_dataflow::AsCollection;
 use differential_dataflow::VecCollection;
 use serde::de::{self, SeqAccess, Visitor};
 use serde::ser::SerializeTuple;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use timely::container::{CapacityContainerBuilder, PushInto};
 use timely::dataflow::ProbeHandle;
 use timely::order::Product;
 
@@ -131,22 +131,12 @@ fn projection(spec: &ArrSpec, kw: usize) -> Emit {
 /// function, so the join operator is instantiated once per preset whatever the rule. Its output is
 /// not consolidated: rows are mostly distinct, and every consumer (an arrangement or `distinct`)
 /// consolidates anyway.
-fn join<'s, const K: usize, const V: usize>(
-    left: LArr<'s, Inner, K, V>,
-    right: LArr<'s, Inner, K, V>,
-    name: &str,
-    emit: Emit,
-) -> Coll<'s, Inner, K, V> {
-    join_traces::<_, _, _, _, CapacityContainerBuilder<Vec<(Row<K, V>, Inner, Diff)>>>(
-        left,
-        right,
-        name,
-        move |k, a, b, t, d1, d2, out| {
-            if let Some(row) = emit.apply(k, a, b) {
-                out.push_into((row, t, d1 * d2));
-            }
-        },
-    )
+fn join<'s, const K: usize, const V: usize>(left: LArr<'s, Inner, K, V>, right: LArr<'s, Inner, K, V>, name: &str, emit: Emit) -> Coll<'s, Inner, K, V> {
+    join_traces::<_, _, _, _, CapacityContainerBuilder<Vec<(Row<K, V>, Inner, Diff)>>>(left, right, name, move |k, a, b, t, d1, d2, out| {
+        if let Some(row) = emit.apply(k, a, b) {
+            out.push_into((row, t, d1 * d2));
+        }
+    })
     .as_collection()
 }
 
@@ -175,11 +165,7 @@ impl<'s, const K: usize, const V: usize> Ctx<'s, '_, K, V> {
         }
         let spec = &plan.arrs[id];
         let projected = self.coll(spec.rel).flat_map(mapper(projection(spec, K)));
-        let projected = if spec.distinct {
-            crate::distinct::distinct(projected, &format!("distinct {}", self.names[spec.rel]))
-        } else {
-            projected
-        };
+        let projected = if spec.distinct { crate::distinct::distinct(projected, &format!("distinct {}", self.names[spec.rel])) } else { projected };
         let a = projected.arrange_by_key_named(&format!("arrange {}", plan.describe_arr(id, self.names)));
         self.arrs.insert(id, a.clone());
         a
@@ -256,11 +242,7 @@ fn rule_reads(plan: &Plan, rule: &RulePlan, out: &mut Vec<usize>) {
 /// Each stratum with rules runs in its own iterative scope (a non-recursive one converges in a
 /// single round), so every join, arrangement and `distinct` has the same timestamp type and is
 /// compiled once per preset. Arrangements are shared by all rules of a stratum.
-pub(crate) fn build<const K: usize, const V: usize>(
-    worker: &mut timely::worker::Worker,
-    plan: &Plan,
-    observed: &[bool],
-) -> Dataflow<K, V> {
+pub(crate) fn build<const K: usize, const V: usize>(worker: &mut timely::worker::Worker, plan: &Plan, observed: &[bool]) -> Dataflow<K, V> {
     worker.dataflow::<Epoch, _, _>(|scope| {
         let n = plan.arity.len();
         let mut inputs = Vec::with_capacity(n);
@@ -281,8 +263,7 @@ pub(crate) fn build<const K: usize, const V: usize>(
                 rule_reads(plan, rule, &mut reads);
             }
             let results: Vec<(usize, Coll<'_, Epoch, K, V>)> = scope.iterative::<u32, _, _>(|inner| {
-                let mut ctx =
-                    Ctx { names: &plan.names, colls: HashMap::new(), arrs: HashMap::new(), unit: unit_c.clone().enter(inner) };
+                let mut ctx = Ctx { names: &plan.names, colls: HashMap::new(), arrs: HashMap::new(), unit: unit_c.clone().enter(inner) };
                 let mut vars = Vec::new();
                 for &r in &stratum.rels {
                     if stratum.recursive && !stratum.inline.contains(&r) {
@@ -298,8 +279,7 @@ pub(crate) fn build<const K: usize, const V: usize>(
                 }
                 // Inline relations first, in dependency order, so that later rules can read them.
                 for &r in &stratum.inline {
-                    let parts: Vec<_> =
-                        stratum.rules.iter().filter(|rule| rule.head == r).map(|rule| ctx.render_rule(plan, rule)).collect();
+                    let parts: Vec<_> = stratum.rules.iter().filter(|rule| rule.head == r).map(|rule| ctx.render_rule(plan, rule)).collect();
                     let c = differential_dataflow::collection::concatenate(inner, parts);
                     ctx.colls.insert(r, c);
                 }

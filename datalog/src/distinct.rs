@@ -142,10 +142,7 @@ impl RowState {
 }
 
 /// The set of rows with a positive count, as a collection; `name` names the operator.
-pub(crate) fn distinct<'s, D>(
-    input: differential_dataflow::VecCollection<'s, Time, D, Diff>,
-    name: &str,
-) -> differential_dataflow::VecCollection<'s, Time, D, Diff>
+pub(crate) fn distinct<'s, D>(input: differential_dataflow::VecCollection<'s, Time, D, Diff>, name: &str) -> differential_dataflow::VecCollection<'s, Time, D, Diff>
 where
     D: differential_dataflow::ExchangeData + std::hash::Hash + Eq + Copy,
 {

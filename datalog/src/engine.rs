@@ -168,13 +168,7 @@ impl Engine {
             .relations
             .iter()
             .enumerate()
-            .map(|(r, info)| {
-                (info.is_input() || has_facts[r]).then(|| InputState {
-                    current: FlatSet::new(info.arity()),
-                    adds: FlatSet::new(info.arity()),
-                    dels: FlatSet::new(info.arity()),
-                })
-            })
+            .map(|(r, info)| (info.is_input() || has_facts[r]).then(|| InputState { current: FlatSet::new(info.arity()), adds: FlatSet::new(info.arity()), dels: FlatSet::new(info.arity()) }))
             .collect();
         // Input relations without rules are answered from their input state; everything else
         // that is observed is tracked from the dataflow's output.
@@ -186,12 +180,7 @@ impl Engine {
                 wanted && (info.has_rules || !info.is_input())
             })
             .collect();
-        let stores = program
-            .relations
-            .iter()
-            .zip(&observed)
-            .map(|(info, &o)| o.then(|| SortedRows::new(info.arity())))
-            .collect();
+        let stores = program.relations.iter().zip(&observed).map(|(info, &o)| o.then(|| SortedRows::new(info.arity()))).collect();
 
         let (reply_tx, replies) = mpsc::channel::<Reply>();
         let mut senders = Vec::new();
@@ -353,11 +342,7 @@ impl Engine {
             let (adds, n_adds, dels, n_dels) = merge_changes(info.arity(), parts);
             store.apply(&adds, n_adds, &dels, n_dels);
             if n_adds + n_dels > 0 {
-                changes.relations.push(RelationChanges {
-                    name: info.name.clone(),
-                    added: decode_sorted(info, adds, n_adds),
-                    removed: decode_sorted(info, dels, n_dels),
-                });
+                changes.relations.push(RelationChanges { name: info.name.clone(), added: decode_sorted(info, adds, n_adds), removed: decode_sorted(info, dels, n_dels) });
             }
         }
         for (r, added, removed) in input_changes {

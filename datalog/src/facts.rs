@@ -87,8 +87,7 @@ pub fn run_dir(rules: &Path, facts_dir: &Path, out_dir: &Path, workers: usize) -
             Err(e) => return Err(Error::Io { path, message: format!("cannot read fact file: {e}") }),
         };
         let delimiter = params.delimiter.clone().unwrap_or_else(|| "\t".into());
-        let tuples =
-            parse_facts(&text, &path.to_string_lossy(), info, &delimiter, &mut |s| engine.intern(s), &mut errors);
+        let tuples = parse_facts(&text, &path.to_string_lossy(), info, &delimiter, &mut |s| engine.intern(s), &mut errors);
         if errors.len() >= MAX_FACT_ERRORS {
             break;
         }
@@ -99,8 +98,7 @@ pub fn run_dir(rules: &Path, facts_dir: &Path, out_dir: &Path, workers: usize) -
         return Err(Error::Facts(Diagnostics(errors)));
     }
     engine.advance()?;
-    std::fs::create_dir_all(out_dir)
-        .map_err(|e| Error::Io { path: out_dir.to_path_buf(), message: format!("cannot create output directory: {e}") })?;
+    std::fs::create_dir_all(out_dir).map_err(|e| Error::Io { path: out_dir.to_path_buf(), message: format!("cannot create output directory: {e}") })?;
     for info in program.relations() {
         if let Some(params) = &info.output {
             let tuples = engine.relation(&info.name)?;
@@ -118,14 +116,7 @@ pub fn run_dir(rules: &Path, facts_dir: &Path, out_dir: &Path, workers: usize) -
 
 /// Parses the lines of one fact file for relation `info`; symbols are interned through `intern`,
 /// and malformed lines are added to `errors` (file:line:column, saying what was expected).
-pub fn parse_facts(
-    text: &str,
-    file: &str,
-    info: &RelationInfo,
-    delimiter: &str,
-    intern: &mut dyn FnMut(&str) -> u32,
-    errors: &mut Vec<Diagnostic>,
-) -> Tuples {
+pub fn parse_facts(text: &str, file: &str, info: &RelationInfo, delimiter: &str, intern: &mut dyn FnMut(&str) -> u32, errors: &mut Vec<Diagnostic>) -> Tuples {
     let arity = info.arity();
     let mut tuples = Tuples::new(arity);
     let mut row = Vec::with_capacity(arity);
@@ -150,12 +141,7 @@ pub fn parse_facts(
         let fields: Vec<&str> = line.split(delimiter).collect();
         if fields.len() != arity {
             let what = if delimiter == "\t" { "tab-separated".to_string() } else { format!("'{delimiter}'-separated") };
-            errors.push(Diagnostic::new(
-                file,
-                lineno,
-                1,
-                format!("expected {arity} {what} column{} for '{}', found {}", if arity == 1 { "" } else { "s" }, info.name, fields.len()),
-            ));
+            errors.push(Diagnostic::new(file, lineno, 1, format!("expected {arity} {what} column{} for '{}', found {}", if arity == 1 { "" } else { "s" }, info.name, fields.len())));
             continue;
         }
         let mut col = 1u32;

@@ -158,8 +158,7 @@ fn build(checked: &Checked, kw: usize, vw: usize) -> Result<Plan, (usize, String
             rule_count[rule.head.rel] += 1;
             set_rule[rule.head.rel] = is_set_preserving(rule);
         }
-        let set_valued: Vec<usize> =
-            s.rels.iter().copied().filter(|&r| rule_count[r] == 1 && set_rule[r] && !has_input[r]).collect();
+        let set_valued: Vec<usize> = s.rels.iter().copied().filter(|&r| rule_count[r] == 1 && set_rule[r] && !has_input[r]).collect();
         let inline = if s.recursive { inline_order(checked, s, &set_valued) } else { Vec::new() };
         for (ri, rule) in checked.rules.iter().enumerate() {
             if stratum_of[rule.head.rel] != si {
@@ -216,8 +215,7 @@ fn inline_order(checked: &Checked, s: &crate::program::Stratum, set_valued: &[us
         let mut order = Vec::new();
         let mut left = candidates.clone();
         loop {
-            let ready: Vec<usize> =
-                left.iter().copied().filter(|&r| deps(r).iter().all(|d| !left.contains(d))).collect();
+            let ready: Vec<usize> = left.iter().copied().filter(|&r| deps(r).iter().all(|d| !left.contains(d))).collect();
             if ready.is_empty() {
                 break;
             }
@@ -256,13 +254,7 @@ enum Pending {
 impl Builder<'_> {
     fn arr(&mut self, rel: usize, key: Vec<usize>, val: Vec<usize>, for_anti: bool) -> Result<usize, String> {
         if key.len() > self.kw || val.len() > self.vw {
-            return Err(format!(
-                "a join needs {} key and {} carried columns; the widest engine preset supports {} and {}",
-                key.len(),
-                val.len(),
-                self.kw,
-                self.vw
-            ));
+            return Err(format!("a join needs {} key and {} carried columns; the widest engine preset supports {} and {}", key.len(), val.len(), self.kw, self.vw));
         }
         let distinct = for_anti && key.len() + val.len() < self.arity[rel];
         let spec = ArrSpec { rel, key, val, distinct };
@@ -333,10 +325,8 @@ impl Builder<'_> {
                 for (i, &v) in shared.iter().enumerate() {
                     bound[v as usize] = Some(Src::K(i as u8));
                 }
-                let lval: Vec<usize> =
-                    (0..a1.args.len()).filter(|c| !lkey.contains(c) && a1.args[*c] != Arg::Wild).collect();
-                let rval: Vec<usize> =
-                    (0..a2.args.len()).filter(|c| !rkey.contains(c) && a2.args[*c] != Arg::Wild).collect();
+                let lval: Vec<usize> = (0..a1.args.len()).filter(|c| !lkey.contains(c) && a1.args[*c] != Arg::Wild).collect();
+                let rval: Vec<usize> = (0..a2.args.len()).filter(|c| !rkey.contains(c) && a2.args[*c] != Arg::Wild).collect();
                 for (j, &c) in lval.iter().enumerate() {
                     bind_or_filter(&mut bound, &mut filters, a1.args[c], Src::A(j as u8));
                 }
@@ -360,73 +350,48 @@ impl Builder<'_> {
                     _ => true,
                 })
             });
-            let (emit, next_bound, next_filters, next): (Emit, Vec<Option<Src>>, Vec<Filter>, Option<Pending>) =
-                if let Some(i) = neg_ready {
-                    let n = negs.remove(i);
-                    let (key_cols, key_srcs, key_vars) = key_terms(n, &bound);
-                    let live = live_vars(nvars, &remaining, &negs, &cmps, &rule.head);
-                    let val_vars: Vec<u32> = (0..nvars as u32)
-                        .filter(|v| live[*v as usize] && bound_set[*v as usize] && !key_vars.contains(&Some(*v)))
-                        .collect();
-                    let emit = Emit {
-                        key: key_srcs,
-                        val: val_vars.iter().map(|v| bound[*v as usize].unwrap_or(Src::C(0))).collect(),
-                        filters: std::mem::take(&mut filters),
-                    };
-                    let nb = relayout(nvars, &key_vars, &val_vars);
-                    let set = self.arr(n.rel, key_cols, Vec::new(), true)?;
-                    (emit, nb, Vec::new(), Some(Pending::Step(Step::Anti { set, emit: Emit::default() })))
-                } else if !remaining.is_empty() {
-                    let i = pick_next(&remaining, &bound_set);
-                    let a = remaining.remove(i);
-                    let (key_cols, key_srcs, key_vars) = key_terms(a, &bound);
-                    let live = live_vars(nvars, &remaining, &negs, &cmps, &rule.head);
-                    let val_vars: Vec<u32> = (0..nvars as u32)
-                        .filter(|v| live[*v as usize] && bound_set[*v as usize] && !key_vars.contains(&Some(*v)))
-                        .collect();
-                    let emit = Emit {
-                        key: key_srcs,
-                        val: val_vars.iter().map(|v| bound[*v as usize].unwrap_or(Src::C(0))).collect(),
-                        filters: std::mem::take(&mut filters),
-                    };
-                    let mut nb = relayout(nvars, &key_vars, &val_vars);
-                    let mut nf = Vec::new();
-                    let rval: Vec<usize> = (0..a.args.len())
-                        .filter(|c| !key_cols.contains(c) && a.args[*c] != Arg::Wild)
-                        .collect();
-                    for (j, &c) in rval.iter().enumerate() {
-                        bind_or_filter(&mut nb, &mut nf, a.args[c], Src::B(j as u8));
-                    }
-                    let right = self.arr(a.rel, key_cols, rval, false)?;
-                    (emit, nb, nf, Some(Pending::Step(Step::Join { right, emit: Emit::default() })))
-                } else {
-                    let arity = rule.head.args.len();
-                    let srcs: Vec<Src> = rule
-                        .head
-                        .args
-                        .iter()
-                        .map(|a| match a {
-                            Arg::Var(v) => bound[*v as usize].unwrap_or(Src::C(0)),
-                            Arg::Const(c) => Src::C(*c),
-                            Arg::Wild => Src::C(0),
-                        })
-                        .collect();
-                    let split = arity.min(self.kw);
-                    let emit = Emit {
-                        key: srcs[..split].to_vec(),
-                        val: srcs[split..].to_vec(),
-                        filters: std::mem::take(&mut filters),
-                    };
-                    (emit, Vec::new(), Vec::new(), None)
-                };
+            let (emit, next_bound, next_filters, next): (Emit, Vec<Option<Src>>, Vec<Filter>, Option<Pending>) = if let Some(i) = neg_ready {
+                let n = negs.remove(i);
+                let (key_cols, key_srcs, key_vars) = key_terms(n, &bound);
+                let live = live_vars(nvars, &remaining, &negs, &cmps, &rule.head);
+                let val_vars: Vec<u32> = (0..nvars as u32).filter(|v| live[*v as usize] && bound_set[*v as usize] && !key_vars.contains(&Some(*v))).collect();
+                let emit = Emit { key: key_srcs, val: val_vars.iter().map(|v| bound[*v as usize].unwrap_or(Src::C(0))).collect(), filters: std::mem::take(&mut filters) };
+                let nb = relayout(nvars, &key_vars, &val_vars);
+                let set = self.arr(n.rel, key_cols, Vec::new(), true)?;
+                (emit, nb, Vec::new(), Some(Pending::Step(Step::Anti { set, emit: Emit::default() })))
+            } else if !remaining.is_empty() {
+                let i = pick_next(&remaining, &bound_set);
+                let a = remaining.remove(i);
+                let (key_cols, key_srcs, key_vars) = key_terms(a, &bound);
+                let live = live_vars(nvars, &remaining, &negs, &cmps, &rule.head);
+                let val_vars: Vec<u32> = (0..nvars as u32).filter(|v| live[*v as usize] && bound_set[*v as usize] && !key_vars.contains(&Some(*v))).collect();
+                let emit = Emit { key: key_srcs, val: val_vars.iter().map(|v| bound[*v as usize].unwrap_or(Src::C(0))).collect(), filters: std::mem::take(&mut filters) };
+                let mut nb = relayout(nvars, &key_vars, &val_vars);
+                let mut nf = Vec::new();
+                let rval: Vec<usize> = (0..a.args.len()).filter(|c| !key_cols.contains(c) && a.args[*c] != Arg::Wild).collect();
+                for (j, &c) in rval.iter().enumerate() {
+                    bind_or_filter(&mut nb, &mut nf, a.args[c], Src::B(j as u8));
+                }
+                let right = self.arr(a.rel, key_cols, rval, false)?;
+                (emit, nb, nf, Some(Pending::Step(Step::Join { right, emit: Emit::default() })))
+            } else {
+                let arity = rule.head.args.len();
+                let srcs: Vec<Src> = rule
+                    .head
+                    .args
+                    .iter()
+                    .map(|a| match a {
+                        Arg::Var(v) => bound[*v as usize].unwrap_or(Src::C(0)),
+                        Arg::Const(c) => Src::C(*c),
+                        Arg::Wild => Src::C(0),
+                    })
+                    .collect();
+                let split = arity.min(self.kw);
+                let emit = Emit { key: srcs[..split].to_vec(), val: srcs[split..].to_vec(), filters: std::mem::take(&mut filters) };
+                (emit, Vec::new(), Vec::new(), None)
+            };
             if emit.key.len() > self.kw || emit.val.len() > self.vw {
-                return Err(format!(
-                    "an intermediate result needs {} key and {} carried values; the widest engine preset supports {} and {}",
-                    emit.key.len(),
-                    emit.val.len(),
-                    self.kw,
-                    self.vw
-                ));
+                return Err(format!("an intermediate result needs {} key and {} carried values; the widest engine preset supports {} and {}", emit.key.len(), emit.val.len(), self.kw, self.vw));
             }
             // Finish the current producer with the layout the next step needs.
             match pending {
@@ -502,10 +467,7 @@ fn apply_constraints(bound: &mut [Option<Src>], filters: &mut Vec<Filter>, cmps:
 
 /// The next atom to join: the first (in written order) that shares a bound variable, else the first.
 fn pick_next(remaining: &[&AtomIr], bound: &[bool]) -> usize {
-    remaining
-        .iter()
-        .position(|a| a.args.iter().any(|x| matches!(x, Arg::Var(v) if bound[*v as usize])))
-        .unwrap_or(0)
+    remaining.iter().position(|a| a.args.iter().any(|x| matches!(x, Arg::Var(v) if bound[*v as usize]))).unwrap_or(0)
 }
 
 /// The key of a join or antijoin with `a`: its bound-variable and constant columns, in column

@@ -132,23 +132,14 @@ impl Program {
             let file = loaded.files.get(pos.file as usize).cloned().unwrap_or_default();
             Diagnostics::one(Diagnostic::new(file, pos.line, pos.col, msg))
         })?;
-        Ok(Program {
-            files: loaded.files,
-            relations: checked.relations,
-            by_name: checked.by_name,
-            facts: checked.facts,
-            symbols: checked.symbols,
-            strata: checked.strata,
-            plan: Arc::new(plan),
-        })
+        Ok(Program { files: loaded.files, relations: checked.relations, by_name: checked.by_name, facts: checked.facts, symbols: checked.symbols, strata: checked.strata, plan: Arc::new(plan) })
     }
 
     /// Reads and parses a rule file from disk, resolving includes relative to it.
     pub fn from_file(path: impl AsRef<Path>) -> Result<Program, Diagnostics> {
         let path = path.as_ref();
         let name = path.to_string_lossy().into_owned();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Diagnostics::one(Diagnostic::new(name.clone(), 0, 0, format!("cannot read rule file: {e}"))))?;
+        let text = std::fs::read_to_string(path).map_err(|e| Diagnostics::one(Diagnostic::new(name.clone(), 0, 0, format!("cannot read rule file: {e}"))))?;
         Program::parse(&text, &name, &mut FsResolver)
     }
 
@@ -174,10 +165,7 @@ impl Program {
 
     /// The strata in evaluation order: each entry lists relation names and whether they recurse.
     pub fn strata(&self) -> Vec<(Vec<&str>, bool)> {
-        self.strata
-            .iter()
-            .map(|s| (s.rels.iter().map(|&r| self.relations[r].name.as_str()).collect(), s.recursive))
-            .collect()
+        self.strata.iter().map(|s| (s.rels.iter().map(|&r| self.relations[r].name.as_str()).collect(), s.recursive)).collect()
     }
 
     /// A readable description of the compiled dataflow: strata, rules, joins and shared arrangements.

@@ -40,11 +40,7 @@ impl FlatSet {
     pub(crate) fn insert(&mut self, row: &[u32]) -> bool {
         let h = self.hasher.hash_one(row);
         let (data, arity, hasher) = (&self.data, self.arity, &self.hasher);
-        match self.index.entry(
-            h,
-            |&i| &data[i as usize * arity..(i as usize + 1) * arity] == row,
-            |&i| hasher.hash_one(&data[i as usize * arity..(i as usize + 1) * arity]),
-        ) {
+        match self.index.entry(h, |&i| &data[i as usize * arity..(i as usize + 1) * arity] == row, |&i| hasher.hash_one(&data[i as usize * arity..(i as usize + 1) * arity])) {
             Entry::Occupied(_) => false,
             Entry::Vacant(v) => {
                 v.insert(self.len as u32);

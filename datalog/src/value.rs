@@ -61,9 +61,7 @@ impl Value {
         match ty {
             ColumnType::Number => Value::Number(raw as i32),
             ColumnType::Unsigned => Value::Unsigned(raw),
-            ColumnType::Symbol => {
-                Value::Symbol(symbols.resolve(raw).map(str::to_string).unwrap_or_else(|| format!("#{raw}")))
-            }
+            ColumnType::Symbol => Value::Symbol(symbols.resolve(raw).map(str::to_string).unwrap_or_else(|| format!("#{raw}"))),
         }
     }
 }

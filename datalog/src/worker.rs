@@ -72,8 +72,7 @@ impl Profiler {
 
     /// Time per leaf operator; scopes are left out, since their time includes their children's.
     fn report(&self) -> Vec<(String, Duration)> {
-        let scopes: std::collections::HashSet<&[usize]> =
-            self.ops.values().filter_map(|(_, addr)| addr.split_last().map(|(_, p)| p)).collect();
+        let scopes: std::collections::HashSet<&[usize]> = self.ops.values().filter_map(|(_, addr)| addr.split_last().map(|(_, p)| p)).collect();
         self.total
             .iter()
             .filter_map(|(id, t)| {
@@ -85,14 +84,7 @@ impl Profiler {
 }
 
 /// Runs the worker loop for the plan's preset until the command channel closes.
-pub(crate) fn run(
-    worker: &mut timely::worker::Worker,
-    plan: &Plan,
-    observed: &[bool],
-    profile: bool,
-    commands: Receiver<Cmd>,
-    replies: Sender<Reply>,
-) {
+pub(crate) fn run(worker: &mut timely::worker::Worker, plan: &Plan, observed: &[bool], profile: bool, commands: Receiver<Cmd>, replies: Sender<Reply>) {
     let profiler = profile.then(|| {
         let p = Rc::new(RefCell::new(Profiler::default()));
         let sink = Rc::clone(&p);

@@ -32,10 +32,7 @@ fn api_errors() {
     let mut e = Engine::new(&program(TC), 1).unwrap();
     assert_eq!(e.insert("path", [&[1u32, 2][..]]), Err(EngineError::NotInput("path".into())));
     assert_eq!(e.insert("nope", [&[1u32][..]]), Err(EngineError::UnknownRelation("nope".into())));
-    assert_eq!(
-        e.insert("edge", [&[1u32, 2][..], &[1]]),
-        Err(EngineError::Arity { relation: "edge".into(), expected: 2, found: 1 })
-    );
+    assert_eq!(e.insert("edge", [&[1u32, 2][..], &[1]]), Err(EngineError::Arity { relation: "edge".into(), expected: 2, found: 1 }));
     assert_eq!(e.relation("edge").unwrap().len(), 0, "a failed insert stages nothing");
     assert_eq!(e.decode("edge", &[1]).unwrap_err().to_string(), "relation 'edge' has 2 columns, but a tuple has 1 values");
     assert!(matches!(Engine::new(&program(TC), 0), Err(EngineError::NoWorkers)));

@@ -21,90 +21,42 @@ const DECLS: &str = ".decl e(a: number, b: number)\n.decl s(x: symbol)\n.decl p(
 #[test]
 fn syntax_errors() {
     assert_eq!(one_error("p(x) :- q(x)"), "t.dl:1:13: error: expected ',', ';' or '.' after a body literal, found end of file");
-    assert_eq!(
-        one_error(".decl e(a: number,\n  b number)"),
-        "t.dl:2:5: error: expected ':' and a type after the attribute name, found identifier 'number'"
-    );
+    assert_eq!(one_error(".decl e(a: number,\n  b number)"), "t.dl:2:5: error: expected ':' and a type after the attribute name, found identifier 'number'");
     assert_eq!(one_error("e(1, 2) e(2, 3)."), "t.dl:1:9: error: expected '.' or ':-' after the head, found identifier 'e'");
     assert_eq!(one_error("/* never closed"), "t.dl:1:1: error: unterminated comment: expected '*/' before end of file");
     assert_eq!(one_error("s(\"abc)."), "t.dl:1:3: error: unterminated string: expected '\"' before end of line");
-    assert_eq!(
-        one_error(&format!("{DECLS}p(x, y) :- e(x, y + 1).")),
-        "t.dl:4:19: error: arithmetic ('+') is not supported: expected ',' or ')'"
-    );
-    assert_eq!(
-        one_error(".pragma \"x\""),
-        "t.dl:1:1: error: unsupported directive '.pragma': expected .decl, .type, .input, .output, .printsize or .include"
-    );
-    assert_eq!(
-        one_error(".decl f(x: float)"),
-        "t.dl:1:12: error: type float is not supported: expected number, unsigned or symbol"
-    );
+    assert_eq!(one_error(&format!("{DECLS}p(x, y) :- e(x, y + 1).")), "t.dl:4:19: error: arithmetic ('+') is not supported: expected ',' or ')'");
+    assert_eq!(one_error(".pragma \"x\""), "t.dl:1:1: error: unsupported directive '.pragma': expected .decl, .type, .input, .output, .printsize or .include");
+    assert_eq!(one_error(".decl f(x: float)"), "t.dl:1:12: error: type float is not supported: expected number, unsigned or symbol");
 }
 
 #[test]
 fn unknown_relation() {
-    assert_eq!(
-        one_error(&format!("{DECLS}p(x, y) :- edge(x, y).")),
-        "t.dl:4:12: error: unknown relation 'edge': expected a relation declared with .decl"
-    );
-    assert_eq!(
-        one_error(&format!("{DECLS}.output pp")),
-        "t.dl:4:9: error: unknown relation 'pp': expected a relation declared with .decl (did you mean 'p'?)"
-    );
+    assert_eq!(one_error(&format!("{DECLS}p(x, y) :- edge(x, y).")), "t.dl:4:12: error: unknown relation 'edge': expected a relation declared with .decl");
+    assert_eq!(one_error(&format!("{DECLS}.output pp")), "t.dl:4:9: error: unknown relation 'pp': expected a relation declared with .decl (did you mean 'p'?)");
 }
 
 #[test]
 fn arity_and_type_mismatches() {
-    assert_eq!(
-        one_error(&format!("{DECLS}p(x, y) :- e(x, y, x).")),
-        "t.dl:4:12: error: arity mismatch: relation 'e' has 2 columns, but 3 arguments are given"
-    );
-    assert_eq!(
-        one_error(&format!("{DECLS}s(1).")),
-        "t.dl:4:3: error: type mismatch: expected a symbol (a quoted string) for column 1 of 's', found number 1"
-    );
-    assert_eq!(
-        one_error(&format!("{DECLS}e(\"a\", 2).")),
-        "t.dl:4:3: error: type mismatch: expected a number for column 1 of 'e', found string \"a\""
-    );
-    assert_eq!(
-        one_error(&format!("{DECLS}p(x, x) :- e(x, _), s(x).")),
-        "t.dl:4:23: error: type mismatch: variable 'x' is a symbol here (column 1 of 's') but a number at 4:3"
-    );
-    assert_eq!(
-        one_error(&format!("{DECLS}p(x, y) :- e(x, y), s(z), x < z.")),
-        "t.dl:4:27: error: type mismatch in '<': expected both sides to have the same type, found number and symbol"
-    );
-    assert_eq!(
-        one_error(&format!("{DECLS}p(1, 1) :- s(z), z < \"b\".")),
-        "t.dl:4:18: error: '<' orders numbers: expected number or unsigned operands, found symbol"
-    );
-    assert_eq!(
-        one_error(&format!("{DECLS}e(3000000000, 1).")),
-        "t.dl:4:3: error: number 3000000000 is out of range for column 1 of 'e': expected a signed 32-bit value"
-    );
+    assert_eq!(one_error(&format!("{DECLS}p(x, y) :- e(x, y, x).")), "t.dl:4:12: error: arity mismatch: relation 'e' has 2 columns, but 3 arguments are given");
+    assert_eq!(one_error(&format!("{DECLS}s(1).")), "t.dl:4:3: error: type mismatch: expected a symbol (a quoted string) for column 1 of 's', found number 1");
+    assert_eq!(one_error(&format!("{DECLS}e(\"a\", 2).")), "t.dl:4:3: error: type mismatch: expected a number for column 1 of 'e', found string \"a\"");
+    assert_eq!(one_error(&format!("{DECLS}p(x, x) :- e(x, _), s(x).")), "t.dl:4:23: error: type mismatch: variable 'x' is a symbol here (column 1 of 's') but a number at 4:3");
+    assert_eq!(one_error(&format!("{DECLS}p(x, y) :- e(x, y), s(z), x < z.")), "t.dl:4:27: error: type mismatch in '<': expected both sides to have the same type, found number and symbol");
+    assert_eq!(one_error(&format!("{DECLS}p(1, 1) :- s(z), z < \"b\".")), "t.dl:4:18: error: '<' orders numbers: expected number or unsigned operands, found symbol");
+    assert_eq!(one_error(&format!("{DECLS}e(3000000000, 1).")), "t.dl:4:3: error: number 3000000000 is out of range for column 1 of 'e': expected a signed 32-bit value");
 }
 
 #[test]
 fn range_restriction() {
-    assert_eq!(
-        one_error(&format!("{DECLS}p(x, y) :- e(x, _).")),
-        "t.dl:4:6: error: variable 'y' in the head of 'p' is not range-restricted: expected it in a positive body atom"
-    );
+    assert_eq!(one_error(&format!("{DECLS}p(x, y) :- e(x, _).")), "t.dl:4:6: error: variable 'y' in the head of 'p' is not range-restricted: expected it in a positive body atom");
     assert_eq!(
         one_error(&format!("{DECLS}p(x, x) :- e(x, _), !e(x, y).")),
         "t.dl:4:21: error: variable 'y' in the negation of 'e' is not range-restricted: expected it in a positive body atom (write '_' for an unconstrained argument)"
     );
-    assert_eq!(
-        one_error(&format!("{DECLS}p(x, x) :- e(x, _), x < y.")),
-        "t.dl:4:21: error: variable 'y' in the constraint '<' is not range-restricted: expected it in a positive body atom"
-    );
+    assert_eq!(one_error(&format!("{DECLS}p(x, x) :- e(x, _), x < y.")), "t.dl:4:21: error: variable 'y' in the constraint '<' is not range-restricted: expected it in a positive body atom");
     assert_eq!(one_error(&format!("{DECLS}p(x, _) :- e(x, _).")), "t.dl:4:6: error: '_' is not allowed in a head: expected a variable or constant");
-    assert_eq!(
-        one_error(&format!("{DECLS}e(x, 1).")),
-        "t.dl:4:3: error: a fact takes constants only: expected a number or string for column 1 of 'e', found variable 'x'"
-    );
+    assert_eq!(one_error(&format!("{DECLS}e(x, 1).")), "t.dl:4:3: error: a fact takes constants only: expected a number or string for column 1 of 'e', found variable 'x'");
     // `=` binds a variable once the other side is bound, so this is accepted.
     Program::parse(&format!("{DECLS}p(x, y) :- e(x, _), y = x."), "t.dl", &mut NoIncludes).unwrap();
 }
@@ -144,14 +96,8 @@ fn include_errors_point_into_the_right_file() {
 
 #[test]
 fn io_directive_errors() {
-    assert_eq!(
-        one_error(&format!("{DECLS}.input e(IO=sqlite)")),
-        "t.dl:4:10: error: unsupported IO=sqlite: expected IO=file"
-    );
-    assert_eq!(
-        one_error(&format!("{DECLS}.output p(compress=true)")),
-        "t.dl:4:11: error: unsupported parameter 'compress': expected IO, filename or delimiter"
-    );
+    assert_eq!(one_error(&format!("{DECLS}.input e(IO=sqlite)")), "t.dl:4:10: error: unsupported IO=sqlite: expected IO=file");
+    assert_eq!(one_error(&format!("{DECLS}.output p(compress=true)")), "t.dl:4:11: error: unsupported parameter 'compress': expected IO, filename or delimiter");
 }
 
 fn shipped() -> String {

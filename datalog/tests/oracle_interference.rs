@@ -17,12 +17,7 @@ fn rows(e: &Engine, rel: &str) -> Rows {
 }
 
 fn outputs(e: &Engine) -> Interference {
-    Interference {
-        coreachable: rows(e, "coreachable"),
-        may_reach: rows(e, "may_reach"),
-        may_flow: rows(e, "may_flow"),
-        may_stand: rows(e, "may_stand"),
-    }
+    Interference { coreachable: rows(e, "coreachable"), may_reach: rows(e, "may_reach"), may_flow: rows(e, "may_flow"), may_stand: rows(e, "may_stand") }
 }
 
 fn run_engine(p: &Program, f: &Facts, workers: usize) -> Interference {
@@ -86,28 +81,19 @@ fn incremental(seed: u64, workers: usize) {
     let mut spurious: Vec<Vec<u32>> = Vec::new();
     for epoch in 0..epochs {
         for (name, rs) in facts.relations() {
-            let part: Vec<&[u32]> =
-                rs.iter().enumerate().filter(|(i, _)| (*i as u64 + seed) % epochs == epoch).map(|(_, r)| r.as_slice()).collect();
+            let part: Vec<&[u32]> = rs.iter().enumerate().filter(|(i, _)| (*i as u64 + seed) % epochs == epoch).map(|(_, r)| r.as_slice()).collect();
             e.insert(name, part).unwrap();
         }
         // cond_val facts that a later round retracts (a condition found impossible at a location).
         e.remove("cond_val", spurious.iter().map(|r| r.as_slice())).unwrap();
-        spurious = (0..3)
-            .map(|_| vec![rng.below(40), rng.below(3), rng.below(2)])
-            .filter(|r| !facts.cond_val.contains(r))
-            .collect();
+        spurious = (0..3).map(|_| vec![rng.below(40), rng.below(3), rng.below(2)]).filter(|r| !facts.cond_val.contains(r)).collect();
         if epoch + 1 < epochs {
             e.insert("cond_val", spurious.iter().map(|r| r.as_slice())).unwrap();
         } else {
             spurious.clear();
         }
         let changes = e.advance().unwrap();
-        for (name, set) in [
-            ("coreachable", &mut current.coreachable),
-            ("may_reach", &mut current.may_reach),
-            ("may_flow", &mut current.may_flow),
-            ("may_stand", &mut current.may_stand),
-        ] {
+        for (name, set) in [("coreachable", &mut current.coreachable), ("may_reach", &mut current.may_reach), ("may_flow", &mut current.may_flow), ("may_stand", &mut current.may_stand)] {
             if let Some(c) = changes.get(name) {
                 for r in c.removed.iter() {
                     assert!(set.remove(r), "{name}: removed {r:?} that was not there");

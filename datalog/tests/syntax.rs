@@ -75,9 +75,7 @@ fn parser_expands_disjunctions_and_reads_parameters() {
 
 #[test]
 fn includes_resolve_relative_and_detect_cycles() {
-    let mut r = MapResolver::new()
-        .with("rules/lib/b.dl", ".decl b(x: number)\n.include \"../c.dl\"")
-        .with("rules/c.dl", ".decl c(x: number)");
+    let mut r = MapResolver::new().with("rules/lib/b.dl", ".decl b(x: number)\n.include \"../c.dl\"").with("rules/c.dl", ".decl c(x: number)");
     let l = load(".include \"lib/b.dl\"\n.include \"c.dl\"", "rules/a.dl", &mut r).unwrap();
     assert_eq!(l.files, vec!["rules/a.dl", "rules/lib/b.dl", "rules/c.dl"]);
     assert_eq!(l.items.len(), 2, "c.dl is loaded once");

@@ -105,7 +105,13 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let smoke = !args.iter().any(|a| a == "--bench");
     let quick = args.iter().any(|a| a == "--quick");
-    let rounds = if smoke { 1 } else if quick { 5 } else { 25 };
+    let rounds = if smoke {
+        1
+    } else if quick {
+        5
+    } else {
+        25
+    };
     let sizes = [8usize, 16, 32, 64, 128];
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let mut cases: Vec<Case> = Vec::new();
@@ -128,26 +134,14 @@ fn main() {
         let mb = 2 * n * (n + 1) * 8;
         let ib = n * 64;
         cases.push(case("closure", n, mb, open.clone(), |o: &mut Octagon| o.normalize()));
-        cases.push(case("incremental", n, mb, (closed.clone(), extra.clone()), |(o, c): &mut (Octagon, LinCons)| {
-            o.guard(c)
-        }));
-        cases.push(case("assign x0:=x1+3", n, mb, (closed.clone(), x0_x1_3.clone()), |(o, e): &mut (Octagon, LinExpr)| {
-            o.assign_linear(0, e)
-        }));
+        cases.push(case("incremental", n, mb, (closed.clone(), extra.clone()), |(o, c): &mut (Octagon, LinCons)| o.guard(c)));
+        cases.push(case("assign x0:=x1+3", n, mb, (closed.clone(), x0_x1_3.clone()), |(o, e): &mut (Octagon, LinExpr)| o.assign_linear(0, e)));
         cases.push(case("join", n, mb, (closed.clone(), other.clone()), |(o, b): &mut (Octagon, Octagon)| o.join_with(b)));
-        cases.push(case("assign general", n, mb, (closed.clone(), general.clone()), |(o, e): &mut (Octagon, LinExpr)| {
-            o.assign_linear(0, e)
-        }));
+        cases.push(case("assign general", n, mb, (closed.clone(), general.clone()), |(o, e): &mut (Octagon, LinExpr)| o.assign_linear(0, e)));
         cases.push(case("clone", n, mb, closed.clone(), |o: &mut Octagon| o.clone()));
-        cases.push(case("clone_from", n, 2 * mb, (closed.clone(), other.clone()), |(o, t): &mut (Octagon, Octagon)| {
-            t.clone_from(o)
-        }));
-        cases.push(case("itv join", n, ib, (boxes.clone(), boxes2.clone()), |(a, b): &mut (Intervals, Intervals)| {
-            a.join_with(b)
-        }));
-        cases.push(case("itv assign", n, ib, (boxes.clone(), x0_x1_3.clone()), |(a, e): &mut (Intervals, LinExpr)| {
-            a.assign_linear(0, e)
-        }));
+        cases.push(case("clone_from", n, 2 * mb, (closed.clone(), other.clone()), |(o, t): &mut (Octagon, Octagon)| t.clone_from(o)));
+        cases.push(case("itv join", n, ib, (boxes.clone(), boxes2.clone()), |(a, b): &mut (Intervals, Intervals)| a.join_with(b)));
+        cases.push(case("itv assign", n, ib, (boxes.clone(), x0_x1_3.clone()), |(a, e): &mut (Intervals, LinExpr)| a.assign_linear(0, e)));
         cases.push(case("itv guard", n, ib, (boxes.clone(), extra.clone()), |(a, c): &mut (Intervals, LinCons)| a.guard(c)));
     }
 

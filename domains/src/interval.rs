@@ -114,16 +114,8 @@ impl Interval {
         if newer.is_empty() {
             return *self;
         }
-        let lo = if newer.lo < self.lo {
-            th.map_or(Bound::NegInf, |t| t.next_down(newer.lo))
-        } else {
-            self.lo
-        };
-        let hi = if newer.hi > self.hi {
-            th.map_or(Bound::PosInf, |t| t.next_up(newer.hi))
-        } else {
-            self.hi
-        };
+        let lo = if newer.lo < self.lo { th.map_or(Bound::NegInf, |t| t.next_down(newer.lo)) } else { self.lo };
+        let hi = if newer.hi > self.hi { th.map_or(Bound::PosInf, |t| t.next_up(newer.hi)) } else { self.hi };
         Interval::new(lo, hi)
     }
 
@@ -176,14 +168,8 @@ impl Interval {
             return Interval::EMPTY;
         }
         let (a, b, c, d) = (self.lo, self.hi, other.lo, other.hi);
-        let lo = [a.mul(c, Round::Down), a.mul(d, Round::Down), b.mul(c, Round::Down), b.mul(d, Round::Down)]
-            .into_iter()
-            .min()
-            .unwrap_or(Bound::NegInf);
-        let hi = [a.mul(c, Round::Up), a.mul(d, Round::Up), b.mul(c, Round::Up), b.mul(d, Round::Up)]
-            .into_iter()
-            .max()
-            .unwrap_or(Bound::PosInf);
+        let lo = [a.mul(c, Round::Down), a.mul(d, Round::Down), b.mul(c, Round::Down), b.mul(d, Round::Down)].into_iter().min().unwrap_or(Bound::NegInf);
+        let hi = [a.mul(c, Round::Up), a.mul(d, Round::Up), b.mul(c, Round::Up), b.mul(d, Round::Up)].into_iter().max().unwrap_or(Bound::PosInf);
         Interval::new(lo, hi)
     }
 
@@ -248,10 +234,7 @@ impl Interval {
         let mag = other.lo.neg(Round::Up).max(other.hi);
         let m = mag.add(Bound::Fin(-1), Round::Up);
         let cap = Interval::new(m.neg(Round::Down), m);
-        let sign_part = Interval::new(
-            self.lo.min(Bound::ZERO),
-            self.hi.max(Bound::ZERO),
-        );
+        let sign_part = Interval::new(self.lo.min(Bound::ZERO), self.hi.max(Bound::ZERO));
         let mut r = cap.meet(&sign_part);
         if self.lo >= Bound::ZERO {
             r = r.meet(&Interval::at_least(0));

@@ -70,9 +70,7 @@ impl LinExpr {
 
     /// The coefficient of `x_dim` (0 when absent).
     pub fn coeff(&self, dim: usize) -> i128 {
-        self.terms
-            .binary_search_by_key(&dim, |&(d, _)| d)
-            .map_or(0, |i| self.terms[i].1)
+        self.terms.binary_search_by_key(&dim, |&(d, _)| d).map_or(0, |i| self.terms[i].1)
     }
 
     /// Whether the expression has no variable.

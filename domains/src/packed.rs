@@ -75,13 +75,7 @@ impl Packed {
         self.cell_op(other, var, |a, b| a.join_with(b), |a, b| *a = a.join(&b));
     }
 
-    fn cell_op(
-        &mut self,
-        other: &Packed,
-        var: usize,
-        oct: impl FnOnce(&mut Octagon, &Octagon),
-        itv: impl FnOnce(&mut Interval, Interval),
-    ) {
+    fn cell_op(&mut self, other: &Packed, var: usize, oct: impl FnOnce(&mut Octagon, &Octagon), itv: impl FnOnce(&mut Interval, Interval)) {
         if !self.compatible(other) || var >= self.n() {
             debug_assert!(var < self.n(), "dimension {var} out of range");
             return;
@@ -143,10 +137,7 @@ impl Packed {
             }
         }
         packs.sort_unstable_by_key(|(p, _)| *p);
-        let packs = packs
-            .into_iter()
-            .map(|(p, t)| (p, LinExpr::from_terms(t, 0).unwrap_or_default()))
-            .collect();
+        let packs = packs.into_iter().map(|(p, t)| (p, LinExpr::from_terms(t, 0).unwrap_or_default())).collect();
         Split { packs, free, cst: e.cst() }
     }
 
@@ -204,14 +195,7 @@ impl Packed {
     /// Rebuilds the element over `new_packing`, where pack `q` of the new
     /// packing comes from old pack `from[q]` with its local dimensions
     /// permuted by `local_perm[q]`, and free variable `d` gets `free[d]`.
-    fn rebuild(
-        new_packing: Packing,
-        mut octs: Vec<Option<Octagon>>,
-        from: Vec<usize>,
-        local_perm: Vec<Vec<usize>>,
-        free: Vec<Interval>,
-        bottom: bool,
-    ) -> Packed {
+    fn rebuild(new_packing: Packing, mut octs: Vec<Option<Octagon>>, from: Vec<usize>, local_perm: Vec<Vec<usize>>, free: Vec<Interval>, bottom: bool) -> Packed {
         let mut out = Vec::with_capacity(from.len());
         for (q, &p) in from.iter().enumerate() {
             let mut o = octs[p].take().unwrap_or_else(|| Octagon::top(local_perm[q].len()));
@@ -233,8 +217,7 @@ impl PartialEq for Packed {
         if !(Arc::ptr_eq(&self.packing, &other.packing) || self.packing == other.packing) {
             return false;
         }
-        self.octs == other.octs
-            && (0..self.n()).all(|d| self.packing.pack_of(d).is_some() || self.free[d] == other.free[d])
+        self.octs == other.octs && (0..self.n()).all(|d| self.packing.pack_of(d).is_some() || self.free[d] == other.free[d])
     }
 }
 
@@ -268,9 +251,7 @@ impl NumDomain for Packed {
     }
 
     fn is_top(&self) -> bool {
-        !self.bottom
-            && self.octs.iter().all(|o| o.is_top())
-            && (0..self.n()).all(|d| self.packing.pack_of(d).is_some() || self.free[d].is_top())
+        !self.bottom && self.octs.iter().all(|o| o.is_top()) && (0..self.n()).all(|d| self.packing.pack_of(d).is_some() || self.free[d].is_top())
     }
 
     fn normalize(&mut self) {
@@ -287,8 +268,7 @@ impl NumDomain for Packed {
         if !self.compatible(other) || other.is_bottom() {
             return false;
         }
-        self.octs.iter().zip(&other.octs).all(|(a, b)| a.leq(b))
-            && (0..self.n()).all(|d| self.packing.pack_of(d).is_some() || self.free[d].leq(&other.free[d]))
+        self.octs.iter().zip(&other.octs).all(|(a, b)| a.leq(b)) && (0..self.n()).all(|d| self.packing.pack_of(d).is_some() || self.free[d].leq(&other.free[d]))
     }
 
     fn join_with(&mut self, other: &Packed) {

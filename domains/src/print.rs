@@ -85,11 +85,7 @@ fn shape(c: &LinCons) -> Option<Shape> {
         }));
     }
     let flip = e.terms()[0].1 < 0;
-    let terms: Vec<(usize, i128)> = if flip {
-        e.terms().iter().map(|&(d, a)| a.checked_neg().map(|n| (d, n))).collect::<Option<_>>()?
-    } else {
-        e.terms().to_vec()
-    };
+    let terms: Vec<(usize, i128)> = if flip { e.terms().iter().map(|&(d, a)| a.checked_neg().map(|n| (d, n))).collect::<Option<_>>()? } else { e.terms().to_vec() };
     // T + c ⋈ 0 becomes T ⋈ −c; −T' + c ⋈ 0 becomes T' ⋈' c.
     let rhs = if flip { e.cst() } else { e.cst().checked_neg()? };
     Some(match (c.kind, flip) {

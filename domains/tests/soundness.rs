@@ -6,9 +6,7 @@
 mod common;
 
 use common::*;
-use domains::{
-    CmpOp, Interval, Intervals, LinCons, LinExpr, NumDomain, NumExpr, Octagon, Packed, PackingBuilder, Thresholds,
-};
+use domains::{CmpOp, Interval, Intervals, LinCons, LinExpr, NumDomain, NumExpr, Octagon, Packed, PackingBuilder, Thresholds};
 use proptest::prelude::*;
 use std::sync::Arc;
 
@@ -225,10 +223,7 @@ fn arb_huge() -> impl Strategy<Value = i128> {
 fn check_huge<D: NumDomain>(top: D, a: i128, b: i128, c: i128) {
     let n = top.dims();
     let t = top.top_like();
-    let cons = vec![
-        LinCons::ge0(LinExpr::from_terms([(0, 1)], a).unwrap()),
-        LinCons::ge0(LinExpr::from_terms([(0, b), (n - 1, -1)], c).unwrap_or_default()),
-    ];
+    let cons = vec![LinCons::ge0(LinExpr::from_terms([(0, 1)], a).unwrap()), LinCons::ge0(LinExpr::from_terms([(0, b), (n - 1, -1)], c).unwrap_or_default())];
     let (mut d, pts) = build(top, &cons);
     assert_contains_all(&d, &pts, "huge guard");
     let e = LinExpr::from_terms([(n - 1, b)], a).unwrap();

@@ -5,9 +5,7 @@
 mod common;
 
 use common::*;
-use domains::{
-    CmpOp, Interval, Intervals, LinCons, LinExpr, NumDomain, NumExpr, Octagon, Packed, PackingBuilder, Thresholds,
-};
+use domains::{CmpOp, Interval, Intervals, LinCons, LinExpr, NumDomain, NumExpr, Octagon, Packed, PackingBuilder, Thresholds};
 use proptest::prelude::*;
 use std::sync::Arc;
 
@@ -35,8 +33,7 @@ fn widen_chain<D: NumDomain>(chain: &[D], th: Option<&Thresholds>) -> usize {
 
 #[test]
 fn interval_chain_stabilises() {
-    let chain: Vec<Intervals> =
-        (0..1000).map(|k| Intervals::from_intervals(vec![Interval::range(0, k), Interval::range(-k, 5)])).collect();
+    let chain: Vec<Intervals> = (0..1000).map(|k| Intervals::from_intervals(vec![Interval::range(0, k), Interval::range(-k, 5)])).collect();
     assert!(widen_chain(&chain, None) <= 2);
     let th = Thresholds::new([10, 100]);
     // Each bound climbs through at most the thresholds, then +∞.

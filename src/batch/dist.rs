@@ -5,6 +5,7 @@
 //! progress display and puts the results back in task order. Output therefore depends only
 //! on the task list, never on the worker or process count.
 
+use super::connect;
 use super::progress::Progress;
 use super::{isolate, BatchConfig, BatchError, TaskRun, TaskSpec};
 use crate::diag::Diagnostic;
@@ -16,13 +17,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::Duration;
-use timely::dataflow::operators::{Exchange, Input, Inspect, Probe};
-use timely::dataflow::{InputHandle, ProbeHandle};
-use super::connect;
 use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
 use timely::communication::allocator::{AllocatorBuilder, ProcessBuilder};
 use timely::communication::Hooks;
 use timely::container::CapacityContainerBuilder;
+use timely::dataflow::operators::{Exchange, Input, Inspect, Probe};
+use timely::dataflow::{InputHandle, ProbeHandle};
 use timely::{CommunicationConfig, WorkerConfig};
 
 /// An event on its way to worker 0: (kind, task index, payload).
@@ -151,11 +151,7 @@ pub fn run(tasks: Vec<TaskSpec>, cfg: &BatchConfig) -> Result<Option<Vec<TaskRun
         let inbox: Rc<RefCell<Vec<Event>>> = Rc::new(RefCell::new(Vec::new()));
         let sink = inbox.clone();
         worker.dataflow::<u64, _, _>(|scope| {
-            scope
-                .input_from(&mut input)
-                .exchange(|_e: &Event| 0)
-                .inspect(move |e: &Event| sink.borrow_mut().push(e.clone()))
-                .probe_with(&probe);
+            scope.input_from(&mut input).exchange(|_e: &Event| 0).inspect(move |e: &Event| sink.borrow_mut().push(e.clone())).probe_with(&probe);
         });
         let mut gather = leader.then(|| Gather {
             results: (0..total).map(|_| None).collect(),
@@ -227,8 +223,7 @@ pub fn run(tasks: Vec<TaskSpec>, cfg: &BatchConfig) -> Result<Option<Vec<TaskRun
 
     // A peer process that dies takes timely's network threads down with a panic, raised
     // again when the guards are dropped; that is the batch failing, not duet-rs crashing.
-    let joined = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| guards.join()))
-        .map_err(|_| BatchError::Failed("lost the connection to another process of the batch".into()))?;
+    let joined = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| guards.join())).map_err(|_| BatchError::Failed("lost the connection to another process of the batch".into()))?;
     let mut gathered = None;
     for r in joined {
         match r {

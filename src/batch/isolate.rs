@@ -111,10 +111,7 @@ pub fn run(exe: &PathBuf, spec: &TaskSpec, limits: &Limits) -> TaskRun {
 }
 
 fn failed(label: &str, start: Instant, outcome: Outcome) -> TaskRun {
-    TaskRun {
-        result: TaskResult { file: label.to_string(), outcome, seconds: start.elapsed().as_secs_f64(), sections: Vec::new(), artifacts: Default::default() },
-        peak_memory_mb: None,
-    }
+    TaskRun { result: TaskResult { file: label.to_string(), outcome, seconds: start.elapsed().as_secs_f64(), sections: Vec::new(), artifacts: Default::default() }, peak_memory_mb: None }
 }
 
 #[derive(Copy, Clone, Debug)]
@@ -129,9 +126,7 @@ fn classify(label: &str, limits: &Limits, killed: Option<Killed>, exit: Option<s
     let mem = limits.memory_mb.unwrap_or(0);
     match killed {
         Some(Killed::Time) => return Err(Outcome::Timeout(format!("time limit of {secs} s reached"))),
-        Some(Killed::Memory(rss)) => {
-            return Err(Outcome::OutOfMemory(format!("memory limit of {mem} MB reached (resident size {} MB)", rss / MIB)))
-        }
+        Some(Killed::Memory(rss)) => return Err(Outcome::OutOfMemory(format!("memory limit of {mem} MB reached (resident size {} MB)", rss / MIB))),
         None => {}
     }
     let Some(exit) = exit else {

@@ -62,7 +62,17 @@ pub const DEFAULT_MAX_THREADS: u32 = 64;
 impl BoundedOptions {
     /// `k` iterations and `k` instances, pruning on, no artifacts.
     pub fn new(k: u32) -> BoundedOptions {
-        BoundedOptions { unroll: k, threads: k, no_prune: false, witness: false, dump_smt: false, timeout: DEFAULT_TIMEOUT, max_unroll: DEFAULT_MAX_UNROLL, max_threads: DEFAULT_MAX_THREADS, deadline: None }
+        BoundedOptions {
+            unroll: k,
+            threads: k,
+            no_prune: false,
+            witness: false,
+            dump_smt: false,
+            timeout: DEFAULT_TIMEOUT,
+            max_unroll: DEFAULT_MAX_UNROLL,
+            max_threads: DEFAULT_MAX_THREADS,
+            deadline: None,
+        }
     }
 }
 
@@ -148,7 +158,14 @@ pub fn check(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targe
 
 /// Bounded verdicts for `targets`, with figures.
 pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets: &[AssertId]) -> Report {
-    let all = |reason: String| Report { outcomes: targets.iter().map(|a| (*a, BoundedOutcome::Unknown { reason: reason.clone() })).collect(), schedules: vec![None; targets.len()], stats: Stats::default(), exhaustive: false, witness: None, smt: None };
+    let all = |reason: String| Report {
+        outcomes: targets.iter().map(|a| (*a, BoundedOutcome::Unknown { reason: reason.clone() })).collect(),
+        schedules: vec![None; targets.len()],
+        stats: Stats::default(),
+        exhaustive: false,
+        witness: None,
+        smt: None,
+    };
     if let Some(u) = prog.unsupported.first() {
         return all(format!("unsupported construct: {} at {}", u.construct, prog.span_str(u.span)));
     }
@@ -303,7 +320,17 @@ fn unknown_from_solver(why: &str, opts: &BoundedOptions) -> BoundedOutcome {
 
 /// Turns the current model into a schedule and replays it.
 #[allow(clippy::too_many_arguments)]
-fn confirm(prog: &Program, layout: &Layout, sk: &skeleton::Skeleton, enc: &encode::Encoding, z3: &mut solve::Z3, q: &encode::Query, opts: &BoundedOptions, witness: &mut Option<crate::witness::Violation>, schedule: &mut Option<Vec<crate::interp::Step>>) -> Attempt {
+fn confirm(
+    prog: &Program,
+    layout: &Layout,
+    sk: &skeleton::Skeleton,
+    enc: &encode::Encoding,
+    z3: &mut solve::Z3,
+    q: &encode::Query,
+    opts: &BoundedOptions,
+    witness: &mut Option<crate::witness::Violation>,
+    schedule: &mut Option<Vec<crate::interp::Step>>,
+) -> Attempt {
     let a = q.assert;
     let fail = q.failures.iter().find(|(_, sel)| match sk.terms.node(*sel) {
         term::Node::BSym(n) => z3.bsym(*n),
@@ -323,9 +350,7 @@ fn confirm(prog: &Program, layout: &Layout, sk: &skeleton::Skeleton, enc: &encod
         }
         // The replay reached the failure only through a value the IR over-approximates: that
         // is no execution of the C program.
-        Err(ReplayError::RestsOn(ap)) => {
-            Attempt::Done(BoundedOutcome::Unknown { reason: format!("a candidate violation rests on an over-approximation: {}", prog.approx_str(ap)) })
-        }
+        Err(ReplayError::RestsOn(ap)) => Attempt::Done(BoundedOutcome::Unknown { reason: format!("a candidate violation rests on an over-approximation: {}", prog.approx_str(ap)) }),
         Err(ReplayError::Fails(why)) => Attempt::Rejected(why),
     }
 }

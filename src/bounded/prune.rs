@@ -208,8 +208,7 @@ pub fn prune(prog: &Program, sk: &mut Skeleton, prune: bool, hints: Option<&Hint
     // global (the root's entry), or whatever a thread's own escaped local holds before its
     // first store. Only these may copy the initial contents of memory.
     let entries: HashSet<crate::ir::LocId> = prog.templates.iter().map(|t| t.entry).collect();
-    let init_keys: HashSet<(crate::ir::LocId, crate::ir::AbsLoc)> =
-        hints.map(|h| h.flows.iter().filter(|(s, _, _)| entries.contains(s)).map(|(_, a, r)| (*r, *a)).collect()).unwrap_or_default();
+    let init_keys: HashSet<(crate::ir::LocId, crate::ir::AbsLoc)> = hints.map(|h| h.flows.iter().filter(|(s, _, _)| entries.contains(s)).map(|(_, a, r)| (*r, *a)).collect()).unwrap_or_default();
     let mut may_copy = Vec::with_capacity(reads.len());
     let mut may_intervene = Vec::with_capacity(reads.len());
     for &r in &reads {

@@ -420,7 +420,11 @@ impl<'a> Summariser<'a> {
     fn havoc(&mut self, header: LocId, vars: &[VarId], allocs: bool, mut st: State) -> State {
         if let Some(v) = vars.iter().find(|v| !self.is_register(**v)) {
             // The loop writes thread-private memory, which a havoc of registers cannot cover.
-            self.sk.incomplete.push(format!("the loop at {} cannot be summarised beyond the bound (it writes `{}` through memory)", self.prog.span_str(self.prog.loc(header).span), self.prog.var(*v).name));
+            self.sk.incomplete.push(format!(
+                "the loop at {} cannot be summarised beyond the bound (it writes `{}` through memory)",
+                self.prog.span_str(self.prog.loc(header).span),
+                self.prog.var(*v).name
+            ));
             st.psi = self.sk.terms.ff();
             return st;
         }

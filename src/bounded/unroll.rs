@@ -16,7 +16,7 @@
 //! last header copy can only leave, so the exploration of that loop is complete. A thread
 //! template created only by counted loops gets exactly as many instances as can be created.
 
-use crate::ir::{Action, BinOp, Expr, IntTy, Lval, LocId, Multiplicity, Program, TemplateId, Ty, VarId, VarKind};
+use crate::ir::{Action, BinOp, Expr, IntTy, LocId, Lval, Multiplicity, Program, TemplateId, Ty, VarId, VarKind};
 use hashbrown::{HashMap, HashSet};
 
 /// Largest unrolled graph built for one template.
@@ -389,7 +389,14 @@ impl Counts {
 /// Most instances of `t` in one execution: over every site that creates it, the product of
 /// the counts of the loops around the site times the instances of the creating template.
 /// `None` when a loop around a site is not counted.
-fn instances(prog: &Program, t: TemplateId, counted: &HashMap<LocId, u32>, loops_of: &[Option<Vec<Loop>>], memo: &mut HashMap<TemplateId, Option<u64>>, visiting: &mut HashSet<TemplateId>) -> Option<u64> {
+fn instances(
+    prog: &Program,
+    t: TemplateId,
+    counted: &HashMap<LocId, u32>,
+    loops_of: &[Option<Vec<Loop>>],
+    memo: &mut HashMap<TemplateId, Option<u64>>,
+    visiting: &mut HashSet<TemplateId>,
+) -> Option<u64> {
     if t == TemplateId(0) {
         return Some(1);
     }

@@ -194,14 +194,13 @@ pub fn render(prog: &Program, layout: &Layout, trace: &[Executed], bound: (u32, 
             shown += 1;
             continue;
         }
-        let shared: Vec<String> = ex
-            .accesses
-            .iter()
-            .filter(|a| !is_register(prog, layout, a.addr, &template_of))
-            .map(|a| format!("{} {} = {}", if a.write { "write" } else { "read" }, describe(a.addr), a.value))
-            .collect();
+        let shared: Vec<String> =
+            ex.accesses.iter().filter(|a| !is_register(prog, layout, a.addr, &template_of)).map(|a| format!("{} {} = {}", if a.write { "write" } else { "read" }, describe(a.addr), a.value)).collect();
         let interesting = !shared.is_empty()
-            || matches!(l.action, Action::Fork { .. } | Action::Join(_) | Action::Acquire(_) | Action::Release(_) | Action::LockBusy(_) | Action::Assert(..) | Action::Halt(_) | Action::AtomicBegin | Action::AtomicEnd)
+            || matches!(
+                l.action,
+                Action::Fork { .. } | Action::Join(_) | Action::Acquire(_) | Action::Release(_) | Action::LockBusy(_) | Action::Assert(..) | Action::Halt(_) | Action::AtomicBegin | Action::AtomicEnd
+            )
             || has_nondet(&l.action)
             || i + 1 == trace.len();
         if let Action::Fork { template, .. } = &l.action {

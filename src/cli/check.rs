@@ -65,7 +65,8 @@ pub struct AnalysisArgs {
     #[arg(long, value_name = "FILE")]
     pub rules: Option<PathBuf>,
     /// The engines to run, comma-separated: coarsen (proofs for any number of threads),
-    /// bounded (the search for violations). Default: all, COARSEN first.
+    /// finite (the finite-state engine, for the threads the program creates), bounded (the
+    /// search for violations). Default: all, COARSEN first.
     #[arg(long, value_name = "LIST", value_parser = engine_list)]
     pub engines: Option<EngineList>,
     /// One fixed bound instead of iterative deepening: K loop iterations and K instances per
@@ -342,12 +343,7 @@ impl BatchArgs {
         let memory_mb = self.memory.or_else(|| batch::sys::total_memory_bytes().map(|b| (b / batch::sys::MIB) * 8 / 10 / u64::from(self.workers)));
         Ok(BatchConfig {
             limits: Limits { timeout: Duration::from_secs_f64(self.timeout), memory_mb },
-            dist: Distribution {
-                workers: self.workers as usize,
-                processes: self.processes as usize,
-                process: self.process as usize,
-                hostfile: self.hostfile.clone(),
-            },
+            dist: Distribution { workers: self.workers as usize, processes: self.processes as usize, process: self.process as usize, hostfile: self.hostfile.clone() },
             progress: progress::Mode::detect(!self.no_progress && self.process == 0, Duration::from_secs(10)),
             exe,
             stream,

@@ -90,12 +90,7 @@ const BROKEN_PIPE: i32 = 141;
 fn exit_quietly_on_broken_pipe() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        let msg = info
-            .payload()
-            .downcast_ref::<String>()
-            .map(String::as_str)
-            .or_else(|| info.payload().downcast_ref::<&str>().copied())
-            .unwrap_or("");
+        let msg = info.payload().downcast_ref::<String>().map(String::as_str).or_else(|| info.payload().downcast_ref::<&str>().copied()).unwrap_or("");
         if msg.starts_with("failed printing to stdout") && msg.contains("Broken pipe") {
             std::process::exit(BROKEN_PIPE);
         }
@@ -145,10 +140,7 @@ pub fn expand_inputs(paths: &[PathBuf]) -> Vec<PathBuf> {
 pub fn load_program(path: &Path, opts: &FrontendOptions) -> Result<crate::ir::Program, Diagnostic> {
     let p = path.to_path_buf();
     let o = opts.clone();
-    let handle = std::thread::Builder::new()
-        .stack_size(256 << 20)
-        .name("frontend".into())
-        .spawn(move || std::panic::catch_unwind(|| frontend::load(&p, &o)));
+    let handle = std::thread::Builder::new().stack_size(256 << 20).name("frontend".into()).spawn(move || std::panic::catch_unwind(|| frontend::load(&p, &o)));
     let display = path.display().to_string();
     match handle {
         Ok(h) => match h.join() {
@@ -158,4 +150,3 @@ pub fn load_program(path: &Path, opts: &FrontendOptions) -> Result<crate::ir::Pr
         Err(e) => Err(Diagnostic::internal(display, format!("cannot start the front-end thread: {e}"))),
     }
 }
-

@@ -82,8 +82,7 @@ impl<'a, D: NumDomain> Solver<'a, D> {
         let n = prog.locs.len();
         let frames = (0..n)
             .map(|i| {
-                let mut dims: Vec<_> =
-                    need[i].iter().chain(defs[i].iter()).chain(observed.iter()).flat_map(|c| cells.cells[c.index()].vars.iter().copied()).collect();
+                let mut dims: Vec<_> = need[i].iter().chain(defs[i].iter()).chain(observed.iter()).flat_map(|c| cells.cells[c.index()].vars.iter().copied()).collect();
                 dims.sort_unstable();
                 dims.dedup();
                 Frame { dims }
@@ -227,10 +226,7 @@ impl<'a, D: NumDomain> Solver<'a, D> {
             return (bottoms(), false);
         }
         let voids = &self.voids[v.index()];
-        let vals = self.defs[v.index()]
-            .iter()
-            .map(|c| if voids.contains(c) { D::bottom(cells.cells[c.index()].vars.len()) } else { project(&st, &cells.cells[c.index()].vars, frame) })
-            .collect();
+        let vals = self.defs[v.index()].iter().map(|c| if voids.contains(c) { D::bottom(cells.cells[c.index()].vars.len()) } else { project(&st, &cells.cells[c.index()].vars, frame) }).collect();
         (vals, true)
     }
 

@@ -21,9 +21,7 @@ pub struct Conditions {
 /// Puts a condition in canonical form, with the truth value the original asks of it.
 fn canonical(e: &Expr) -> (Expr, bool) {
     match e {
-        Expr::Binary(op @ (BinOp::Gt | BinOp::Ge | BinOp::Ne), a, b, t) => {
-            (Expr::Binary(op.negate_comparison().expect("comparison"), a.clone(), b.clone(), *t), false)
-        }
+        Expr::Binary(op @ (BinOp::Gt | BinOp::Ge | BinOp::Ne), a, b, t) => (Expr::Binary(op.negate_comparison().expect("comparison"), a.clone(), b.clone(), *t), false),
         e => (e.clone(), true),
     }
 }

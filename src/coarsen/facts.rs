@@ -20,21 +20,8 @@ use hashbrown::{HashMap, HashSet};
 pub type FactError = String;
 
 /// Input relations the rules may declare; missing ones are simply not fed.
-const INPUTS: &[(&str, usize)] = &[
-    ("cf", 2),
-    ("spawn", 2),
-    ("multi_spawn", 1),
-    ("mod", 2),
-    ("kill", 2),
-    ("use", 2),
-    ("acquires", 2),
-    ("holds", 2),
-    ("atomic", 1),
-    ("needs", 3),
-    ("cond_val", 3),
-    ("observe", 1),
-    ("join_waits", 2),
-];
+const INPUTS: &[(&str, usize)] =
+    &[("cf", 2), ("spawn", 2), ("multi_spawn", 1), ("mod", 2), ("kill", 2), ("use", 2), ("acquires", 2), ("holds", 2), ("atomic", 1), ("needs", 3), ("cond_val", 3), ("observe", 1), ("join_waits", 2)];
 
 /// The output relation of flows into what an action reads when it executes.
 pub const FLOW: &str = "may_flow";
@@ -88,14 +75,7 @@ impl Symmetry {
     }
 
     /// Folds templates whose locations, in creation order, carry identical facts.
-    pub fn fold(
-        prog: &Program,
-        cells: &Cells,
-        conds: &Conditions,
-        reads: &[Vec<super::CellId>],
-        held: &[Vec<crate::ir::memory::LockId>],
-        joined: &HashSet<TemplateId>,
-    ) -> Symmetry {
+    pub fn fold(prog: &Program, cells: &Cells, conds: &Conditions, reads: &[Vec<super::CellId>], held: &[Vec<crate::ir::memory::LockId>], joined: &HashSet<TemplateId>) -> Symmetry {
         let mut sym = Symmetry::identity(prog);
         let shared = |c: &super::CellId| cells.cells[c.index()].shared;
         let signature = |t: &crate::ir::Template| -> Option<(usize, Vec<LocSig>)> {
@@ -113,15 +93,7 @@ impl Symmetry {
                 mods.sort_unstable();
                 uses.sort_unstable();
                 holds.sort_unstable();
-                sig.push(LocSig {
-                    succs,
-                    mods,
-                    uses,
-                    acquires: locks::acquires(prog, *l).map(|k| k.0),
-                    holds,
-                    atomic: loc.atomic,
-                    needs: conds.need(*l),
-                });
+                sig.push(LocSig { succs, mods, uses, acquires: locks::acquires(prog, *l).map(|k| k.0), holds, atomic: loc.atomic, needs: conds.need(*l) });
             }
             Some((*pos.get(&t.entry)?, sig))
         };
@@ -172,15 +144,7 @@ impl Symmetry {
 
 impl Interference {
     /// Starts the engine on the rules and feeds the facts that never change.
-    pub fn new(
-        rules: &Rules,
-        prog: &Program,
-        cells: &Cells,
-        conds: &Conditions,
-        reads: &[Vec<super::CellId>],
-        workers: usize,
-        symmetry: bool,
-    ) -> Result<Interference, FactError> {
+    pub fn new(rules: &Rules, prog: &Program, cells: &Cells, conds: &Conditions, reads: &[Vec<super::CellId>], workers: usize, symmetry: bool) -> Result<Interference, FactError> {
         let mut engine = Engine::new(rules, workers).map_err(|e| format!("cannot start the Datalog engine: {e}"))?;
         let declared = |name: &str| rules.relation(name).map(|r| r.is_input()).unwrap_or(false);
         let mut facts: Vec<(&str, Vec<Vec<u32>>)> = Vec::new();
@@ -190,8 +154,7 @@ impl Interference {
         let joins = super::joins::definite(prog);
         let joined: HashSet<TemplateId> = joins.iter().map(|(_, t)| *t).collect();
         let sym = if symmetry { Symmetry::fold(prog, cells, conds, reads, &held, &joined) } else { Symmetry::identity(prog) };
-        let (mut cf, mut spawn, mut multi, mut modf, mut usef, mut acq, mut holds, mut atomic, mut needs) =
-            (vec![], vec![], vec![], vec![], vec![], vec![], vec![], vec![], vec![]);
+        let (mut cf, mut spawn, mut multi, mut modf, mut usef, mut acq, mut holds, mut atomic, mut needs) = (vec![], vec![], vec![], vec![], vec![], vec![], vec![], vec![], vec![]);
         for (i, loc) in prog.locs.iter().enumerate() {
             let l = i as u32;
             if sym.rep[i] != l {
@@ -208,11 +171,8 @@ impl Interference {
                 }
             }
             // The root's entry gives every shared cell its initial value.
-            let written: Vec<super::CellId> = if LocId(l) == root_entry {
-                (0..cells.len() as u32).map(super::CellId).filter(|c| shared(c)).collect()
-            } else {
-                cells.mods[i].iter().copied().filter(|c| shared(c)).collect()
-            };
+            let written: Vec<super::CellId> =
+                if LocId(l) == root_entry { (0..cells.len() as u32).map(super::CellId).filter(|c| shared(c)).collect() } else { cells.mods[i].iter().copied().filter(|c| shared(c)).collect() };
             for c in written {
                 modf.push(vec![l, c.0]);
             }
@@ -263,11 +223,8 @@ impl Interference {
 
     /// Replaces the `cond_val` facts and returns the data flows that appeared.
     pub fn round(&mut self, cond_val: HashSet<[u32; 3]>) -> Result<Vec<(super::Use, [u32; 3])>, FactError> {
-        let cond_val: HashSet<[u32; 3]> = if self.sym.copies.is_empty() {
-            cond_val
-        } else {
-            cond_val.into_iter().map(|[b, c, v]| [self.sym.rep.get(b as usize).copied().unwrap_or(b), c, v]).collect()
-        };
+        let cond_val: HashSet<[u32; 3]> =
+            if self.sym.copies.is_empty() { cond_val } else { cond_val.into_iter().map(|[b, c, v]| [self.sym.rep.get(b as usize).copied().unwrap_or(b), c, v]).collect() };
         if self.feeds_cond_val {
             let mut added: Vec<[u32; 3]> = cond_val.difference(&self.cond_val).copied().collect();
             let mut removed: Vec<[u32; 3]> = self.cond_val.difference(&cond_val).copied().collect();

@@ -1,7 +1,7 @@
 //! Which locks a thread definitely holds at each location (a must-analysis per template).
 
-use crate::ir::{Action, LocId, LockRef, Program};
 use crate::ir::memory::LockId;
+use crate::ir::{Action, LocId, LockRef, Program};
 
 /// For every location, the locks a thread standing there holds on every path (sorted).
 pub fn must_hold(prog: &Program) -> Vec<Vec<LockId>> {

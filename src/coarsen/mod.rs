@@ -278,12 +278,7 @@ fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog
     }
     let bounds = states.iter().zip(&solver.frames).map(|(st, frame)| st.as_ref().map(|st| frame_bounds(st, frame)).unwrap_or_default()).collect();
     let (read_flows, read_ranges) = read_facts(prog, &cells, &dfg, &states, &solver.frames);
-    let assertions = prog
-        .assertions
-        .iter()
-        .enumerate()
-        .map(|(i, a)| judge(prog, AssertId(i as u32), a, &states, &solver.frames))
-        .collect();
+    let assertions = prog.assertions.iter().enumerate().map(|(i, a)| judge(prog, AssertId(i as u32), a, &states, &solver.frames)).collect();
     let folded_locations = interference.folded();
     Ok(Outcome { assertions, rounds, dfg, cells, invariants, sequential_edges, read_flows, read_ranges, folded_locations, bounds })
 }
@@ -295,10 +290,15 @@ fn frame_bounds<D: NumDomain>(st: &D, frame: &transfer::Frame) -> Vec<(AbsLoc, R
         Bound::Fin(n) => Some(n),
         _ => None,
     };
-    frame.dims.iter().enumerate().map(|(d, a)| {
-        let b = st.bounds_of(d);
-        (*a, (fin(b.lo()), fin(b.hi())))
-    }).collect()
+    frame
+        .dims
+        .iter()
+        .enumerate()
+        .map(|(d, a)| {
+            let b = st.bounds_of(d);
+            (*a, (fin(b.lo()), fin(b.hi())))
+        })
+        .collect()
 }
 
 /// Bounds of a value read (`None`: unbounded on that side).

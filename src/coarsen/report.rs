@@ -17,9 +17,7 @@ pub fn invariants(prog: &Program, out: &Outcome) -> String {
             let loc = prog.loc(*l);
             let key = (loc.span.file, loc.span.line);
             if last_line != Some(key) && loc.span.line > 0 {
-                let lines = sources.entry(loc.span.file).or_insert_with(|| {
-                    std::fs::read_to_string(prog.file_name(loc.span)).ok().map(|s| s.lines().map(str::to_string).collect())
-                });
+                let lines = sources.entry(loc.span.file).or_insert_with(|| std::fs::read_to_string(prog.file_name(loc.span)).ok().map(|s| s.lines().map(str::to_string).collect()));
                 let src = lines.as_ref().and_then(|ls| ls.get(loc.span.line as usize - 1)).map(|s| s.trim()).unwrap_or("");
                 let _ = writeln!(text, "  {:>5} | {src}", loc.span.line);
                 last_line = Some(key);

@@ -136,9 +136,7 @@ impl<D: NumDomain> Eval<'_, D> {
                 NumExpr::range(Interval::range(1, hi))
             }
             Expr::Unary(UnOp::Neg, x, t) => self.fit(*t, NumExpr::Neg(Box::new(self.num(x)))),
-            Expr::Unary(UnOp::BitNot, x, t) => {
-                self.fit(*t, NumExpr::Sub(Box::new(NumExpr::Neg(Box::new(self.num(x)))), Box::new(NumExpr::cst(1))))
-            }
+            Expr::Unary(UnOp::BitNot, x, t) => self.fit(*t, NumExpr::Sub(Box::new(NumExpr::Neg(Box::new(self.num(x)))), Box::new(NumExpr::cst(1)))),
             Expr::Unary(UnOp::Not, x, _) => {
                 let zero = Expr::Const(0, Ty::INT);
                 self.truth(&Expr::Binary(BinOp::Eq, x.clone(), Box::new(zero), Ty::INT))

@@ -79,10 +79,7 @@ pub fn invariants(prog: &Program, out: &Outcome) -> Vec<Invariant> {
             }
             hull = Some(match hull {
                 None => here,
-                Some(h) => h
-                    .into_iter()
-                    .filter_map(|(name, (x, lo, hi))| here.get(&name).map(|&(_, l2, h2)| (name, (x, lo.min(l2), hi.max(h2)))))
-                    .collect(),
+                Some(h) => h.into_iter().filter_map(|(name, (x, lo, hi))| here.get(&name).map(|&(_, l2, h2)| (name, (x, lo.min(l2), hi.max(h2))))).collect(),
             });
         }
         let mut conj = Vec::new();

@@ -16,7 +16,7 @@
 use super::exceptions::{Family, ProductRule};
 use super::model::{Decline, Model, TOP};
 use super::space::{BitSet, Space};
-use crate::ir::{AssertId, Action};
+use crate::ir::{Action, AssertId};
 use std::collections::VecDeque;
 
 /// Per global store: the abstract components and the thread states seen with it.
@@ -70,7 +70,7 @@ impl<'m, 'p> Cartesian<'m, 'p> {
         while let Some(g) = c.queue.pop_front() {
             c.queued[g as usize] = false;
             c.rounds += 1;
-            if c.rounds % 64 == 0 && deadline.is_some_and(|d| std::time::Instant::now() > d) {
+            if c.rounds.is_multiple_of(64) && deadline.is_some_and(|d| std::time::Instant::now() > d) {
                 return Err(format!("the Cartesian fixpoint ran out of time after {} rounds", c.rounds));
             }
             c.process(g)?;
@@ -87,8 +87,8 @@ impl<'m, 'p> Cartesian<'m, 'p> {
         let m = self.space.m;
         for i in 0..self.n() {
             let items = &self.space.locals[i].items;
-            for l in self.classified[i]..items.len() {
-                let pc = m.pc(&items[l]);
+            for (l, item) in items.iter().enumerate().skip(self.classified[i]) {
+                let pc = m.pc(item);
                 for (f, fam) in self.families.iter().enumerate() {
                     if pc.is_some_and(|pc| fam.region[pc.index()]) {
                         self.in_mask[f][i].insert(l as u32);

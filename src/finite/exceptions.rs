@@ -133,7 +133,12 @@ impl ExceptionSpec {
             let mut globals = Vec::new();
             for (name, v, line, col) in &p.globals {
                 let Some(c) = m.global_cell(name).filter(|&c| c < m.shared_len()) else {
-                    return Err(Diagnostic::input(&self.file, *line, *col, format!("`{name}` is not a tracked global of the program; expected one of: {}", m.global_names[..m.shared_len()].join(", "))));
+                    return Err(Diagnostic::input(
+                        &self.file,
+                        *line,
+                        *col,
+                        format!("`{name}` is not a tracked global of the program; expected one of: {}", m.global_names[..m.shared_len()].join(", ")),
+                    ));
                 };
                 globals.push((c, *v));
             }

@@ -117,6 +117,9 @@ impl BitSet {
     }
 }
 
+/// Per slot: the successors of each (global store, local store) pair, computed once.
+type StepCache = HashMap<(u32, u32), Vec<(u32, u32)>>;
+
 /// The projection's stores, numbered, with the step cached per slot, global and local store.
 pub struct Space<'m, 'p> {
     /// The projection.
@@ -125,7 +128,7 @@ pub struct Space<'m, 'p> {
     pub globals: Interner,
     /// Local stores per slot.
     pub locals: Vec<Interner>,
-    cache: Vec<HashMap<(u32, u32), Vec<(u32, u32)>>>,
+    cache: Vec<StepCache>,
     /// Upper bound on stores of each kind before the analysis declines.
     pub limit: usize,
 }

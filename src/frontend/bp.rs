@@ -100,8 +100,33 @@ struct Token {
 }
 
 const KEYWORDS: [&str; 27] = [
-    "return", "goto", "skip", "dfs", "do", "od", "else", "elsif", "if", "then", "fi", "decl", "while", "begin", "end", "bool", "void", "assert", "assume", "enforce",
-    "constrain", "schoose", "abortif", "start_thread", "end_thread", "atomic_begin", "atomic_end",
+    "return",
+    "goto",
+    "skip",
+    "dfs",
+    "do",
+    "od",
+    "else",
+    "elsif",
+    "if",
+    "then",
+    "fi",
+    "decl",
+    "while",
+    "begin",
+    "end",
+    "bool",
+    "void",
+    "assert",
+    "assume",
+    "enforce",
+    "constrain",
+    "schoose",
+    "abortif",
+    "start_thread",
+    "end_thread",
+    "atomic_begin",
+    "atomic_end",
 ];
 
 const PUNCT: [&str; 21] = [":=", "!=", "=>", "&&", "||", "*", "?", "=", ";", "'", ",", ":", "(", ")", "[", "]", "&", "!", "^", "|", "<"];
@@ -582,9 +607,50 @@ impl Parser<'_> {
 // ---------------------------------------------------------------- translation to C
 
 const C_KEYWORDS: [&str; 44] = [
-    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
-    "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile", "while", "_Bool", "_Complex", "_Atomic",
-    "asm", "typeof", "pthread_create", "pthread_exit", "pthread_t", "main", "init",
+    "auto",
+    "break",
+    "case",
+    "char",
+    "const",
+    "continue",
+    "default",
+    "do",
+    "double",
+    "else",
+    "enum",
+    "extern",
+    "float",
+    "for",
+    "goto",
+    "if",
+    "inline",
+    "int",
+    "long",
+    "register",
+    "restrict",
+    "return",
+    "short",
+    "signed",
+    "sizeof",
+    "static",
+    "struct",
+    "switch",
+    "typedef",
+    "union",
+    "unsigned",
+    "void",
+    "volatile",
+    "while",
+    "_Bool",
+    "_Complex",
+    "_Atomic",
+    "asm",
+    "typeof",
+    "pthread_create",
+    "pthread_exit",
+    "pthread_t",
+    "main",
+    "init",
 ];
 
 /// Where a procedure's body is being written: as itself, or as a thread started at a label.
@@ -1016,9 +1082,9 @@ fn reachable(body: &[Stmt], start: Option<&str>) -> BTreeSet<*const Stmt> {
         for i in 0..list.len() {
             nodes[base + i].follow = if i + 1 < list.len() { Some(base + i + 1) } else { after };
         }
-        for i in 0..list.len() {
+        for (i, stmt) in list.iter().enumerate() {
             let me = base + i;
-            match &list[i].kind {
+            match &stmt.kind {
                 Kind::If(_, a, b) => {
                     let f = nodes[me].follow;
                     let fa = flatten(a, f, nodes, firsts).or(f);

@@ -102,7 +102,17 @@ const BARRIER: &str = "pthread_barrier_t";
 impl TypeEnv {
     /// An empty environment.
     pub fn new(dm: DataModel) -> TypeEnv {
-        let mut env = TypeEnv { dm, typedefs: HashMap::new(), records: Vec::new(), tags: HashMap::new(), enum_consts: HashMap::new(), typeofs: HashMap::new(), typedef_sigs: HashMap::new(), field_sigs: HashMap::new(), bit_widths: HashMap::new() };
+        let mut env = TypeEnv {
+            dm,
+            typedefs: HashMap::new(),
+            records: Vec::new(),
+            tags: HashMap::new(),
+            enum_consts: HashMap::new(),
+            typeofs: HashMap::new(),
+            typedef_sigs: HashMap::new(),
+            field_sigs: HashMap::new(),
+            bit_widths: HashMap::new(),
+        };
         // GCC's built-in typedef that lang-c also knows in its GNU flavour.
         env.typedefs.insert("__builtin_va_list".into(), CType::Opaque("va_list".into()));
         env
@@ -127,9 +137,7 @@ impl TypeEnv {
             // A semaphore's count, and a read-write lock's state (-1 held for writing, n > 0
             // held by n readers): the front-end models them on these numbers.
             "sem_t" | "pthread_rwlock_t" | "pthread_once_t" => CType::Int(IntTy { bits: 32, signed: true }, name.to_string()),
-            "pthread_cond_t" | "pthread_attr_t" | "pthread_mutexattr_t" | "pthread_condattr_t" | "pthread_barrierattr_t" => {
-                CType::Opaque(name.to_string())
-            }
+            "pthread_cond_t" | "pthread_attr_t" | "pthread_mutexattr_t" | "pthread_condattr_t" | "pthread_barrierattr_t" => CType::Opaque(name.to_string()),
             // A key indexes each thread's table of values, as in glibc.
             "pthread_key_t" => CType::Int(IntTy { bits: 32, signed: false }, name.to_string()),
             "pthread_barrier_t" => self.barrier_record(),
@@ -208,14 +216,10 @@ impl TypeEnv {
                 TypeSpecifier::Atomic(tn) => other = Some(self.type_name(&tn.node)?),
                 TypeSpecifier::Struct(st) => other = Some(self.record(&st.node)?),
                 TypeSpecifier::Enum(et) => other = Some(self.enumeration(&et.node)?),
-                TypeSpecifier::TypedefName(id) => {
-                    other = Some(self.typedefs.get(&id.node.name).cloned().ok_or_else(|| format!("unknown type name `{}`", id.node.name))?)
-                }
+                TypeSpecifier::TypedefName(id) => other = Some(self.typedefs.get(&id.node.name).cloned().ok_or_else(|| format!("unknown type name `{}`", id.node.name))?),
                 TypeSpecifier::TypeOf(t) => match &t.node {
                     TypeOf::Type(tn) => other = Some(self.type_name(&tn.node)?),
-                    TypeOf::Expression(e) => {
-                        other = Some(self.typeofs.get(&(e.span.start, e.span.end)).cloned().ok_or("`typeof` of an expression outside a declaration or type name")?)
-                    }
+                    TypeOf::Expression(e) => other = Some(self.typeofs.get(&(e.span.start, e.span.end)).cloned().ok_or("`typeof` of an expression outside a declaration or type name")?),
                 },
             }
         }
@@ -229,7 +233,15 @@ impl TypeEnv {
             DataModel::ILP32 => 32,
         };
         let signed_ = !unsigned;
-        let name = |base: &str| if unsigned { format!("unsigned {base}") } else if signed && base == "char" { "signed char".into() } else { base.to_string() };
+        let name = |base: &str| {
+            if unsigned {
+                format!("unsigned {base}")
+            } else if signed && base == "char" {
+                "signed char".into()
+            } else {
+                base.to_string()
+            }
+        };
         Ok(if char_ {
             int(8, signed_, &name("char"))
         } else if short {
@@ -262,9 +274,7 @@ impl TypeEnv {
                 DerivedDeclarator::Pointer(_) | DerivedDeclarator::Block(_) => ty = CType::Pointer(Box::new(ty)),
                 DerivedDeclarator::Array(a) => {
                     let len = match &a.node.size {
-                        ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
-                            self.const_eval(&e.node).map(|n| n.max(0) as u64)
-                        }
+                        ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => self.const_eval(&e.node).map(|n| n.max(0) as u64),
                         _ => None,
                     };
                     ty = CType::Array(Box::new(ty), len);

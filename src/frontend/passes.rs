@@ -150,13 +150,7 @@ fn prune_unreachable(prog: &mut Program) {
             })
             .collect()
     };
-    let order: Vec<LocId> = prog
-        .templates
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| live_tpl[*i])
-        .flat_map(|(_, t)| t.locs.iter().copied().filter(|l| reach[l.index()]).collect::<Vec<_>>())
-        .collect();
+    let order: Vec<LocId> = prog.templates.iter().enumerate().filter(|(i, _)| live_tpl[*i]).flat_map(|(_, t)| t.locs.iter().copied().filter(|l| reach[l.index()]).collect::<Vec<_>>()).collect();
     let mut templates = Vec::new();
     for (i, t) in std::mem::take(&mut prog.templates).into_iter().enumerate() {
         if live_tpl[i] {
@@ -294,9 +288,7 @@ fn split_shared_accesses(prog: &mut Program) {
                 rewrite(e, prog);
             }
             Action::Assume(e) | Action::Assert(_, e) | Action::Join(e) => rewrite(e, prog),
-            Action::Acquire(lv) | Action::Release(lv) | Action::LockBusy(lv) | Action::Alloc(lv, ..) => {
-                hoist_lval_inside(lv, &mut rewrite, prog)
-            }
+            Action::Acquire(lv) | Action::Release(lv) | Action::LockBusy(lv) | Action::Alloc(lv, ..) => hoist_lval_inside(lv, &mut rewrite, prog),
             Action::Fork { handle, arg, .. } => {
                 if let Some(h) = handle {
                     hoist_lval_inside(h, &mut rewrite, prog);
@@ -368,14 +360,7 @@ fn hoist_lval_inside(lv: &mut Lval, rewrite: &mut Rewriter<'_>, prog: &mut Progr
 type SharedFn<'s> = dyn Fn(&Program, &Lval) -> bool + 's;
 
 /// Replaces shared loads by temporaries, innermost first; one occurrence of `keep` stays.
-fn hoist_expr(
-    e: &mut Expr,
-    shared: &SharedFn<'_>,
-    keep: &mut Option<Lval>,
-    prog: &mut Program,
-    template: TemplateId,
-    hoisted: &mut Vec<(VarId, Lval)>,
-) {
+fn hoist_expr(e: &mut Expr, shared: &SharedFn<'_>, keep: &mut Option<Lval>, prog: &mut Program, template: TemplateId, hoisted: &mut Vec<(VarId, Lval)>) {
     match e {
         Expr::Const(..) | Expr::Nondet(_) | Expr::Havoc(..) => {}
         Expr::AddrOf(lv) => hoist_in_lval(lv, shared, keep, prog, template, hoisted),
@@ -392,14 +377,7 @@ fn hoist_expr(
             } else if shared(prog, &original) {
                 let ty = prog.lval_type(lv);
                 let n = prog.vars.len();
-                prog.vars.push(Variable {
-                    name: format!("$r{n}"),
-                    source_name: format!("$r{n}"),
-                    ty,
-                    kind: VarKind::Temp(template),
-                    addr_taken: false,
-                    span: None,
-                });
+                prog.vars.push(Variable { name: format!("$r{n}"), source_name: format!("$r{n}"), ty, kind: VarKind::Temp(template), addr_taken: false, span: None });
                 let t = VarId(n as u32);
                 hoisted.push((t, lv.clone()));
                 *e = Expr::Load(Lval::Var(t));
@@ -440,10 +418,7 @@ fn compute_multiplicity(prog: &mut Program) {
     let n = prog.templates.len();
     for i in 1..n {
         let t = &prog.templates[i];
-        let unbounded = prog.mode.parameterized
-            || t.multiplicity == Multiplicity::Unbounded
-            || t.spawned_at.len() > 1
-            || t.spawned_at.iter().any(|&s| on_cycle(prog, s));
+        let unbounded = prog.mode.parameterized || t.multiplicity == Multiplicity::Unbounded || t.spawned_at.len() > 1 || t.spawned_at.iter().any(|&s| on_cycle(prog, s));
         if unbounded {
             prog.templates[i].multiplicity = Multiplicity::Unbounded;
         }
@@ -454,10 +429,7 @@ fn compute_multiplicity(prog: &mut Program) {
             if prog.templates[i].multiplicity == Multiplicity::Unbounded {
                 continue;
             }
-            let creator_unbounded = prog.templates[i]
-                .spawned_at
-                .iter()
-                .any(|s| prog.templates[prog.loc(*s).template.index()].multiplicity == Multiplicity::Unbounded);
+            let creator_unbounded = prog.templates[i].spawned_at.iter().any(|s| prog.templates[prog.loc(*s).template.index()].multiplicity == Multiplicity::Unbounded);
             if creator_unbounded {
                 prog.templates[i].multiplicity = Multiplicity::Unbounded;
                 changed = true;

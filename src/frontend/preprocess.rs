@@ -29,25 +29,19 @@ pub fn preprocess(path: &Path, display: &str, opts: &FrontendOptions) -> Result<
         cmd.arg("-I").arg(dir);
     }
     cmd.arg(path);
-    let out = cmd.output().map_err(|e| {
-        Diagnostic::file(display, format!("cannot run the C preprocessor `{}`: {e}", opts.cc))
-            .with_note("install a C compiler (e.g. `apt-get install gcc`) or pass one with --cc")
-    })?;
+    let out = cmd
+        .output()
+        .map_err(|e| Diagnostic::file(display, format!("cannot run the C preprocessor `{}`: {e}", opts.cc)).with_note("install a C compiler (e.g. `apt-get install gcc`) or pass one with --cc"))?;
     if !out.status.success() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         return Err(compiler_error(display, &stderr));
     }
-    String::from_utf8(out.stdout).map_err(|e| {
-        Diagnostic::file(display, format!("the preprocessed text is not valid UTF-8 (byte {})", e.utf8_error().valid_up_to()))
-    })
+    String::from_utf8(out.stdout).map_err(|e| Diagnostic::file(display, format!("the preprocessed text is not valid UTF-8 (byte {})", e.utf8_error().valid_up_to())))
 }
 
 /// Turns the compiler's message into a diagnostic at the first `file:line:col: error:` it names.
 fn compiler_error(display: &str, stderr: &str) -> Diagnostic {
-    let first = stderr
-        .lines()
-        .find(|l| l.contains("error:") || l.contains("fatal error:"))
-        .unwrap_or_else(|| stderr.lines().next().unwrap_or("the preprocessor failed"));
+    let first = stderr.lines().find(|l| l.contains("error:") || l.contains("fatal error:")).unwrap_or_else(|| stderr.lines().next().unwrap_or("the preprocessor failed"));
     let mut diag = match parse_gcc_location(first) {
         Some((file, line, col, msg)) => Diagnostic::input(file, line, col, format!("preprocessor: {msg}")),
         None => Diagnostic::file(display, format!("preprocessor: {}", first.trim())),

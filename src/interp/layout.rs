@@ -220,11 +220,7 @@ impl Layout {
             let off = rel % HEAP_OBJECT_SLOTS;
             return if off == 0 { format!("heap(T{t}#{k})") } else { format!("heap(T{t}#{k})+{off}") };
         }
-        let (thread, off, global) = if addr >= LOCAL_BASE {
-            ((addr - LOCAL_BASE) / self.stride, (addr - LOCAL_BASE) % self.stride, false)
-        } else {
-            (0, addr, true)
-        };
+        let (thread, off, global) = if addr >= LOCAL_BASE { ((addr - LOCAL_BASE) / self.stride, (addr - LOCAL_BASE) % self.stride, false) } else { (0, addr, true) };
         for (i, v) in prog.vars.iter().enumerate() {
             let is_global = matches!(v.kind, VarKind::Global);
             if is_global != global {

@@ -164,7 +164,21 @@ impl<'a> Interp<'a> {
         let root = Thread { id: 0, template: TemplateId(0), pc: None, done: false, allocs: 0, depth: 0, handle: 0, scheduled: true };
         let mut by_id = HashMap::new();
         by_id.insert(0, 0);
-        Interp { prog, layout, mem: HashMap::new(), taint: HashMap::new(), control: None, failed_on: None, threads: vec![root], by_id, atomic_owner: None, halted: false, oracle, unscheduled: 0, trace: Vec::new() }
+        Interp {
+            prog,
+            layout,
+            mem: HashMap::new(),
+            taint: HashMap::new(),
+            control: None,
+            failed_on: None,
+            threads: vec![root],
+            by_id,
+            atomic_owner: None,
+            halted: false,
+            oracle,
+            unscheduled: 0,
+            trace: Vec::new(),
+        }
     }
 
     /// Runs a whole schedule, stopping at the first failure or rejected step.

@@ -159,11 +159,7 @@ pub fn program(p: &Program) -> String {
             Multiplicity::One => "1 instance",
             Multiplicity::Unbounded => "unboundedly many instances",
         };
-        let created = if t.spawned_at.is_empty() {
-            "root".to_string()
-        } else {
-            format!("created at {}", t.spawned_at.iter().map(|l| l.to_string()).collect::<Vec<_>>().join(", "))
-        };
+        let created = if t.spawned_at.is_empty() { "root".to_string() } else { format!("created at {}", t.spawned_at.iter().map(|l| l.to_string()).collect::<Vec<_>>().join(", ")) };
         let _ = writeln!(out, "\ntemplate {i} {} (function {}, {created}, {mult}, entry {})", t.name, t.function, t.entry);
         for l in &t.locs {
             let loc = p.loc(*l);

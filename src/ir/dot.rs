@@ -15,7 +15,13 @@ pub fn cfg(p: &Program) -> String {
         let _ = writeln!(out, "  subgraph cluster_{i} {{\n    label=\"{}\";", escape(&t.name));
         for l in &t.locs {
             let loc = p.loc(*l);
-            let style = if matches!(loc.action, Action::Assert(..)) { ", color=red" } else if loc.atomic { ", style=dashed" } else { "" };
+            let style = if matches!(loc.action, Action::Assert(..)) {
+                ", color=red"
+            } else if loc.atomic {
+                ", style=dashed"
+            } else {
+                ""
+            };
             let _ = writeln!(out, "    n{} [label=\"{} {}:{}\\n{}\"{style}];", l.0, l, loc.span.line, loc.span.col, escape(&action(p, &loc.action)));
         }
         out.push_str("  }\n");

@@ -103,7 +103,8 @@ impl Ctp {
             // (Only its own locals: a branch not taken may still read a global no other
             // thread read in the run.)
             let own = layout.thread_base(*thread)..layout.thread_base(*thread + 1);
-            let visible = ex.accesses.iter().any(|a| shared.contains(&a.addr) || !own.contains(&a.addr)) || !matches!(action, Action::Skip | Action::Assume(_) | Action::Assign(..) | Action::Assert(..) | Action::Fork { .. })
+            let visible = ex.accesses.iter().any(|a| shared.contains(&a.addr) || !own.contains(&a.addr))
+                || !matches!(action, Action::Skip | Action::Assume(_) | Action::Assign(..) | Action::Assert(..) | Action::Fork { .. })
                 || matches!(step, Step::Exec { children, .. } if !children.is_empty());
             let unit = match (open_unit[ti], last_unit[ti]) {
                 (Some(u), _) => u,
@@ -867,7 +868,7 @@ fn flipped_sites(sym: &mut Sym, ctp: &Ctp, i: usize, attempted: T, pis: &[T], ex
             if failed {
                 continue;
             }
-            cs.extend(sym.side.drain(..));
+            cs.append(&mut sym.side);
             extra.extend(reads);
             let cond = sym.terms.and(&cs);
             out.push(FailSite { assert: a, event: i, cond, flipped: Some(steps) });

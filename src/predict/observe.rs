@@ -16,7 +16,7 @@ impl Rng {
     }
 
     /// The next 64 random bits.
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -26,7 +26,7 @@ impl Rng {
 
     /// A number below `n` (`n > 0`).
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        (self.next_u64() % n as u64) as usize
     }
 
     /// Shuffles a slice in place.
@@ -96,7 +96,7 @@ pub fn run(prog: &Program, layout: &Layout, seed: u64, max_steps: usize, switch:
         // The current thread first unless a switch is drawn; then the others in random order.
         let mut order = live.clone();
         rng.shuffle(&mut order);
-        if rng.next() >= threshold {
+        if rng.next_u64() >= threshold {
             if let Some(p) = order.iter().position(|&i| i == current) {
                 order.swap(0, p);
             }

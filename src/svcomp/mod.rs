@@ -111,15 +111,7 @@ pub fn render(rows: &[Row], skipped: usize, total_seconds: f64) -> String {
     }
     let _ = writeln!(out);
     let unknown: usize = c.cells.iter().map(|r| r[2]).sum();
-    let _ = writeln!(
-        out,
-        "correct true {}, correct false {}, wrong true {}, wrong false {}, unknown {}",
-        c.correct_true(),
-        c.correct_false(),
-        c.wrong_true(),
-        c.wrong_false(),
-        unknown
-    );
+    let _ = writeln!(out, "correct true {}, correct false {}, wrong true {}, wrong false {}, unknown {}", c.correct_true(), c.correct_false(), c.wrong_true(), c.wrong_false(), unknown);
     if skipped > 0 {
         let _ = writeln!(out, "{skipped} task file(s) without an unreach-call property skipped");
     }
@@ -145,18 +137,7 @@ pub fn csv(rows: &[Row]) -> String {
             Judgement::Wrong => "no",
             Judgement::Unscored => "",
         };
-        let _ = writeln!(
-            out,
-            "{},{},{},{},{},{},{:.3},{}",
-            csv_field(&r.task),
-            expected_word(r.expected),
-            r.got.word(),
-            correct,
-            r.points(),
-            r.outcome,
-            r.seconds,
-            csv_field(&r.note)
-        );
+        let _ = writeln!(out, "{},{},{},{},{},{},{:.3},{}", csv_field(&r.task), expected_word(r.expected), r.got.word(), correct, r.points(), r.outcome, r.seconds, csv_field(&r.note));
     }
     out
 }

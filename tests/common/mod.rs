@@ -7,9 +7,7 @@ use std::process::{Command, Output};
 /// The external benchmark directory `../shared/benchmarks`, or `None` (with a visible message)
 /// when this clone has no `../shared/` next to it. `DUET_SHARED` overrides the location.
 pub fn shared_benchmarks(test: &str) -> Option<PathBuf> {
-    let base = std::env::var_os("DUET_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("shared"));
+    let base = std::env::var_os("DUET_SHARED").map(PathBuf::from).unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("shared"));
     let dir = base.join("benchmarks");
     if dir.is_dir() {
         Some(dir)

@@ -95,10 +95,7 @@ pub struct Token {
 
 /// Directive names that lex as one token. Others lex as `.` followed by an identifier,
 /// because `a(1).b(2).` must read as two facts.
-const DIRECTIVES: &[&str] = &[
-    "decl", "type", "input", "output", "printsize", "include", "pragma", "functor", "comp",
-    "init", "number_type", "symbol_type", "plan", "limitsize", "override", "once",
-];
+const DIRECTIVES: &[&str] = &["decl", "type", "input", "output", "printsize", "include", "pragma", "functor", "comp", "init", "number_type", "symbol_type", "plan", "limitsize", "override", "once"];
 
 /// Splits `text` into tokens; the error is a position and a message.
 pub fn lex(text: &str, file: u32) -> Result<Vec<Token>, (Pos, String)> {
@@ -171,13 +168,7 @@ pub fn lex(text: &str, file: u32) -> Result<Vec<Token>, (Pos, String)> {
                         Some('\\') => '\\',
                         Some('\'') => '\'',
                         Some('0') => '\0',
-                        _ => {
-                            return Err((
-                                epos,
-                                "unknown escape in string: expected one of \\n \\t \\r \\\" \\\\ \\' \\0"
-                                    .into(),
-                            ))
-                        }
+                        _ => return Err((epos, "unknown escape in string: expected one of \\n \\t \\r \\\" \\\\ \\' \\0".into())),
                     };
                     bump!();
                     s.push(val);
@@ -213,9 +204,7 @@ pub fn lex(text: &str, file: u32) -> Result<Vec<Token>, (Pos, String)> {
             let value = i64::from_str_radix(&digits, radix)
                 .ok()
                 .filter(|v| *v <= u32::MAX as i64)
-                .ok_or_else(|| {
-                    (pos, format!("malformed number '{}{digits}': expected a 32-bit integer", if negative { "-" } else { "" }))
-                })?;
+                .ok_or_else(|| (pos, format!("malformed number '{}{digits}': expected a 32-bit integer", if negative { "-" } else { "" })))?;
             out.push(Token { tok: Tok::Num(if negative { -value } else { value }), pos });
             continue;
         }

@@ -5,8 +5,7 @@ use super::lexer::{Tok, Token};
 use super::Pos;
 
 /// Relation qualifiers Souffle accepts after a declaration that change only its storage.
-const IGNORED_QUALIFIERS: &[&str] =
-    &["btree", "brie", "btree_delete", "inline", "no_inline", "magic", "no_magic", "overridable"];
+const IGNORED_QUALIFIERS: &[&str] = &["btree", "brie", "btree_delete", "inline", "no_inline", "magic", "no_magic", "overridable"];
 
 /// A syntax error: where, and what was expected.
 pub type ParseError = (Pos, String);
@@ -95,12 +94,7 @@ impl<'a> Parser<'a> {
                         }
                         _ => self.error("a quoted file name after '.include'"),
                     },
-                    other => Err((
-                        pos,
-                        format!(
-                            "unsupported directive '.{other}': expected .decl, .type, .input, .output, .printsize or .include"
-                        ),
-                    )),
+                    other => Err((pos, format!("unsupported directive '.{other}': expected .decl, .type, .input, .output, .printsize or .include"))),
                 }
             }
             Tok::Ident(_) => {

@@ -140,19 +140,11 @@ pub fn load(text: &str, name: &str, resolver: &mut dyn Resolver) -> Result<Loade
     Ok(loaded)
 }
 
-fn load_into(
-    text: &str,
-    name: &str,
-    resolver: &mut dyn Resolver,
-    out: &mut Loaded,
-    stack: &mut Vec<String>,
-) -> Result<(), Diagnostics> {
+fn load_into(text: &str, name: &str, resolver: &mut dyn Resolver, out: &mut Loaded, stack: &mut Vec<String>) -> Result<(), Diagnostics> {
     let file = out.files.len() as u32;
     out.files.push(name.to_string());
     stack.push(name.to_string());
-    let diag = |out: &Loaded, pos: Pos, msg: String| {
-        Diagnostics::one(Diagnostic::new(out.files[pos.file as usize].clone(), pos.line, pos.col, msg))
-    };
+    let diag = |out: &Loaded, pos: Pos, msg: String| Diagnostics::one(Diagnostic::new(out.files[pos.file as usize].clone(), pos.line, pos.col, msg));
     let tokens = lex(text, file).map_err(|(p, m)| diag(out, p, m))?;
     let items = parse(&tokens).map_err(|(p, m)| diag(out, p, m))?;
     for item in items {

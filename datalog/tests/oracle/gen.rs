@@ -202,19 +202,7 @@ pub fn small(seed: u64, max_locs: u32) -> Facts {
     let mut f = Facts::default();
     let vars = 1 + rng.below(4);
     let conds = rng.below(3);
-    let body = Body {
-        vars,
-        locks: rng.below(3),
-        conds,
-        p_write: 0.4,
-        p_weak: 0.3,
-        p_read: 0.4,
-        p_assume: 0.15,
-        p_branch: 0.2,
-        p_loop: 0.15,
-        p_lock: 0.15,
-        p_atomic: 0.1,
-    };
+    let body = Body { vars, locks: rng.below(3), conds, p_write: 0.4, p_weak: 0.3, p_read: 0.4, p_assume: 0.15, p_branch: 0.2, p_loop: 0.15, p_lock: 0.15, p_atomic: 0.1 };
     let cond_vars = move |c: u32| vec![c % vars.max(1)];
     let templates = 2 + rng.below(3);
     let per = (max_locs / templates).max(4);

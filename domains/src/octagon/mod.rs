@@ -88,9 +88,7 @@ fn oct_form(e: &LinExpr) -> Option<OctForm> {
     match t {
         [] => Some(OctForm { terms: [(0, true); 2], len: 0, scale: 1 }),
         [(x, a)] => Some(OctForm { terms: [(*x, *a > 0), (0, true)], len: 1, scale: a.checked_abs()? }),
-        [(x, a), (y, b)] if a.checked_abs()? == b.checked_abs()? => {
-            Some(OctForm { terms: [(*x, *a > 0), (*y, *b > 0)], len: 2, scale: a.checked_abs()? })
-        }
+        [(x, a), (y, b)] if a.checked_abs()? == b.checked_abs()? => Some(OctForm { terms: [(*x, *a > 0), (*y, *b > 0)], len: 2, scale: a.checked_abs()? }),
         _ => None,
     }
 }
@@ -231,11 +229,7 @@ impl Octagon {
     /// `Σ −sᵢxᵢ ≤ ⌊c / scale⌋`.
     fn guard_oct_ge(&mut self, f: &OctForm, c: i128) {
         let Some(bound) = div_floor(c, f.scale) else { return };
-        let neg = OctForm {
-            terms: [(f.terms[0].0, !f.terms[0].1), (f.terms[1].0, !f.terms[1].1)],
-            len: f.len,
-            scale: 1,
-        };
+        let neg = OctForm { terms: [(f.terms[0].0, !f.terms[0].1), (f.terms[1].0, !f.terms[1].1)], len: f.len, scale: 1 };
         self.add_oct(&neg, Bound::Fin(bound));
     }
 
@@ -274,8 +268,7 @@ impl Octagon {
             Some(f) => self.oct_bounds(&f).scale(f.scale),
             None => {
                 let hi = self.sum_hi(e.terms());
-                let neg: Option<Vec<(usize, i128)>> =
-                    e.terms().iter().map(|&(d, a)| a.checked_neg().map(|n| (d, n))).collect();
+                let neg: Option<Vec<(usize, i128)>> = e.terms().iter().map(|&(d, a)| a.checked_neg().map(|n| (d, n))).collect();
                 let lo = neg.map_or(Bound::NegInf, |t| self.sum_hi(&t).neg(Round::Down));
                 Interval::new(lo, hi)
             }

@@ -37,24 +37,18 @@ pub fn box_constraints(n: usize, r: i128) -> Vec<LinCons> {
 /// A random linear constraint over `n` dimensions with small coefficients.
 pub fn arb_cons(n: usize) -> impl Strategy<Value = LinCons> {
     let term = (0..n, -2i128..=2);
-    (
-        prop::collection::vec(term, 1..=3),
-        -6i128..=6,
-        prop_oneof![6 => Just(ConsKind::Ge0), 1 => Just(ConsKind::Eq0), 2 => Just(ConsKind::Ne0)],
-    )
+    (prop::collection::vec(term, 1..=3), -6i128..=6, prop_oneof![6 => Just(ConsKind::Ge0), 1 => Just(ConsKind::Eq0), 2 => Just(ConsKind::Ne0)])
         .prop_map(|(terms, c, kind)| LinCons { expr: LinExpr::from_terms(terms, c).unwrap(), kind })
 }
 
 /// A random octagonal constraint `±x ± y + c ≥ 0` or `±x + c ≥ 0`.
 pub fn arb_oct_cons(n: usize) -> impl Strategy<Value = LinCons> {
-    (0..n, 0..n, prop::bool::ANY, prop::bool::ANY, -7i128..=7, prop::bool::ANY).prop_map(
-        |(x, y, sx, sy, c, unary)| {
-            let a = if sx { 1 } else { -1 };
-            let b = if sy { 1 } else { -1 };
-            let terms = if unary || x == y { vec![(x, a)] } else { vec![(x, a), (y, b)] };
-            LinCons::ge0(LinExpr::from_terms(terms, c).unwrap())
-        },
-    )
+    (0..n, 0..n, prop::bool::ANY, prop::bool::ANY, -7i128..=7, prop::bool::ANY).prop_map(|(x, y, sx, sy, c, unary)| {
+        let a = if sx { 1 } else { -1 };
+        let b = if sy { 1 } else { -1 };
+        let terms = if unary || x == y { vec![(x, a)] } else { vec![(x, a), (y, b)] };
+        LinCons::ge0(LinExpr::from_terms(terms, c).unwrap())
+    })
 }
 
 /// A random expression tree over `n` variables.
@@ -80,14 +74,7 @@ pub fn arb_expr(n: usize) -> impl Strategy<Value = NumExpr> {
 
 /// A random comparison operator.
 pub fn arb_cmp() -> impl Strategy<Value = CmpOp> {
-    prop_oneof![
-        Just(CmpOp::Lt),
-        Just(CmpOp::Le),
-        Just(CmpOp::Eq),
-        Just(CmpOp::Ne),
-        Just(CmpOp::Ge),
-        Just(CmpOp::Gt)
-    ]
+    prop_oneof![Just(CmpOp::Lt), Just(CmpOp::Le), Just(CmpOp::Eq), Just(CmpOp::Ne), Just(CmpOp::Ge), Just(CmpOp::Gt)]
 }
 
 /// Every value `e` can take at `p` (one per choice in its `Range` leaves);
@@ -136,10 +123,7 @@ pub fn build<D: NumDomain>(top: D, cons: &[LinCons]) -> (D, Vec<Vec<i128>>) {
     for c in &all {
         d.guard(c);
     }
-    let pts = box_points(n, R)
-        .into_iter()
-        .filter(|p| all.iter().all(|c| c.holds(p) == Some(true)))
-        .collect();
+    let pts = box_points(n, R).into_iter().filter(|p| all.iter().all(|c| c.holds(p) == Some(true))).collect();
     (d, pts)
 }
 

@@ -72,10 +72,32 @@ fn yields_to_definition(name: &str) -> bool {
 fn is_pure_library(name: &str) -> bool {
     matches!(
         name,
-        "printf" | "puts" | "putchar" | "fprintf" | "perror" | "fflush" | "sleep" | "usleep"
-            | "nanosleep" | "sched_yield" | "pthread_yield" | "srand" | "rand" | "random" | "time" | "clock"
-            | "pthread_attr_init" | "pthread_attr_destroy" | "pthread_mutexattr_init" | "pthread_mutexattr_destroy"
-            | "pthread_mutexattr_settype" | "pthread_attr_setdetachstate" | "pthread_detach" | "abs" | "labs" | "atoi"
+        "printf"
+            | "puts"
+            | "putchar"
+            | "fprintf"
+            | "perror"
+            | "fflush"
+            | "sleep"
+            | "usleep"
+            | "nanosleep"
+            | "sched_yield"
+            | "pthread_yield"
+            | "srand"
+            | "rand"
+            | "random"
+            | "time"
+            | "clock"
+            | "pthread_attr_init"
+            | "pthread_attr_destroy"
+            | "pthread_mutexattr_init"
+            | "pthread_mutexattr_destroy"
+            | "pthread_mutexattr_settype"
+            | "pthread_attr_setdetachstate"
+            | "pthread_detach"
+            | "abs"
+            | "labs"
+            | "atoi"
     )
 }
 
@@ -128,10 +150,7 @@ fn failure_kind(name: &str, c: &CallExpression) -> Option<(Option<String>, Asser
 }
 
 fn unquote(parts: &[String]) -> String {
-    parts
-        .iter()
-        .map(|p| p.trim_start_matches('"').trim_end_matches('"').replace("\\\"", "\"").replace("\\\\", "\\"))
-        .collect()
+    parts.iter().map(|p| p.trim_start_matches('"').trim_end_matches('"').replace("\\\"", "\"").replace("\\\\", "\\")).collect()
 }
 
 impl<'a> Lowerer<'a> {
@@ -302,15 +321,24 @@ impl<'a> Lowerer<'a> {
                 }
                 Ok(zero())
             }
-            "pthread_mutex_init" | "pthread_mutex_destroy" | "pthread_spin_init" | "pthread_spin_destroy" | "pthread_cond_signal"
-            | "pthread_cond_broadcast" | "pthread_cond_init" | "pthread_cond_destroy" | "free" => {
+            "pthread_mutex_init"
+            | "pthread_mutex_destroy"
+            | "pthread_spin_init"
+            | "pthread_spin_destroy"
+            | "pthread_cond_signal"
+            | "pthread_cond_broadcast"
+            | "pthread_cond_init"
+            | "pthread_cond_destroy"
+            | "free" => {
                 for a in args {
                     self.effect_addr(a)?;
                 }
                 Ok(zero())
             }
             // The IR does not give a thread its own handle: an approximation, not an input.
-            "pthread_self" => Ok(Some(Val { e: self.havoc(Ty::Int(IntTy { bits: 64, signed: false }), "the result of `pthread_self`", span), ty: CType::Int(IntTy { bits: 64, signed: false }, "pthread_t".into()) })),
+            "pthread_self" => {
+                Ok(Some(Val { e: self.havoc(Ty::Int(IntTy { bits: 64, signed: false }), "the result of `pthread_self`", span), ty: CType::Int(IntTy { bits: 64, signed: false }, "pthread_t".into()) }))
+            }
             "__VERIFIER_atomic_begin" => {
                 self.emit(Action::AtomicBegin, span);
                 Ok(None)
@@ -607,9 +635,7 @@ fn start_routine(e: &Expression) -> Option<String> {
     match e {
         Expression::Identifier(id) => Some(id.node.name.clone()),
         Expression::Cast(c) => start_routine(&c.node.expression.node),
-        Expression::UnaryOperator(u) if matches!(u.node.operator.node, UnaryOperator::Address | UnaryOperator::Indirection) => {
-            start_routine(&u.node.operand.node)
-        }
+        Expression::UnaryOperator(u) if matches!(u.node.operator.node, UnaryOperator::Address | UnaryOperator::Indirection) => start_routine(&u.node.operand.node),
         _ => None,
     }
 }

@@ -69,15 +69,25 @@ pub(in crate::frontend) fn has_control_flow(e: &Expression) -> bool {
             use BinaryOperator::*;
             matches!(
                 b.node.operator.node,
-                LogicalAnd | LogicalOr | Assign | AssignMultiply | AssignDivide | AssignModulo | AssignPlus | AssignMinus
-                    | AssignShiftLeft | AssignShiftRight | AssignBitwiseAnd | AssignBitwiseXor | AssignBitwiseOr
+                LogicalAnd
+                    | LogicalOr
+                    | Assign
+                    | AssignMultiply
+                    | AssignDivide
+                    | AssignModulo
+                    | AssignPlus
+                    | AssignMinus
+                    | AssignShiftLeft
+                    | AssignShiftRight
+                    | AssignBitwiseAnd
+                    | AssignBitwiseXor
+                    | AssignBitwiseOr
             ) || has_control_flow(&b.node.lhs.node)
                 || has_control_flow(&b.node.rhs.node)
         }
         Expression::UnaryOperator(u) => {
             use UnaryOperator::*;
-            matches!(u.node.operator.node, PostIncrement | PostDecrement | PreIncrement | PreDecrement)
-                || has_control_flow(&u.node.operand.node)
+            matches!(u.node.operator.node, PostIncrement | PostDecrement | PreIncrement | PreDecrement) || has_control_flow(&u.node.operand.node)
         }
         Expression::Cast(c) => has_control_flow(&c.node.expression.node),
         Expression::Member(m) => has_control_flow(&m.node.expression.node),
@@ -452,8 +462,7 @@ impl<'a> Lowerer<'a> {
                 self.emit(Action::Assign(lv, val.clone()), span);
                 Ok(Some(Val { e: val, ty }))
             }
-            AssignMultiply | AssignDivide | AssignModulo | AssignPlus | AssignMinus | AssignShiftLeft | AssignShiftRight
-            | AssignBitwiseAnd | AssignBitwiseXor | AssignBitwiseOr => {
+            AssignMultiply | AssignDivide | AssignModulo | AssignPlus | AssignMinus | AssignShiftLeft | AssignShiftRight | AssignBitwiseAnd | AssignBitwiseXor | AssignBitwiseOr => {
                 let bop = match op {
                     AssignMultiply => BinOp::Mul,
                     AssignDivide => BinOp::Div,
@@ -610,18 +619,14 @@ impl<'a> Lowerer<'a> {
                 let CType::Record(r) = bty else {
                     return Err(self.error(e.span, format!("member `{}` of a value that is not a struct or union", m.node.identifier.node.name)));
                 };
-                self.field(base, r, &m.node.identifier.node.name).ok_or_else(|| {
-                    self.error(m.node.identifier.span, format!("no member named `{}` in `{}`", m.node.identifier.node.name, self.types.records[r.0 as usize].name))
-                })
+                self.field(base, r, &m.node.identifier.node.name)
+                    .ok_or_else(|| self.error(m.node.identifier.span, format!("no member named `{}` in `{}`", m.node.identifier.node.name, self.types.records[r.0 as usize].name)))
             }
             Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
                 // `a[i]` on an array object stays an element access; on a pointer it is `*(p+i)`.
                 let base_is_array = matches!(self.static_type(&b.node.lhs.node), CType::Array(..));
-                let (arr, idx) = if !base_is_array && matches!(self.static_type(&b.node.rhs.node), CType::Array(..) | CType::Pointer(_)) {
-                    (&b.node.rhs, &b.node.lhs)
-                } else {
-                    (&b.node.lhs, &b.node.rhs)
-                };
+                let (arr, idx) =
+                    if !base_is_array && matches!(self.static_type(&b.node.rhs.node), CType::Array(..) | CType::Pointer(_)) { (&b.node.rhs, &b.node.lhs) } else { (&b.node.lhs, &b.node.rhs) };
                 if matches!(self.static_type(&arr.node), CType::Array(..)) {
                     if let Ok((lv, CType::Array(elem, _))) = self.lvalue(arr) {
                         let i = self.value(idx)?;
@@ -714,10 +719,7 @@ impl<'a> Lowerer<'a> {
                     MemberOperator::Indirect => self.static_type(&m.node.expression.node).pointee().cloned().unwrap_or(CType::Void),
                 };
                 match bt {
-                    CType::Record(r) => self
-                        .field(Lval::Var(VarId(0)), r, &m.node.identifier.node.name)
-                        .map(|(_, t)| t)
-                        .unwrap_or_else(CType::int),
+                    CType::Record(r) => self.field(Lval::Var(VarId(0)), r, &m.node.identifier.node.name).map(|(_, t)| t).unwrap_or_else(CType::int),
                     _ => CType::int(),
                 }
             }
@@ -727,8 +729,7 @@ impl<'a> Lowerer<'a> {
                 match b.node.operator.node {
                     Index => l.pointee().cloned().unwrap_or_else(|| self.static_type(&b.node.rhs.node).pointee().cloned().unwrap_or_else(CType::int)),
                     Less | Greater | LessOrEqual | GreaterOrEqual | Equals | NotEquals | LogicalAnd | LogicalOr => CType::int(),
-                    Assign | AssignPlus | AssignMinus | AssignMultiply | AssignDivide | AssignModulo | AssignShiftLeft
-                    | AssignShiftRight | AssignBitwiseAnd | AssignBitwiseOr | AssignBitwiseXor => l,
+                    Assign | AssignPlus | AssignMinus | AssignMultiply | AssignDivide | AssignModulo | AssignShiftLeft | AssignShiftRight | AssignBitwiseAnd | AssignBitwiseOr | AssignBitwiseXor => l,
                     _ => {
                         let r = self.static_type(&b.node.rhs.node);
                         match (int_of(&l), int_of(&r)) {
@@ -874,15 +875,9 @@ pub(in crate::frontend) fn branch_conditions(e: Expr, ty: Ty) -> (Expr, Expr) {
                 Expr::Const(_, t) | Expr::Cast(t, _) | Expr::Binary(_, _, _, t) | Expr::Unary(_, _, t) | Expr::Nondet(t) | Expr::Havoc(t, _) => *t,
                 _ => ty,
             };
-            (
-                Expr::Binary(BinOp::Eq, x.clone(), Box::new(Expr::Const(0, xt)), Ty::INT),
-                Expr::Binary(BinOp::Ne, x, Box::new(Expr::Const(0, xt)), Ty::INT),
-            )
+            (Expr::Binary(BinOp::Eq, x.clone(), Box::new(Expr::Const(0, xt)), Ty::INT), Expr::Binary(BinOp::Ne, x, Box::new(Expr::Const(0, xt)), Ty::INT))
         }
-        e => (
-            Expr::Binary(BinOp::Ne, Box::new(e.clone()), Box::new(Expr::Const(0, ty)), Ty::INT),
-            Expr::Binary(BinOp::Eq, Box::new(e), Box::new(Expr::Const(0, ty)), Ty::INT),
-        ),
+        e => (Expr::Binary(BinOp::Ne, Box::new(e.clone()), Box::new(Expr::Const(0, ty)), Ty::INT), Expr::Binary(BinOp::Eq, Box::new(e), Box::new(Expr::Const(0, ty)), Ty::INT)),
     }
 }
 
@@ -925,4 +920,3 @@ fn fold_binary(op: BinOp, a: Expr, b: Expr, ty: Ty) -> Expr {
 fn fold_cmp(op: BinOp, a: Expr, b: Expr) -> Expr {
     Expr::Binary(op, Box::new(a), Box::new(b), Ty::INT)
 }
-

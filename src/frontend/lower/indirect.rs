@@ -9,8 +9,8 @@
 //! unsupported construct and the verdicts are `unknown`.
 
 use super::expr::Val;
-use crate::frontend::ctypes::{typedef_name, Signature};
 use super::{Fatal, Lowerer};
+use crate::frontend::ctypes::{typedef_name, Signature};
 use crate::ir::memory::{function_address, function_index};
 use crate::ir::*;
 use hashbrown::HashSet;

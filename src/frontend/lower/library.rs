@@ -47,13 +47,43 @@ pub(in crate::frontend) fn model_headers() -> Option<std::path::PathBuf> {
 pub(super) fn is_modelled(name: &str) -> bool {
     matches!(
         name,
-        "memset" | "memcpy" | "memmove" | "memcmp" | "strlen" | "strcmp" | "strncmp" | "strcpy" | "strncpy" | "strcat" | "strchr"
-            | "__builtin_memset" | "__builtin_memcpy" | "__builtin_memmove" | "__builtin_memcmp" | "__builtin_strlen"
-            | "__builtin_strcmp" | "__builtin_strncmp" | "__builtin_strcpy" | "__builtin_strchr" | "__sync_synchronize"
-            | "__atomic_thread_fence" | "__atomic_signal_fence" | "__sync_lock_release" | "__sync_lock_test_and_set"
-            | "__sync_bool_compare_and_swap" | "__sync_val_compare_and_swap" | "__atomic_load_n" | "__atomic_store_n"
-            | "__atomic_exchange_n" | "__atomic_compare_exchange_n" | "__atomic_load" | "__atomic_store" | "__atomic_exchange"
-            | "__atomic_compare_exchange" | "__atomic_test_and_set" | "__atomic_clear"
+        "memset"
+            | "memcpy"
+            | "memmove"
+            | "memcmp"
+            | "strlen"
+            | "strcmp"
+            | "strncmp"
+            | "strcpy"
+            | "strncpy"
+            | "strcat"
+            | "strchr"
+            | "__builtin_memset"
+            | "__builtin_memcpy"
+            | "__builtin_memmove"
+            | "__builtin_memcmp"
+            | "__builtin_strlen"
+            | "__builtin_strcmp"
+            | "__builtin_strncmp"
+            | "__builtin_strcpy"
+            | "__builtin_strchr"
+            | "__sync_synchronize"
+            | "__atomic_thread_fence"
+            | "__atomic_signal_fence"
+            | "__sync_lock_release"
+            | "__sync_lock_test_and_set"
+            | "__sync_bool_compare_and_swap"
+            | "__sync_val_compare_and_swap"
+            | "__atomic_load_n"
+            | "__atomic_store_n"
+            | "__atomic_exchange_n"
+            | "__atomic_compare_exchange_n"
+            | "__atomic_load"
+            | "__atomic_store"
+            | "__atomic_exchange"
+            | "__atomic_compare_exchange"
+            | "__atomic_test_and_set"
+            | "__atomic_clear"
     ) || rmw_op(name).is_some()
 }
 
@@ -67,9 +97,17 @@ pub(super) fn is_unmodelled_sync(name: &str) -> bool {
 pub(super) fn is_thread_model(name: &str) -> bool {
     matches!(
         name,
-        "pthread_barrier_init" | "pthread_barrier_wait" | "pthread_barrier_destroy" | "pthread_barrierattr_init"
-            | "pthread_barrierattr_destroy" | "pthread_barrierattr_setpshared" | "pthread_key_create" | "pthread_key_delete"
-            | "pthread_getspecific" | "pthread_setspecific" | "realloc"
+        "pthread_barrier_init"
+            | "pthread_barrier_wait"
+            | "pthread_barrier_destroy"
+            | "pthread_barrierattr_init"
+            | "pthread_barrierattr_destroy"
+            | "pthread_barrierattr_setpshared"
+            | "pthread_key_create"
+            | "pthread_key_delete"
+            | "pthread_getspecific"
+            | "pthread_setspecific"
+            | "realloc"
     )
 }
 
@@ -85,9 +123,22 @@ const EAGAIN: i128 = 11;
 pub(super) fn is_counter_sync(name: &str) -> bool {
     matches!(
         name,
-        "sem_init" | "sem_wait" | "sem_trywait" | "sem_timedwait" | "sem_post" | "sem_destroy" | "sem_getvalue" | "pthread_rwlock_init"
-            | "pthread_rwlock_destroy" | "pthread_rwlock_rdlock" | "pthread_rwlock_wrlock" | "pthread_rwlock_tryrdlock"
-            | "pthread_rwlock_trywrlock" | "pthread_rwlock_timedrdlock" | "pthread_rwlock_timedwrlock" | "pthread_rwlock_unlock"
+        "sem_init"
+            | "sem_wait"
+            | "sem_trywait"
+            | "sem_timedwait"
+            | "sem_post"
+            | "sem_destroy"
+            | "sem_getvalue"
+            | "pthread_rwlock_init"
+            | "pthread_rwlock_destroy"
+            | "pthread_rwlock_rdlock"
+            | "pthread_rwlock_wrlock"
+            | "pthread_rwlock_tryrdlock"
+            | "pthread_rwlock_trywrlock"
+            | "pthread_rwlock_timedrdlock"
+            | "pthread_rwlock_timedwrlock"
+            | "pthread_rwlock_unlock"
             | "pthread_once"
     )
 }
@@ -236,7 +287,18 @@ impl<'a> Lowerer<'a> {
         let name = name.strip_prefix("__builtin_").unwrap_or(name);
         let need = |n: usize| args.len() < n;
         let arity = match name {
-            "memset" | "memcpy" | "memmove" | "memcmp" | "strncmp" | "strncpy" | "__sync_val_compare_and_swap" | "__sync_bool_compare_and_swap" | "__atomic_store_n" | "__atomic_exchange_n" | "__atomic_load" | "__atomic_store" => 3,
+            "memset"
+            | "memcpy"
+            | "memmove"
+            | "memcmp"
+            | "strncmp"
+            | "strncpy"
+            | "__sync_val_compare_and_swap"
+            | "__sync_bool_compare_and_swap"
+            | "__atomic_store_n"
+            | "__atomic_exchange_n"
+            | "__atomic_load"
+            | "__atomic_store" => 3,
             "strcmp" | "strcpy" | "strcat" | "strchr" | "__sync_lock_test_and_set" | "__atomic_load_n" | "__atomic_test_and_set" | "__atomic_clear" => 2,
             "strlen" | "__sync_lock_release" => 1,
             "__atomic_exchange" => 4,
@@ -422,12 +484,8 @@ impl<'a> Lowerer<'a> {
         for v in vals {
             match &v.ty {
                 CType::Pointer(_) | CType::Array(..) => self.havoc_through(v, ap, name, span),
-                t if self.holds_pointer(t) => {
-                    self.incomplete(format!("a call of `{name}`, which has no definition, with a structure holding pointers passed by value"), span)
-                }
-                t if t.is_scalar() && self.carries_address(&v.e) => {
-                    self.incomplete(format!("a call of `{name}`, which has no definition, with an address passed as an integer"), span)
-                }
+                t if self.holds_pointer(t) => self.incomplete(format!("a call of `{name}`, which has no definition, with a structure holding pointers passed by value"), span),
+                t if t.is_scalar() && self.carries_address(&v.e) => self.incomplete(format!("a call of `{name}`, which has no definition, with an address passed as an integer"), span),
                 _ => {}
             }
         }
@@ -462,8 +520,7 @@ impl<'a> Lowerer<'a> {
     /// those make it incomplete.
     pub(super) fn havoc_through(&mut self, v: Val, ap: ApproxId, name: &str, span: Span) {
         let what = |s: &str| format!("a call of `{name}`, which has no definition, {s}");
-        let is_function = matches!(&v.ty, CType::Pointer(t) if matches!(**t, CType::Function))
-            || matches!(v.e, Expr::Const(k, _) if crate::ir::memory::function_index(k).is_some());
+        let is_function = matches!(&v.ty, CType::Pointer(t) if matches!(**t, CType::Function)) || matches!(v.e, Expr::Const(k, _) if crate::ir::memory::function_index(k).is_some());
         if is_function {
             self.incomplete(what("with a function it may call"), span);
             return;
@@ -1092,7 +1149,9 @@ impl<'a> Lowerer<'a> {
             return Ok(ret);
         };
         let same = match &s {
-            Some((sw, sp)) => sp.is_empty() && dp.is_empty() && sw.len() == dw.len() && sw.iter().zip(&dw).all(|(a, b)| a.off == b.off && a.size == b.size && a.ty.scalar(self.dm()) == b.ty.scalar(self.dm())),
+            Some((sw, sp)) => {
+                sp.is_empty() && dp.is_empty() && sw.len() == dw.len() && sw.iter().zip(&dw).all(|(a, b)| a.off == b.off && a.size == b.size && a.ty.scalar(self.dm()) == b.ty.scalar(self.dm()))
+            }
             None => false,
         };
         if !same {
@@ -1327,7 +1386,11 @@ impl<'a> Lowerer<'a> {
         let lb = n.and_then(|n| self.leaves_upto(&b, n.max(0) as u64));
         let dm = self.dm();
         let pairs = match (la, lb) {
-            (Some((aw, ap)), Some((bw, bp))) if ap.is_empty() && bp.is_empty() && aw.len() == bw.len() && aw.iter().zip(&bw).all(|(x, y)| x.off == y.off && x.size == y.size && x.ty.scalar(dm) == y.ty.scalar(dm)) => Some(aw.into_iter().zip(bw).collect::<Vec<_>>()),
+            (Some((aw, ap)), Some((bw, bp)))
+                if ap.is_empty() && bp.is_empty() && aw.len() == bw.len() && aw.iter().zip(&bw).all(|(x, y)| x.off == y.off && x.size == y.size && x.ty.scalar(dm) == y.ty.scalar(dm)) =>
+            {
+                Some(aw.into_iter().zip(bw).collect::<Vec<_>>())
+            }
             _ => None,
         };
         let Some(pairs) = pairs else {

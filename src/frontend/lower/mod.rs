@@ -238,10 +238,7 @@ impl<'a> Lowerer<'a> {
     fn global_declaration(&mut self, d: &'a Node<Declaration>) -> Result<(), Fatal> {
         let specs = self.declaration_specs(d)?;
         for id in &d.node.declarators {
-            let decl = self
-                .types
-                .declarator(specs.ty.clone(), &id.node.declarator.node)
-                .map_err(|e| self.error(id.span, format!("unsupported type: {e}")))?;
+            let decl = self.types.declarator(specs.ty.clone(), &id.node.declarator.node).map_err(|e| self.error(id.span, format!("unsupported type: {e}")))?;
             let Some(name) = decl.name.clone() else { continue };
             let sig = self.signature(&d.node, &decl);
             if specs.is_typedef {
@@ -291,10 +288,7 @@ impl<'a> Lowerer<'a> {
 
     fn function_definition(&mut self, f: &'a Node<FunctionDefinition>) -> Result<(), Fatal> {
         let specs = self.types.specs(&f.node.specifiers).map_err(|e| self.error(f.span, format!("unsupported type: {e}")))?;
-        let decl = self
-            .types
-            .declarator(specs.ty, &f.node.declarator.node)
-            .map_err(|e| self.error(f.span, format!("unsupported type: {e}")))?;
+        let decl = self.types.declarator(specs.ty, &f.node.declarator.node).map_err(|e| self.error(f.span, format!("unsupported type: {e}")))?;
         let Some(name) = decl.name.clone() else { return Ok(()) };
         let mut params = decl.params.clone().unwrap_or_default();
         // K&R definitions give parameter types in separate declarations.
@@ -318,8 +312,7 @@ impl<'a> Lowerer<'a> {
     /// Whether a defined function comes from a system header or is reserved for the
     /// implementation (`__` prefix): such functions are never taken as thread entries.
     pub fn is_library_function(&self, name: &str) -> bool {
-        name.starts_with("__")
-            || self.functions.get(name).map(|f| self.map.in_system_header(f.offset)).unwrap_or(true)
+        name.starts_with("__") || self.functions.get(name).map(|f| self.map.in_system_header(f.offset)).unwrap_or(true)
     }
 
     // ------------------------------------------------------------------ variables
@@ -503,15 +496,7 @@ impl<'a> Lowerer<'a> {
 
     fn new_template(&mut self, name: String, function: &str, mult: Multiplicity) -> TemplateId {
         let id = TemplateId(self.templates.len() as u32);
-        self.templates.push(Template {
-            name,
-            function: function.to_string(),
-            entry: LocId(u32::MAX),
-            locs: Vec::new(),
-            multiplicity: mult,
-            spawned_at: Vec::new(),
-            params: Vec::new(),
-        });
+        self.templates.push(Template { name, function: function.to_string(), entry: LocId(u32::MAX), locs: Vec::new(), multiplicity: mult, spawned_at: Vec::new(), params: Vec::new() });
         id
     }
 
@@ -550,9 +535,8 @@ impl<'a> Lowerer<'a> {
         self.locs[entry.index()].span = self.fn_span(root_fn);
         if self.opts.whole_program {
             if !self.functions.contains_key("main") {
-                return Err(Diagnostic::file(&self.display, "no `main` function").with_note(
-                    "for a library or driver without `main`, pass --no-whole-program: `init()` then runs first and every other function is a thread",
-                ));
+                return Err(Diagnostic::file(&self.display, "no `main` function")
+                    .with_note("for a library or driver without `main`, pass --no-whole-program: `init()` then runs first and every other function is a thread"));
             }
             self.lower_entry_body("main", true, false)?;
         } else {
@@ -618,18 +602,8 @@ impl<'a> Lowerer<'a> {
         // A thread's result goes to a global that `pthread_join` can read (the root, whose
         // joins are lowered before any thread, reads one only if it joins with a value).
         let ret_var = (!is_main && ret_ty.is_scalar() && !self.join_results.is_empty()).then(|| self.thread_result(ret_ty.clone()));
-        let mut frame = Frame {
-            name: name.to_string(),
-            scopes: vec![HashMap::new()],
-            labels: HashMap::new(),
-            ret_target: None,
-            ret_var,
-            ret_ty,
-            jumps: Vec::new(),
-            cases: Vec::new(),
-            is_main,
-            region: None,
-        };
+        let mut frame =
+            Frame { name: name.to_string(), scopes: vec![HashMap::new()], labels: HashMap::new(), ret_target: None, ret_var, ret_ty, jumps: Vec::new(), cases: Vec::new(), is_main, region: None };
         let mut pvars = Vec::new();
         for (i, (pname, pty)) in params.iter().enumerate() {
             let pname = pname.clone().unwrap_or_else(|| format!("$arg{i}"));

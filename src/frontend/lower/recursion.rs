@@ -166,9 +166,7 @@ impl<'a> Lowerer<'a> {
             let is_function = |n: &str| self.functions.contains_key(n);
             // A name that is no function of the program, no declared function and no built-in
             // is a pointer variable: a call through it may reach any address-taken function.
-            let is_direct = |n: &str| {
-                self.functions.contains_key(n) || self.prototypes.contains_key(n) || super::call::is_builtin(n) || super::library::is_modelled(n)
-            };
+            let is_direct = |n: &str| self.functions.contains_key(n) || self.prototypes.contains_key(n) || super::call::is_builtin(n) || super::library::is_modelled(n);
             for (name, info) in &self.functions {
                 let mut v = V { out: HashSet::new(), indirect: false, is_function: &is_function, is_direct: &is_direct };
                 v.visit_statement(&info.def.statement.node, &info.def.statement.span);
@@ -215,29 +213,13 @@ impl<'a> Lowerer<'a> {
         if let Some(r) = self.rec.keys.get(&key) {
             return Ok(*r);
         }
-        let ret_ap = self.approximation(
-            format!("a return from `{name}` nested deeper than {STACK_DEPTH} frames of its shared copy (the frame's locals and return site were not saved)"),
-            span,
-            true,
-            true,
-        );
+        let ret_ap =
+            self.approximation(format!("a return from `{name}` nested deeper than {STACK_DEPTH} frames of its shared copy (the frame's locals and return site were not saved)"), span, true, true);
         let r = self.rec.regions.len();
         let entry = self.new_loc(Action::Skip, span);
         let ret_join = self.new_loc(Action::Skip, span);
         let callee = (scc.len() > 1).then(|| self.temp(CType::int()));
-        self.rec.regions.push(Region {
-            scc: scc.clone(),
-            entry,
-            ret_join,
-            callee,
-            dispatch: None,
-            copies: HashMap::new(),
-            ret_ap,
-            sites: Vec::new(),
-            stack: None,
-            locals: Vec::new(),
-            alias_ap: None,
-        });
+        self.rec.regions.push(Region { scc: scc.clone(), entry, ret_join, callee, dispatch: None, copies: HashMap::new(), ret_ap, sites: Vec::new(), stack: None, locals: Vec::new(), alias_ap: None });
         self.rec.keys.insert(key, r);
         let var_start = self.vars.len();
         for (index, g) in scc.iter().enumerate() {
@@ -307,18 +289,10 @@ impl<'a> Lowerer<'a> {
         // dead across every call, so it needs no saving (and restoring it from a frame deeper
         // than the stack would make it any pointer, failing the check of called pointers).
         rets.extend(self.indirect_sites.iter().map(|s| s.callee));
-        let locals: Vec<VarId> = (var_start..var_end)
-            .map(|i| VarId(i as u32))
-            .filter(|v| matches!(self.vars[v.index()].kind, VarKind::Local(_) | VarKind::Temp(_)) && !rets.contains(v))
-            .collect();
+        let locals: Vec<VarId> = (var_start..var_end).map(|i| VarId(i as u32)).filter(|v| matches!(self.vars[v.index()].kind, VarKind::Local(_) | VarKind::Temp(_)) && !rets.contains(v)).collect();
         if locals.iter().any(|v| self.vars[v.index()].addr_taken || self.has_lock(&self.vars[v.index()].ty)) {
             let names = self.rec.regions[r].scc.join("`, `");
-            let ap = self.approximation(
-                format!("recursive calls of `{names}` beyond the inlined copies share one copy of a local whose address is taken (or of a local lock)"),
-                span,
-                false,
-                true,
-            );
+            let ap = self.approximation(format!("recursive calls of `{names}` beyond the inlined copies share one copy of a local whose address is taken (or of a local lock)"), span, false, true);
             self.rec.regions[r].alias_ap = Some(ap);
         }
         let long = CType::Int(IntTy { bits: 64, signed: true }, "long".into());
