@@ -197,20 +197,18 @@ impl CheckOptions {
 /// The deepest bound iterative deepening tries (it stops far earlier on its time budget).
 pub const MAX_DEEPENING: u32 = 64;
 
+/// The verdict on assertion `i` of the program, with no bound.
+pub fn assertion_verdict(prog: &Program, i: usize, status: Status, reason: String, detail: Option<String>) -> AssertionVerdict {
+    AssertionVerdict { id: prog.assertion_id(AssertId(i as u32)), text: prog.assertions[i].text.clone(), status, reason, detail, bound: None }
+}
+
 /// Verdicts for every assertion of the program. The default strategy: COARSEN's proof for any
 /// number of threads, then, on the assertions it left open, the bounded search at bounds 1,
 /// 2, 3, ... until each is decided, the exploration is exhaustive or the search budget is
 /// spent. `--bound` fixes one bound instead; `--engines` leaves engines out.
 pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
     let start = Instant::now();
-    let verdict = |i: usize, status: Status, reason: String, detail: Option<String>| AssertionVerdict {
-        id: prog.assertion_id(AssertId(i as u32)),
-        text: prog.assertions[i].text.clone(),
-        status,
-        reason,
-        detail,
-        bound: None,
-    };
+    let verdict = |i: usize, status: Status, reason: String, detail: Option<String>| assertion_verdict(prog, i, status, reason, detail);
     // A construct the IR could not model means the IR may miss behaviours: nothing can be
     // proved, not even that an assertion is unreachable, and a replayed interleaving of the
     // IR need not be one of the program.
