@@ -76,3 +76,9 @@ fn a_function_defined_elsewhere_may_write_linked_globals() {
     // Only a havoc makes it fail: no real execution is claimed.
     assert_eq!(runs[0][1].0, "unknown", "{runs:?}");
 }
+
+#[test]
+fn an_address_handed_over_as_an_integer_is_not_forgotten() {
+    let runs = never_wrong("address_as_integer.c");
+    assert!(runs[0][1].1.contains("converts addresses to integers"), "{runs:?}");
+}

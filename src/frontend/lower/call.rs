@@ -507,6 +507,7 @@ impl<'a> Lowerer<'a> {
     /// address any such call received), get a havoc recorded as an approximation.
     pub(super) fn external_call(&mut self, name: &str, args: &'a [Node<Expression>], span: Span) -> Result<Option<Val>, Fatal> {
         let pure = is_pure_library(name);
+        let mut wide_integer_arg = false;
         let mut vals = Vec::new();
         for a in args {
             // A pure function only reads its strings: no literal needs to be materialised.
@@ -525,6 +526,8 @@ impl<'a> Lowerer<'a> {
             // An unknown function may also block or synchronise: a replay through it proves
             // nothing about later steps.
             let ap = self.approximation(format!("a call of `{name}`, which has no definition"), span, true, true);
+            let ptr_bits = if self.dm() == DataModel::ILP32 { 32 } else { 64 };
+            wide_integer_arg = vals.iter().any(|v| matches!(v.ty.scalar(self.dm()), Ty::Int(i) if i.bits >= ptr_bits));
             self.havoc_arguments(vals, ap, name, span);
             if !self.system_functions.contains(name) {
                 self.havoc_linked_globals(ap, name, span);
@@ -541,14 +544,14 @@ impl<'a> Lowerer<'a> {
                 // The call itself is a step the replay must see.
                 let t = self.temp(CType::int());
                 let at = self.emit(Action::Assign(Lval::Var(t), Expr::Havoc(Ty::INT, ap)), span);
-                self.external_step(at, ap, name, span, &ret);
+                self.external_step(at, ap, name, span, &ret, wide_integer_arg);
             }
             return Ok(None);
         };
         let t = self.temp(ret.clone());
         let at = self.emit(Action::Assign(Lval::Var(t), e), span);
         if !pure {
-            self.external_step(at, ap, name, span, &ret);
+            self.external_step(at, ap, name, span, &ret, wide_integer_arg);
         }
         if matches!(name, "rand" | "random") {
             // The C library's RAND_MAX.

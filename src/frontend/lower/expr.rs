@@ -129,6 +129,10 @@ impl<'a> Lowerer<'a> {
             // A pointer stays a pointer whatever it points to.
             (Ty::Ptr, Ty::Ptr) => v.e,
             (_, Ty::Float) | (Ty::Float, _) => self.havoc(target, "a floating-point conversion", self.last_span()),
+            (Ty::Ptr, _) => {
+                self.address_as_integer.set(true);
+                Expr::Cast(target, Box::new(v.e))
+            }
             _ => Expr::Cast(target, Box::new(v.e)),
         }
     }

@@ -201,6 +201,8 @@ pub(super) struct ExternalStep {
     written: Vec<VarId>,
     /// Its result holds a pointer.
     returns_pointer: bool,
+    /// It received an integer as wide as a pointer, which may be a converted address.
+    wide_integer_arg: bool,
 }
 
 /// The variable an lvalue lies in, unless it lies behind a pointer.
@@ -589,10 +591,10 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Records the step of a call of an undefined function, with the objects it havocked.
-    pub(super) fn external_step(&mut self, at: LocId, ap: ApproxId, name: &str, span: Span, ret: &CType) {
+    pub(super) fn external_step(&mut self, at: LocId, ap: ApproxId, name: &str, span: Span, ret: &CType, wide_integer_arg: bool) {
         let written = std::mem::take(&mut self.step_writes);
         let returns_pointer = self.holds_pointer(ret);
-        self.external_steps.push(ExternalStep { at, ap, name: name.to_string(), span, written, returns_pointer });
+        self.external_steps.push(ExternalStep { at, ap, name: name.to_string(), span, written, returns_pointer, wide_integer_arg });
     }
 
     /// Once the program is lowered: an object whose address escaped to an undefined function
@@ -601,6 +603,14 @@ impl<'a> Lowerer<'a> {
     /// an escaped object behind a returned pointer) makes the approximation incomplete.
     pub(super) fn havoc_escaped(&mut self) {
         let steps = std::mem::take(&mut self.external_steps);
+        // An address converted to an integer (anywhere, perhaps stored first) and handed over
+        // as that integer reaches an object the havoc cannot name.
+        if self.address_as_integer.get() {
+            if let Some(s) = steps.iter().find(|s| s.wide_integer_arg) {
+                let what = format!("a call of `{}`, which has no definition, with an integer as wide as a pointer, in a program that converts addresses to integers", s.name);
+                self.incomplete(what, s.span);
+            }
+        }
         if self.escaped.is_empty() || steps.is_empty() {
             return;
         }

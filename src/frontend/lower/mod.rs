@@ -125,6 +125,9 @@ pub(super) struct Lowerer<'a> {
     external_steps: Vec<library::ExternalStep>,
     /// The objects the call being lowered havocs through its arguments.
     step_writes: Vec<VarId>,
+    /// Some pointer was converted to an integer: an integer may then carry an address that
+    /// the points-to model does not follow.
+    address_as_integer: std::cell::Cell<bool>,
     /// Globals with external linkage that the program declares (not a system header's): a
     /// function defined in another translation unit may write them by name.
     linked_globals: Vec<VarId>,
@@ -180,6 +183,7 @@ impl<'a> Lowerer<'a> {
             escaped: Vec::new(),
             external_steps: Vec::new(),
             step_writes: Vec::new(),
+            address_as_integer: std::cell::Cell::new(false),
             linked_globals: Vec::new(),
             system_functions: HashSet::new(),
             rec: Default::default(),
