@@ -251,30 +251,24 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
             Err(e) => ((0..prog.assertions.len()).map(|i| verdict(i, Status::Unknown, format!("unknown: {e}"), None)).collect(), None),
         }
     };
-    match (opts.runs(Engine::Bounded), opts.bound) {
-        (false, _) => {
-            if opts.runs(Engine::Finite) {
-                finite_pass(prog, opts, &mut verdicts);
-            }
+    if opts.runs(Engine::Bounded) && opts.bound.is_none() {
+        // Bound 1 costs a fraction of a second and finds most shallow bugs, while the finite
+        // engine may spend its whole budget before declining: the cheap round goes first, and
+        // the finite engine sees only what it left open.
+        let mut search = Deepening::new(prog, opts, start, hints.as_ref(), &verdicts);
+        search.rounds(1..=1, &mut verdicts);
+        if opts.runs(Engine::Finite) && !search.finished() {
+            finite_pass(prog, opts, &mut verdicts);
+            search.forget_proved(&verdicts);
         }
-        (true, Some(b)) => {
-            if opts.runs(Engine::Finite) {
-                finite_pass(prog, opts, &mut verdicts);
-            }
+        search.rounds(2..=MAX_DEEPENING, &mut verdicts);
+        artifacts = search.finish(&mut verdicts, &mut sections);
+    } else {
+        if opts.runs(Engine::Finite) {
+            finite_pass(prog, opts, &mut verdicts);
+        }
+        if let (true, Some(b)) = (opts.runs(Engine::Bounded), opts.bound) {
             bounded_pass(prog, opts, b, hints.as_ref(), &mut verdicts, &mut sections, &mut artifacts);
-        }
-        (true, None) => {
-            // Bound 1 costs a fraction of a second and finds most shallow bugs, while the
-            // finite engine may spend its whole budget before declining: the cheap round goes
-            // first, and the finite engine sees only what it left open.
-            let mut search = Deepening::new(prog, opts, start, hints.as_ref(), &verdicts);
-            search.rounds(1..=1, &mut verdicts);
-            if opts.runs(Engine::Finite) && !search.finished() {
-                finite_pass(prog, opts, &mut verdicts);
-                search.forget_proved(&verdicts);
-            }
-            search.rounds(2..=MAX_DEEPENING, &mut verdicts);
-            search.finish(&mut verdicts, &mut sections, &mut artifacts);
         }
     }
     // A proof may rest only on havocs that cover everything the approximated code can do.
@@ -553,16 +547,10 @@ impl<'a> Deepening<'a> {
         }
     }
 
-    /// Gives every assertion still open its final verdict and reason.
-    fn finish(self, verdicts: &mut [AssertionVerdict], sections: &mut Vec<Section>, artifacts: &mut crate::verdict::Artifacts) {
+    /// Gives every assertion still open its final verdict and reason; returns the artifacts.
+    fn finish(self, verdicts: &mut [AssertionVerdict], sections: &mut Vec<Section>) -> crate::verdict::Artifacts {
         use crate::bounded::BoundedOutcome;
         let stopped = self.stopped.unwrap_or_else(|| "the search budget was spent".into());
-        if self.artifacts.witness.is_some() {
-            artifacts.witness = self.artifacts.witness;
-        }
-        if self.artifacts.smt.is_some() {
-            artifacts.smt = self.artifacts.smt;
-        }
         if self.opts.stats {
             let mut sec = stats_section(&self.totals, self.hints.is_some(), "bounded");
             sec.body.push_str(&format!("deepening rounds {}\nsearch s {:.3}\n", self.rounds, self.search_start.elapsed().as_secs_f64()));
@@ -590,5 +578,6 @@ impl<'a> Deepening<'a> {
                 }
             }
         }
+        self.artifacts
     }
 }

@@ -740,14 +740,15 @@ impl<'a> Emitter<'a> {
         for f in self.started.clone() {
             let _ = writeln!(self.out, "void *{GENERATED}run_{}(void *);", self.fname(&f));
         }
-        let entry = if self.opts.whole_program { "main" } else { "init" };
-        if !names.contains(&entry) && !self.opts.whole_program {
-            // The globals' arbitrary start values are chosen where the program starts.
-            let _ = writeln!(self.out, "void init(void) {{");
-            self.init_globals();
-            let _ = writeln!(self.out, "}}");
-        } else if !names.contains(&entry) {
-            return Err(Diagnostic::input(self.file, 1, 1, "a Boolean program needs a `main` procedure (or `--no-whole-program`, where `init` runs first and every procedure is a thread)"));
+        if !names.contains(&self.entry()) {
+            if !self.opts.whole_program {
+                // The globals' arbitrary start values are chosen where the program starts.
+                let _ = writeln!(self.out, "void init(void) {{");
+                self.init_globals();
+                let _ = writeln!(self.out, "}}");
+            } else {
+                return Err(Diagnostic::input(self.file, 1, 1, "a Boolean program needs a `main` procedure (or `--no-whole-program`, where `init` runs first and every procedure is a thread)"));
+            }
         }
         for f in &self.prog.funcs {
             self.function(f, Role::Procedure, None)?;
@@ -770,6 +771,20 @@ impl<'a> Emitter<'a> {
             let _ = writeln!(self.out, "void *{GENERATED}run_{}(void *a) {{ {call} return 0; }}", self.fname(&f));
         }
         Ok(self.out)
+    }
+
+    /// The procedure the program starts in: `main`, or `init` without a whole program.
+    fn entry(&self) -> &'static str {
+        if self.opts.whole_program {
+            "main"
+        } else {
+            "init"
+        }
+    }
+
+    /// Whether `v` names a variable visible in procedure `f`.
+    fn declared(&self, f: &Func, v: &str) -> bool {
+        f.locals.iter().chain(&f.formals).chain(&self.prog.globals).any(|x| x == v)
     }
 
     fn init_globals(&mut self) {
@@ -818,8 +833,7 @@ impl<'a> Emitter<'a> {
         for l in &f.locals {
             let _ = writeln!(self.out, "int {} = __VERIFIER_nondet_bool();", c_name(l));
         }
-        let entry = if self.opts.whole_program { "main" } else { "init" };
-        if role == Role::Procedure && f.name == entry {
+        if role == Role::Procedure && f.name == self.entry() {
             self.init_globals();
         }
         if let Some(l) = at {
@@ -869,15 +883,15 @@ impl<'a> Emitter<'a> {
         Ok(())
     }
 
-    fn check_vars(&self, f: &Func, e: &Expr, primes: &[String], pos: Pos) -> Result<(), Diagnostic> {
+    fn check_vars(&self, f: &Func, e: &Expr, primes: &[(String, String)], pos: Pos) -> Result<(), Diagnostic> {
         match e {
             Expr::Var(v) => {
-                if !(f.locals.contains(v) || f.formals.contains(v) || self.prog.globals.contains(v)) {
+                if !self.declared(f, v) {
                     return Err(self.err(pos, format!("undeclared variable `{v}`")));
                 }
             }
             Expr::Primed(v, p) => {
-                if !primes.contains(v) {
+                if !primes.iter().any(|(x, _)| x == v) {
                     return Err(self.err(*p, format!("`'{v}`: only variables assigned by this statement have a primed value")));
                 }
             }
@@ -897,13 +911,12 @@ impl<'a> Emitter<'a> {
     }
 
     fn expr(&self, f: &Func, e: &Expr, pos: Pos, primes: &[(String, String)]) -> Result<String, Diagnostic> {
-        let names: Vec<String> = primes.iter().map(|(v, _)| v.clone()).collect();
-        self.check_vars(f, e, &names, pos)?;
+        self.check_vars(f, e, primes, pos)?;
         Ok(c_expr(e, primes))
     }
 
     fn check_target(&self, f: &Func, v: &str, pos: Pos) -> Result<String, Diagnostic> {
-        if f.locals.iter().chain(&f.formals).chain(&self.prog.globals).any(|x| x == v) {
+        if self.declared(f, v) {
             Ok(c_name(v))
         } else {
             Err(self.err(pos, format!("undeclared variable `{v}`")))

@@ -215,6 +215,7 @@ fn root_var(lv: &Lval) -> Option<VarId> {
 }
 
 /// A scalar inside an object: where it is, its type, its byte offset and size.
+#[derive(Clone)]
 struct Leaf {
     lv: Lval,
     ty: CType,
@@ -463,15 +464,25 @@ impl<'a> Lowerer<'a> {
         })
     }
 
+    /// A step writing an arbitrary value, from approximation `ap`, to each scalar.
+    fn havocs(&self, leaves: Vec<Leaf>, ap: ApproxId) -> Vec<Action> {
+        leaves.into_iter().map(|l| Action::Assign(l.lv, Expr::Havoc(l.ty.scalar(self.dm()), ap))).collect()
+    }
+
+    /// Whether a variable is a string literal's array, which no call may write (that would be
+    /// undefined behaviour).
+    fn is_literal(&self, v: VarId) -> bool {
+        self.literals.values().any(|&l| l == v)
+    }
+
     /// Writes an arbitrary value to each scalar (a sound havoc of memory the call may write).
     fn havoc_leaves(&mut self, leaves: Vec<Leaf>, what: &str, span: Span) {
         if leaves.is_empty() {
             return;
         }
         let ap = self.approximation(what.to_string(), span, true, false);
-        for l in leaves {
-            let t = l.ty.scalar(self.dm());
-            self.emit(Action::Assign(l.lv, Expr::Havoc(t, ap)), span);
+        for a in self.havocs(leaves, ap) {
+            self.emit(a, span);
         }
     }
 
@@ -538,8 +549,7 @@ impl<'a> Lowerer<'a> {
             self.incomplete(what("with a pointer into memory of unknown extent"), span);
             return;
         };
-        // A string literal is never written: that would be undefined behaviour.
-        if self.literals.values().any(|&l| l == root) {
+        if self.is_literal(root) {
             return;
         }
         let Some(leaves) = self.object_leaves(root) else {
@@ -549,9 +559,8 @@ impl<'a> Lowerer<'a> {
         if leaves.iter().any(|l| matches!(l.ty, CType::Pointer(_))) {
             self.incomplete(what("with access to pointers it may follow"), span);
         }
-        for l in leaves {
-            let t = l.ty.scalar(self.dm());
-            self.emit(Action::Assign(l.lv, Expr::Havoc(t, ap)), span);
+        for a in self.havocs(leaves, ap) {
+            self.emit(a, span);
         }
         if !self.escaped.contains(&root) {
             self.escaped.push(root);
@@ -571,14 +580,13 @@ impl<'a> Lowerer<'a> {
     pub(super) fn havoc_linked_globals(&mut self, ap: ApproxId, name: &str, span: Span) {
         const MAX_LEAVES: usize = 256;
         for v in self.linked_globals.clone() {
-            if self.step_writes.contains(&v) || self.literals.values().any(|&l| l == v) {
+            if self.step_writes.contains(&v) || self.is_literal(v) {
                 continue;
             }
             match self.object_leaves(v) {
                 Some(leaves) if leaves.len() <= MAX_LEAVES => {
-                    for l in leaves {
-                        let t = l.ty.scalar(self.dm());
-                        self.emit(Action::Assign(l.lv, Expr::Havoc(t, ap)), span);
+                    for a in self.havocs(leaves, ap) {
+                        self.emit(a, span);
                     }
                     self.step_writes.push(v);
                 }
@@ -646,7 +654,7 @@ impl<'a> Lowerer<'a> {
                     break;
                 }
                 budget -= leaves.len();
-                let acts = leaves.iter().map(|l| Action::Assign(l.lv.clone(), Expr::Havoc(l.ty.scalar(self.dm()), s.ap))).collect();
+                let acts = self.havocs(leaves.clone(), s.ap);
                 self.splice_after(s.at, acts, s.span);
             }
         }
