@@ -92,7 +92,6 @@ fn is_pure_library(name: &str) -> bool {
             | "pthread_attr_destroy"
             | "pthread_mutexattr_init"
             | "pthread_mutexattr_destroy"
-            | "pthread_mutexattr_settype"
             | "pthread_attr_setdetachstate"
             | "pthread_detach"
             | "abs"

@@ -108,7 +108,16 @@ pub(super) fn is_thread_model(name: &str) -> bool {
             | "pthread_getspecific"
             | "pthread_setspecific"
             | "realloc"
+            | "pthread_mutexattr_settype"
     )
+}
+
+/// Mutex kinds whose owner blocks when it locks again, as the IR's mutexes do: glibc's
+/// `PTHREAD_MUTEX_NORMAL` (also `DEFAULT`) and `PTHREAD_MUTEX_ADAPTIVE_NP`. A recursive mutex
+/// lets its owner lock again and an error-checking one returns `EDEADLK`, so a model that
+/// blocks would lose executions.
+pub(super) fn mutex_kind_blocks(kind: i128) -> bool {
+    matches!(kind, 0 | 3)
 }
 
 /// How many keys a program can create (glibc's `PTHREAD_KEYS_MAX`); one more fails with
@@ -831,7 +840,7 @@ impl<'a> Lowerer<'a> {
         let span = self.span(span_l);
         let arity = match name {
             "pthread_barrier_init" | "pthread_barrierattr_setpshared" => 3,
-            "pthread_key_create" | "pthread_setspecific" | "realloc" => 2,
+            "pthread_key_create" | "pthread_setspecific" | "realloc" | "pthread_mutexattr_settype" => 2,
             _ => 1,
         };
         if args.len() < arity {
@@ -903,6 +912,15 @@ impl<'a> Lowerer<'a> {
             "pthread_barrierattr_init" | "pthread_barrierattr_destroy" | "pthread_barrierattr_setpshared" | "pthread_key_delete" => {
                 for a in args {
                     self.effect(a)?;
+                }
+                self.emit(Action::Assign(Lval::Var(r), Expr::int(0)), span);
+                result(r)
+            }
+            "pthread_mutexattr_settype" => {
+                self.effect(&args[0])?;
+                let kind = self.value(&args[1])?;
+                if !matches!(kind.e, Expr::Const(k, _) if mutex_kind_blocks(k)) {
+                    self.unsupported(args[1].span, "a recursive or error-checking mutex (`pthread_mutexattr_settype`): its owner may lock it again");
                 }
                 self.emit(Action::Assign(Lval::Var(r), Expr::int(0)), span);
                 result(r)

@@ -667,9 +667,16 @@ impl<'a> Lowerer<'a> {
     /// Stores an initializer into an object, field by field.
     pub fn initialize(&mut self, lv: Lval, ty: &CType, init: &'a Node<Initializer>, span: Span) -> Result<(), Fatal> {
         match (&init.node, ty) {
-            // Mutex initializers (`PTHREAD_MUTEX_INITIALIZER`) give the state every mutex
-            // starts in.
-            (_, CType::Mutex) | (_, CType::Opaque(_)) => Ok(()),
+            // `PTHREAD_MUTEX_INITIALIZER` gives the state every mutex starts in; glibc's
+            // `PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP` and its error-checking twin differ only
+            // in an integer kind, which the IR's mutexes cannot follow.
+            (_, CType::Mutex) => {
+                if let Some(at) = self.non_blocking_mutex_kind(init) {
+                    self.unsupported(at, "a recursive or error-checking mutex initializer: its owner may lock it again");
+                }
+                Ok(())
+            }
+            (_, CType::Opaque(_)) => Ok(()),
             (Initializer::Expression(e), _) if ty.is_scalar() => {
                 let v = self.value(e)?;
                 let v = self.convert(v, ty);
@@ -692,6 +699,18 @@ impl<'a> Lowerer<'a> {
                 self.unsupported(init.span, "this initializer");
                 Ok(())
             }
+        }
+    }
+
+    /// The first integer constant in a mutex initializer that names a kind of mutex whose owner
+    /// does not block on relocking (addresses and other non-constants are not kinds).
+    fn non_blocking_mutex_kind(&self, init: &Node<Initializer>) -> Option<LSpan> {
+        match &init.node {
+            Initializer::Expression(e) => match self.types.const_eval(&e.node) {
+                Some(k) if !library::mutex_kind_blocks(k) => Some(e.span),
+                _ => None,
+            },
+            Initializer::List(items) => items.iter().find_map(|i| self.non_blocking_mutex_kind(&i.node.initializer)),
         }
     }
 
