@@ -313,6 +313,13 @@ fn finite_pass(prog: &Program, opts: &CheckOptions, verdicts: &mut [AssertionVer
         }
     }
     for out in finite::prove(prog, &open, &fo) {
+        // Saying why the engine did not prove is what tells a user whether an exceptions file
+        // or a smaller projection could help.
+        match &out.status {
+            finite::FiniteStatus::Declined(why) => verdicts[out.assertion.index()].reason.push_str(&format!("; the finite-state engine declined: {why}")),
+            finite::FiniteStatus::NotProved(why) => verdicts[out.assertion.index()].reason.push_str(&format!("; the finite-state engine did not prove it: {why}")),
+            _ => {}
+        }
         if let finite::FiniteStatus::Proved { method, threads: finite::ThreadClaim::AsCreated } = out.status {
             let how = match method {
                 finite::Method::Cartesian => "the Cartesian thread-modular abstraction",

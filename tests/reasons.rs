@@ -28,3 +28,16 @@ fn assert_h_failure_points_read_like_the_source() {
     let inv = vs[1]["detail"].as_str().unwrap();
     assert_eq!(inv, "invariant: 0 <= v <= 1", "{out}");
 }
+
+#[test]
+fn an_open_assertion_says_why_the_finite_state_engine_did_not_prove_it() {
+    let o = common::duet(&["check", "--engines", "coarsen,finite", "--format", "json", "tests/programs/reasons/finite_declines.c"]);
+    let (out, err) = common::texts(&o);
+    let r: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+    let vs = r["tasks"][0]["assertions"].as_array().unwrap_or_else(|| panic!("{out}"));
+    for v in vs {
+        assert_eq!(v["status"], "unknown", "{out}");
+        let reason = v["reason"].as_str().unwrap();
+        assert!(reason.contains("the finite-state engine declined: thread template `w` has unboundedly many instances"), "{reason}");
+    }
+}
