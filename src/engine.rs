@@ -1,22 +1,12 @@
 //! Runs the analyses on a lowered program and turns their results into verdicts.
 
+use crate::coarsen::DomainKind;
 use crate::ir::{AssertId, Program};
-use crate::verdict::{AssertionVerdict, Section, Status};
+use crate::verdict::{assertion_verdict, AssertionVerdict, CheckReport, Section, Status};
 use crate::{bounded, coarsen, finite};
 use hashbrown::HashMap;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
-
-/// The numerical domain of the invariant analysis.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum DomainKind {
-    /// Intervals.
-    #[default]
-    Interval,
-    /// Octagons over variable packs.
-    Octagon,
-}
 
 /// Bounds of the bounded search.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -146,17 +136,6 @@ pub struct CheckOptions {
     pub datalog_workers: usize,
 }
 
-/// The verdicts on a program, with the extra outputs asked for.
-#[derive(Clone, Debug, Default)]
-pub struct CheckReport {
-    /// One verdict per source assertion, in source order.
-    pub verdicts: Vec<AssertionVerdict>,
-    /// Extra outputs (invariants, DFG, statistics), in the order asked.
-    pub sections: Vec<Section>,
-    /// Files asked for (witness, SMT-LIB2), for the command line to write.
-    pub artifacts: crate::verdict::Artifacts,
-}
-
 impl Default for CheckOptions {
     fn default() -> CheckOptions {
         CheckOptions {
@@ -196,11 +175,6 @@ impl CheckOptions {
 
 /// The deepest bound iterative deepening tries (it stops far earlier on its time budget).
 pub const MAX_DEEPENING: u32 = 64;
-
-/// The verdict on assertion `i` of the program, with no bound.
-pub fn assertion_verdict(prog: &Program, i: usize, status: Status, reason: String, detail: Option<String>) -> AssertionVerdict {
-    AssertionVerdict { id: prog.assertion_id(AssertId(i as u32)), text: prog.assertions[i].text.clone(), status, reason, detail, bound: None }
-}
 
 /// Verdicts for every assertion of the program. The default strategy: COARSEN's proof for any
 /// number of threads, then, on the assertions it left open, the bounded search at bounds 1,

@@ -16,7 +16,6 @@ pub mod interp;
 pub mod ir;
 pub mod predict;
 pub mod report;
-pub mod rules;
 pub mod svcomp;
 pub mod verdict;
 pub mod witness;

@@ -1,6 +1,7 @@
 //! Verdicts: what duet-rs concludes about each assertion, and about each task (file).
 
 use crate::diag::Diagnostic;
+use crate::ir::{AssertId, Program};
 use serde::{Deserialize, Serialize};
 
 /// The conclusion about one assertion.
@@ -58,6 +59,22 @@ pub struct Section {
     pub body: String,
 }
 
+/// The verdict on assertion `i` of the program, with no bound.
+pub fn assertion_verdict(prog: &Program, i: usize, status: Status, reason: String, detail: Option<String>) -> AssertionVerdict {
+    AssertionVerdict { id: prog.assertion_id(AssertId(i as u32)), text: prog.assertions[i].text.clone(), status, reason, detail, bound: None }
+}
+
+/// The verdicts on a program, with the extra outputs asked for.
+#[derive(Clone, Debug, Default)]
+pub struct CheckReport {
+    /// One verdict per source assertion, in source order.
+    pub verdicts: Vec<AssertionVerdict>,
+    /// Extra outputs (invariants, DFG, statistics), in the order asked.
+    pub sections: Vec<Section>,
+    /// Files asked for (witness, SMT-LIB2), for the command line to write.
+    pub artifacts: Artifacts,
+}
+
 /// How the run on one file ended.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -86,6 +103,15 @@ pub struct TaskResult {
     /// Files asked for (witness, SMT-LIB2 encoding), which the command line writes.
     #[serde(default, skip_serializing_if = "Artifacts::is_empty")]
     pub artifacts: Artifacts,
+}
+
+/// One task's result with what the parent measured about its process.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct TaskRun {
+    /// The verdicts, or why there are none.
+    pub result: TaskResult,
+    /// Peak resident memory of the task process in MiB, when known.
+    pub peak_memory_mb: Option<f64>,
 }
 
 /// What a task returns for the command line to write: engines write no files.
@@ -124,6 +150,74 @@ impl TaskResult {
             Outcome::Error(_) => exit::INPUT_ERROR,
             Outcome::Timeout(_) | Outcome::OutOfMemory(_) => exit::INCONCLUSIVE,
         }
+    }
+}
+
+/// Counts over a run, shared by the text summary, the JSON report and the progress display.
+/// Files and assertions are counted apart: a file that timed out or failed has no assertion
+/// verdicts.
+#[derive(Default, Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    /// Tasks (files) counted.
+    pub tasks: usize,
+    /// Safe assertions.
+    pub safe: usize,
+    /// Violated assertions.
+    pub violated: usize,
+    /// Bounded-safe assertions.
+    pub bounded_safe: usize,
+    /// Unknown assertions.
+    pub unknown: usize,
+    /// Tasks that reached the time limit.
+    pub timeout: usize,
+    /// Tasks that reached the memory limit.
+    pub out_of_memory: usize,
+    /// Tasks that failed with an error.
+    pub error: usize,
+    /// Wall-clock seconds of the whole run (0 while it runs).
+    pub seconds: f64,
+    /// The run's exit code (0 while it runs).
+    pub exit_code: i32,
+}
+
+impl Summary {
+    /// Sums up a finished run.
+    pub fn of(runs: &[TaskRun], exit_code: i32, seconds: f64) -> Summary {
+        let mut s = Summary { seconds, exit_code, ..Summary::default() };
+        for r in runs {
+            s.add(&r.result);
+        }
+        s
+    }
+
+    /// Counts one more task.
+    pub fn add(&mut self, r: &TaskResult) {
+        self.tasks += 1;
+        match &r.outcome {
+            Outcome::Checked(vs) => {
+                for v in vs {
+                    match v.status {
+                        Status::Safe => self.safe += 1,
+                        Status::Violated => self.violated += 1,
+                        Status::BoundedSafe => self.bounded_safe += 1,
+                        Status::Unknown => self.unknown += 1,
+                    }
+                }
+            }
+            Outcome::Error(_) => self.error += 1,
+            Outcome::Timeout(_) => self.timeout += 1,
+            Outcome::OutOfMemory(_) => self.out_of_memory += 1,
+        }
+    }
+
+    /// Tasks that were analysed to their end.
+    pub fn checked(&self) -> usize {
+        self.tasks - self.timeout - self.out_of_memory - self.error
+    }
+
+    /// Assertion verdicts counted.
+    pub fn assertions(&self) -> usize {
+        self.safe + self.violated + self.bounded_safe + self.unknown
     }
 }
 

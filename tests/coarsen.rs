@@ -3,8 +3,9 @@
 
 mod common;
 
+use duet_rs::coarsen::DomainKind;
 use duet_rs::coarsen::{self, CoarsenOptions};
-use duet_rs::engine::{check_program, CheckOptions, DomainKind};
+use duet_rs::engine::{check_program, CheckOptions};
 use duet_rs::frontend::{load, FrontendOptions};
 use duet_rs::ir::{self, LocId, Program};
 use duet_rs::verdict::Status;

@@ -4,8 +4,8 @@
 
 mod common;
 
+use duet_rs::coarsen::DomainKind;
 use duet_rs::coarsen::{self, CoarsenOptions};
-use duet_rs::engine::DomainKind;
 use duet_rs::frontend::{load, FrontendOptions};
 use duet_rs::ir::Program;
 use duet_rs::verdict::Status;

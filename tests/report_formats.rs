@@ -4,9 +4,9 @@
 mod common;
 
 use common::{duet, repo, texts};
-use duet_rs::batch::TaskRun;
 use duet_rs::diag::Diagnostic;
 use duet_rs::report::{self, Format};
+use duet_rs::verdict::TaskRun;
 use duet_rs::verdict::{AssertionVerdict, Outcome, Status, TaskResult};
 use serde_json::Value;
 

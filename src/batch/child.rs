@@ -5,9 +5,9 @@
 use super::budget;
 use super::spec::ChildRequest;
 use super::sys;
-use crate::cli::load_program;
 use crate::diag::Diagnostic;
 use crate::engine;
+use crate::frontend::load_program;
 use crate::verdict::{Outcome, TaskResult};
 use std::io::{Read, Write};
 use std::time::Instant;

@@ -7,8 +7,9 @@
 
 use super::connect;
 use super::progress::Progress;
-use super::{isolate, BatchConfig, BatchError, TaskRun, TaskSpec};
+use super::{isolate, BatchConfig, BatchError, TaskSpec};
 use crate::diag::Diagnostic;
+use crate::verdict::TaskRun;
 use crate::verdict::{Outcome, TaskResult};
 use std::cell::RefCell;
 use std::io::Write;

@@ -3,8 +3,8 @@
 
 use super::spec::{ChildRequest, TaskSpec};
 use super::sys::{self, ChildRlimits, MIB};
-use super::TaskRun;
 use crate::diag::Diagnostic;
+use crate::verdict::TaskRun;
 use crate::verdict::{Outcome, TaskResult};
 use std::io::{Read, Write};
 use std::os::unix::process::CommandExt;

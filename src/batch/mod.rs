@@ -19,21 +19,12 @@ pub mod progress;
 pub mod spec;
 pub mod sys;
 
-use crate::verdict::TaskResult;
-use serde::{Deserialize, Serialize};
+use crate::verdict::TaskRun;
+
 use std::path::PathBuf;
 
 pub use isolate::Limits;
 pub use spec::TaskSpec;
-
-/// One task's result with what the parent measured about its process.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct TaskRun {
-    /// The verdicts, or why there are none.
-    pub result: TaskResult,
-    /// Peak resident memory of the task process in MiB, when known.
-    pub peak_memory_mb: Option<f64>,
-}
 
 /// Where the tasks run: timely workers in this process and, optionally, other processes.
 #[derive(Clone, Debug)]

@@ -1,7 +1,7 @@
 //! Progress of a batch on stderr: a live bar on a terminal, plain periodic lines otherwise.
 //! Nothing here writes to stdout, which carries only results.
 
-use crate::report::text::Summary;
+use crate::verdict::Summary;
 use crate::verdict::TaskResult;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::BTreeMap;

@@ -76,6 +76,9 @@ impl BoundedOptions {
     }
 }
 
+/// Bounds of a value read (`None`: unbounded on that side).
+pub type ReadRange = (Option<i128>, Option<i128>);
+
 /// Facts from COARSEN that make the encoding smaller; both are sound because COARSEN
 /// over-approximates every execution.
 #[derive(Clone, Debug, Default)]
@@ -86,7 +89,7 @@ pub struct Hints {
     /// template's entry (the root's, for globals). A read with no edge at all is unconstrained.
     pub flows: HashSet<(LocId, AbsLoc, LocId)>,
     /// Bounds on the value of `a` read at `l` (`None`: unbounded on that side).
-    pub ranges: HashMap<(LocId, AbsLoc), crate::coarsen::ReadRange>,
+    pub ranges: HashMap<(LocId, AbsLoc), ReadRange>,
 }
 
 /// The bounded verdict on one assertion.

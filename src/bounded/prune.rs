@@ -250,7 +250,7 @@ pub fn prune(prog: &Program, sk: &mut Skeleton, prune: bool, hints: Option<&Hint
             intervene.push(x);
             // Only a store COARSEN knows as one (not a lock release, say) can be ruled out.
             if let (Some(a), Some(h)) = (restrict, hints) {
-                if crate::coarsen::stores_to(prog, we.loc, a) && !h.flows.contains(&(we.loc, a, re.loc)) {
+                if crate::ir::memory::stores_to(prog, we.loc, a) && !h.flows.contains(&(we.loc, a, re.loc)) {
                     continue;
                 }
             }

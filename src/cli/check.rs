@@ -1,11 +1,13 @@
 //! `duet-rs check`: verdicts for every assertion of every file.
 
 use super::{expand_inputs, InputArgs};
-use crate::batch::{self, progress, BatchConfig, Distribution, Limits, TaskRun, TaskSpec};
+use crate::batch::{self, progress, BatchConfig, Distribution, Limits, TaskSpec};
+use crate::coarsen::DomainKind;
 use crate::diag::exit;
-use crate::engine::{Bound, CheckOptions, DomainKind, Engine};
+use crate::engine::{Bound, CheckOptions, Engine};
 use crate::report::{self, witness::WitnessFormat, Format};
 use crate::verdict::combined_exit_code;
+use crate::verdict::TaskRun;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -372,7 +374,7 @@ pub fn run(a: &CheckArgs) -> i32 {
     }
     let opts = a.check_options();
     // A broken rules file would make every verdict unknown: report it once, up front.
-    if let Err(e) = crate::rules::load(opts.rules.as_deref()) {
+    if let Err(e) = crate::coarsen::rules::load(opts.rules.as_deref()) {
         eprintln!("error: {e}");
         return exit::INPUT_ERROR;
     }

@@ -1,7 +1,8 @@
 //! `duet-rs ir`: print a program's intermediate representation.
 
-use super::{load_program, InputArgs};
+use super::InputArgs;
 use crate::diag::{exit, ErrorKind};
+use crate::frontend::load_program;
 use clap::Args;
 use std::path::PathBuf;
 

@@ -7,10 +7,10 @@ mod predict;
 mod rules;
 mod svcomp;
 
-use crate::diag::{exit, Diagnostic};
-use crate::frontend::{self, FrontendOptions};
+use crate::diag::exit;
+use crate::frontend::FrontendOptions;
 use clap::{Args, Parser, Subcommand};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// duet-rs verifies assertions of concurrent C programs (POSIX threads) for any number of threads.
 #[derive(Parser, Debug)]
@@ -133,20 +133,4 @@ pub fn main() -> i32 {
 /// Expands directories into the .c, .i and .bp files they contain, sorted, recursively.
 pub fn expand_inputs(paths: &[PathBuf]) -> Vec<PathBuf> {
     crate::inputs::expand(paths, &["c", "i", "bp"])
-}
-
-/// Loads a program with panics turned into internal errors, on a thread with a large stack
-/// so that deeply nested input cannot overflow it.
-pub fn load_program(path: &Path, opts: &FrontendOptions) -> Result<crate::ir::Program, Diagnostic> {
-    let p = path.to_path_buf();
-    let o = opts.clone();
-    let handle = std::thread::Builder::new().stack_size(256 << 20).name("frontend".into()).spawn(move || std::panic::catch_unwind(|| frontend::load(&p, &o)));
-    let display = path.display().to_string();
-    match handle {
-        Ok(h) => match h.join() {
-            Ok(Ok(r)) => r,
-            _ => Err(Diagnostic::internal(display, "the front-end crashed; please report this input")),
-        },
-        Err(e) => Err(Diagnostic::internal(display, format!("cannot start the front-end thread: {e}"))),
-    }
 }

@@ -19,20 +19,20 @@ pub struct RulesArgs {
 pub fn run(a: &RulesArgs) -> i32 {
     match &a.write {
         None => {
-            for (name, text) in crate::rules::FILES {
-                if crate::rules::FILES.len() > 1 {
+            for (name, text) in crate::coarsen::rules::FILES {
+                if crate::coarsen::rules::FILES.len() > 1 {
                     println!("// ===== {name} =====");
                 }
                 print!("{text}");
             }
             exit::SAFE
         }
-        Some(dir) => match crate::rules::write_to(dir, a.force) {
+        Some(dir) => match crate::coarsen::rules::write_to(dir, a.force) {
             Ok(files) => {
                 for f in files {
                     eprintln!("wrote {}", f.display());
                 }
-                eprintln!("edit them, then run: duet-rs check --rules {} FILE.c", dir.join(crate::rules::FILES[0].0).display());
+                eprintln!("edit them, then run: duet-rs check --rules {} FILE.c", dir.join(crate::coarsen::rules::FILES[0].0).display());
                 exit::SAFE
             }
             Err(e) => {

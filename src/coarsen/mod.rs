@@ -14,13 +14,14 @@ pub mod facts;
 pub mod joins;
 pub mod locks;
 pub mod report;
+pub mod rules;
 pub mod transfer;
 pub mod witness;
 
 pub use cells::CellId;
 pub use dfg::Use;
 
-use crate::engine::DomainKind;
+use crate::ir::memory::stores_to;
 use crate::ir::{AbsKind, AbsLoc, Action, AssertId, Expr, LocId, Program, TemplateId, VarKind};
 use crate::verdict::Status;
 use absint::Solver;
@@ -28,6 +29,17 @@ use domains::{Intervals, NumDomain, Octagon, Thresholds};
 use hashbrown::HashSet;
 use std::path::PathBuf;
 use std::time::Instant;
+
+/// The numerical domain of the invariant analysis.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DomainKind {
+    /// Intervals.
+    #[default]
+    Interval,
+    /// Octagons over variable packs.
+    Octagon,
+}
 
 /// How to run COARSEN.
 #[derive(Clone, Debug, Default)]
@@ -89,14 +101,14 @@ pub struct Outcome {
     /// that pass through an `assume`, or through a weak store, are traced back to their stores.
     pub read_flows: Vec<(LocId, AbsLoc, LocId)>,
     /// Bounds of shared locations where they are read, from the invariants.
-    pub read_ranges: Vec<((LocId, AbsLoc), ReadRange)>,
+    pub read_ranges: Vec<((LocId, AbsLoc), Range)>,
     /// Locations the interference rules never saw because an identical template stood for
     /// them ([`facts::Symmetry`]).
     pub folded_locations: usize,
     /// Per location, the bounds the invariant gives each abstract location it tracks there,
     /// before the action (empty where no thread reaches): the structured form of
     /// [`Outcome::invariants`], for correctness witnesses.
-    pub bounds: Vec<Vec<(AbsLoc, ReadRange)>>,
+    pub bounds: Vec<Vec<(AbsLoc, Range)>>,
 }
 
 /// The constants of the program, with their neighbours, as widening thresholds.
@@ -141,7 +153,7 @@ fn owner(prog: &Program, cells: &cells::Cells, c: CellId) -> Option<TemplateId> 
 
 /// Runs COARSEN to its fixed point.
 pub fn run(prog: &Program, opts: &CoarsenOptions) -> Result<Outcome, String> {
-    let rules = crate::rules::load(opts.rules.as_deref())?;
+    let rules = rules::load(opts.rules.as_deref())?;
     match opts.domain {
         DomainKind::Interval => run_with::<Intervals>(prog, opts, &rules),
         DomainKind::Octagon => run_with::<Octagon>(prog, opts, &rules),
@@ -284,7 +296,7 @@ fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog
 }
 
 /// The bounds a state gives every abstract location of its frame.
-fn frame_bounds<D: NumDomain>(st: &D, frame: &transfer::Frame) -> Vec<(AbsLoc, ReadRange)> {
+fn frame_bounds<D: NumDomain>(st: &D, frame: &transfer::Frame) -> Vec<(AbsLoc, Range)> {
     use domains::Bound;
     let fin = |x: Bound| match x {
         Bound::Fin(n) => Some(n),
@@ -301,24 +313,12 @@ fn frame_bounds<D: NumDomain>(st: &D, frame: &transfer::Frame) -> Vec<(AbsLoc, R
         .collect()
 }
 
-/// Bounds of a value read (`None`: unbounded on that side).
-pub type ReadRange = (Option<i128>, Option<i128>);
-
-/// Whether `u` stores a value into `a`: the writes [`Outcome::read_flows`] names as sources.
-/// (An assume also counts as modifying what it mentions, but it only refines the value.)
-pub fn stores_to(prog: &Program, u: LocId, a: AbsLoc) -> bool {
-    matches!(prog.loc(u).action, Action::Assign(..) | Action::Alloc(..) | Action::Fork { .. }) && prog.memory.access(u).mods.contains(&a)
-}
+/// Bounds of a value (`None`: unbounded on that side).
+pub type Range = (Option<i128>, Option<i128>);
 
 /// The stores each shared read may copy, and the bounds of what it reads.
 #[allow(clippy::type_complexity)]
-fn read_facts<D: NumDomain>(
-    prog: &Program,
-    cells: &cells::Cells,
-    dfg: &dfg::Dfg,
-    states: &[Option<D>],
-    frames: &[transfer::Frame],
-) -> (Vec<(LocId, AbsLoc, LocId)>, Vec<((LocId, AbsLoc), ReadRange)>) {
+fn read_facts<D: NumDomain>(prog: &Program, cells: &cells::Cells, dfg: &dfg::Dfg, states: &[Option<D>], frames: &[transfer::Frame]) -> (Vec<(LocId, AbsLoc, LocId)>, Vec<((LocId, AbsLoc), Range)>) {
     use domains::Bound;
     // The stores behind the values that reach `v` in cell `c`: walking back along execution
     // edges, a store ends the walk unless it is weak (it kept older values), and a refinement

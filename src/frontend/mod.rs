@@ -142,3 +142,19 @@ fn check_readable(path: &Path, display: &str) -> Result<(), Diagnostic> {
     }
     Ok(())
 }
+
+/// Loads a program with panics turned into internal errors, on a thread with a large stack
+/// so that deeply nested input cannot overflow it.
+pub fn load_program(path: &Path, opts: &FrontendOptions) -> Result<Program, Diagnostic> {
+    let p = path.to_path_buf();
+    let o = opts.clone();
+    let handle = std::thread::Builder::new().stack_size(256 << 20).name("frontend".into()).spawn(move || std::panic::catch_unwind(|| load(&p, &o)));
+    let display = path.display().to_string();
+    match handle {
+        Ok(h) => match h.join() {
+            Ok(Ok(r)) => r,
+            _ => Err(Diagnostic::internal(display, "the front-end crashed; please report this input")),
+        },
+        Err(e) => Err(Diagnostic::internal(display, format!("cannot start the front-end thread: {e}"))),
+    }
+}

@@ -38,6 +38,12 @@ pub fn function_index(v: i128) -> Option<usize> {
     (FUNCTION_ADDRESS_BASE..FUNCTION_ADDRESS_BASE + FUNCTION_ADDRESS_SLOTS).contains(&v).then(|| (v - FUNCTION_ADDRESS_BASE) as usize)
 }
 
+/// Whether `u` stores a value into `a`: the writes that can be the source of a value read
+/// (an assume also counts as modifying what it mentions, but it only refines the value).
+pub fn stores_to(prog: &Program, u: LocId, a: AbsLoc) -> bool {
+    matches!(prog.loc(u).action, Action::Assign(..) | Action::Alloc(..) | Action::Fork { .. }) && prog.memory.access(u).mods.contains(&a)
+}
+
 /// Index of an abstract memory location in [`MemoryModel::locs`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct AbsLoc(pub u32);

@@ -15,9 +15,9 @@ pub mod ctp;
 pub mod observe;
 pub mod search;
 
-use crate::engine::CheckReport;
 use crate::interp::layout::Layout;
 use crate::ir::{AssertId, Program};
+use crate::verdict::CheckReport;
 use crate::verdict::{Section, Status};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
@@ -57,7 +57,7 @@ enum Finding {
 /// Verdicts for every assertion from `opts.runs` observed runs and their predictions.
 pub fn run_program(prog: &Program, opts: &PredictOptions) -> CheckReport {
     let n = prog.assertions.len();
-    let verdict = |i: usize, status: Status, reason: String, detail: Option<String>| crate::engine::assertion_verdict(prog, i, status, reason, detail);
+    let verdict = |i: usize, status: Status, reason: String, detail: Option<String>| crate::verdict::assertion_verdict(prog, i, status, reason, detail);
     if let Some(u) = prog.unsupported.first() {
         let why = format!("unknown: unsupported construct: {} at {}", u.construct, prog.span_str(u.span));
         return CheckReport { verdicts: (0..n).map(|i| verdict(i, Status::Unknown, why.clone(), None)).collect(), ..CheckReport::default() };

@@ -3,10 +3,8 @@
 //! if one is removed or changes meaning.
 
 use super::location;
-use super::text::Summary;
-use crate::batch::TaskRun;
 use crate::diag::{Diagnostic, ErrorKind};
-use crate::verdict::{Outcome, Section, Status};
+use crate::verdict::{Outcome, Section, Status, Summary, TaskRun};
 use serde::{Deserialize, Serialize};
 
 /// The value of `format` in every duet-rs JSON report.
@@ -26,7 +24,7 @@ pub struct Report {
     /// One entry per task, in the order of the inputs.
     pub tasks: Vec<Task>,
     /// Counts over the run.
-    pub summary: RunSummary,
+    pub summary: Summary,
 }
 
 /// Name and version of the tool.
@@ -104,31 +102,6 @@ pub struct Error {
     pub notes: Vec<String>,
 }
 
-/// Counts over the run.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct RunSummary {
-    /// Tasks in the run.
-    pub tasks: usize,
-    /// Safe assertions.
-    pub safe: usize,
-    /// Violated assertions.
-    pub violated: usize,
-    /// Bounded-safe assertions.
-    pub bounded_safe: usize,
-    /// Unknown assertions.
-    pub unknown: usize,
-    /// Tasks that reached the time limit.
-    pub timeout: usize,
-    /// Tasks that reached the memory limit.
-    pub out_of_memory: usize,
-    /// Tasks that failed with an error.
-    pub error: usize,
-    /// Wall-clock seconds of the whole run.
-    pub seconds: f64,
-    /// The run's exit code.
-    pub exit_code: i32,
-}
-
 fn error_of(d: &Diagnostic) -> Error {
     Error { kind: d.kind, file: d.file.clone(), line: d.line, column: d.col, message: d.message.clone(), notes: d.notes.clone() }
 }
@@ -189,26 +162,7 @@ pub fn report(runs: &[TaskRun], exit_code: i32, total_seconds: f64) -> Report {
             t
         })
         .collect();
-    let results: Vec<_> = runs.iter().map(|r| r.result.clone()).collect();
-    let s = Summary::of(&results);
-    Report {
-        format: FORMAT.into(),
-        version: VERSION,
-        tool: Tool { name: "duet-rs".into(), version: env!("CARGO_PKG_VERSION").into() },
-        tasks,
-        summary: RunSummary {
-            tasks: runs.len(),
-            safe: s.safe,
-            violated: s.violated,
-            bounded_safe: s.bounded_safe,
-            unknown: s.unknown,
-            timeout: s.timeout,
-            out_of_memory: s.out_of_memory,
-            error: s.error,
-            seconds: total_seconds,
-            exit_code,
-        },
-    }
+    Report { format: FORMAT.into(), version: VERSION, tool: Tool { name: "duet-rs".into(), version: env!("CARGO_PKG_VERSION").into() }, tasks, summary: Summary::of(runs, exit_code, total_seconds) }
 }
 
 /// The report of a run as pretty-printed JSON, ending with a newline.

@@ -10,7 +10,7 @@ pub mod sarif;
 pub mod text;
 pub mod witness;
 
-use crate::batch::TaskRun;
+use crate::verdict::{Summary, TaskRun};
 
 /// A report format (`--format`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -39,6 +39,5 @@ pub fn render(format: Format, runs: &[TaskRun], exit_code: i32, total_seconds: f
 
 /// The text summary block of a run.
 pub fn text_summary(runs: &[TaskRun], exit_code: i32, total_seconds: f64) -> String {
-    let results: Vec<_> = runs.iter().map(|r| r.result.clone()).collect();
-    text::summary(&results, exit_code, total_seconds)
+    text::summary(&Summary::of(runs, exit_code, total_seconds))
 }

@@ -3,7 +3,7 @@
 //! could not be analysed. `schemas/sarif-schema-2.1.0.json` is the schema it must satisfy.
 
 use super::location;
-use crate::batch::TaskRun;
+use crate::verdict::TaskRun;
 use crate::verdict::{Outcome, Status};
 use serde_json::{json, Value};
 

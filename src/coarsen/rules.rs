@@ -5,13 +5,13 @@ use datalog::{Program, Source};
 use std::path::Path;
 
 /// The shipped rule files, by the name `.include` uses for them.
-pub const FILES: &[(&str, &str)] = &[("interference.dl", include_str!("../rules/interference.dl"))];
+pub const FILES: &[(&str, &str)] = &[("interference.dl", include_str!("../../rules/interference.dl"))];
 
 /// The built-in interference rules, or those of a file, checked against the relations
 /// COARSEN feeds and reads.
 pub fn load(file: Option<&Path>) -> Result<Program, String> {
     let rules = parse(file)?;
-    crate::coarsen::facts::check_schema(&rules).map_err(|e| match file {
+    super::facts::check_schema(&rules).map_err(|e| match file {
         Some(p) => format!("{}: {e}", p.display()),
         None => format!("the built-in rules: {e}"),
     })?;
