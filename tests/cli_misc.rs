@@ -47,3 +47,33 @@ fn dash_h_is_help_and_the_host_file_is_capital_h() {
         assert!(out.contains("Usage:") && out.contains("-H, --hostfile <HOSTFILE>"), "{cmd} -h:\n{out}");
     }
 }
+
+#[test]
+fn dot_and_invariants_go_to_the_report_or_to_their_files() {
+    let file = common::repo("benchmarks/examples/increment_decrement.c");
+    let file = file.to_str().unwrap();
+    // Without a file the sections follow the verdict table, as before.
+    let o = common::duet(&["check", "--no-progress", "--engines", "coarsen", "--dot", "--invariants", file]);
+    let (out, _) = common::texts(&o);
+    assert!(out.contains("--- dfg of ") && out.contains("digraph dfg {"), "{out}");
+    assert!(out.contains("--- invariants of ") && out.contains("thread main"), "{out}");
+    // With one, stdout keeps only verdicts and the summary, and each file holds its section.
+    let dir = std::env::temp_dir().join(format!("duet-sections-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (dot, inv) = (dir.join("g.dot"), dir.join("inv.txt"));
+    let o = common::duet(&["check", "--no-progress", "--engines", "coarsen", &format!("--dot={}", dot.display()), &format!("--invariants={}", inv.display()), file]);
+    let (out, err) = common::texts(&o);
+    assert_eq!(o.status.code(), Some(5), "{out}{err}");
+    assert!(out.contains("safe") && out.contains("summary:"), "{out}");
+    assert!(!out.contains("digraph") && !out.contains("--- "), "{out}");
+    let dot_text = std::fs::read_to_string(&dot).unwrap();
+    assert!(dot_text.starts_with("digraph dfg {") && dot_text.trim_end().ends_with('}'), "{dot_text}");
+    assert!(std::fs::read_to_string(&inv).unwrap().contains("thread main"));
+    // One file cannot hold the sections of several inputs: a usage error before any analysis.
+    let o = common::duet(&["check", "--no-progress", &format!("--dot={}", dir.join("two.dot").display()), file, file]);
+    let (_, err) = common::texts(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("--dot") && err.contains("one input file"), "{err}");
+    assert!(!dir.join("two.dot").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

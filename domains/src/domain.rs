@@ -1,5 +1,4 @@
-//! The numerical abstract domain trait shared by intervals, octagons and the
-//! packed product.
+//! The numerical abstract domain trait shared by intervals and octagons.
 
 use crate::interval::Interval;
 use crate::linexpr::{LinCons, LinExpr};
@@ -16,7 +15,7 @@ use std::fmt;
 ///
 /// Preconditions, shared by every method: dimensions passed in are
 /// `< self.dims()`, and binary operations get elements of the same number of
-/// dimensions (and, for [`crate::Packed`], the same packing). Breaking one
+/// dimensions. Breaking one
 /// is a logic error: debug builds panic on a `debug_assert`; release builds
 /// neither panic nor cause undefined behaviour, and return an unspecified
 /// element (usually ⊤ or the receiver unchanged).
@@ -66,12 +65,12 @@ pub trait NumDomain: Clone + PartialEq + fmt::Debug {
     /// Whether a concrete point is in γ(self).
     fn contains(&self, point: &[i128]) -> bool;
 
-    /// ⊥ over the same space as `self` (for [`crate::Packed`], the same packing).
+    /// ⊥ over the same space as `self`.
     fn bottom_like(&self) -> Self {
         Self::bottom(self.dims())
     }
 
-    /// ⊤ over the same space as `self` (for [`crate::Packed`], the same packing).
+    /// ⊤ over the same space as `self`.
     fn top_like(&self) -> Self {
         Self::top(self.dims())
     }

@@ -1,5 +1,5 @@
-//! Numerical abstract domains for duet-rs: intervals, octagons (Miné) and
-//! a product of octagons over variable packs (DUET §5.1, Algorithm 2).
+//! Numerical abstract domains for duet-rs: intervals and octagons (Miné), and the
+//! variable packs (DUET §5.1, Algorithm 2) a client keeps one octagon per pack for.
 //!
 //! The crate depends on nothing from the analyser. A client translates its
 //! expressions into [`LinExpr`], [`LinCons`] or [`NumExpr`] over dimensions
@@ -60,7 +60,7 @@
 //!
 //! Every operation over-approximates its concrete counterpart: a concrete
 //! state or result that is possible is never excluded. Precision may be lost
-//! (large constants, non-linear expressions, constraints spanning packs),
+//! (large constants, non-linear expressions),
 //! soundness may not. Division by a divisor that may be zero covers the
 //! quotients by the divisor's non-zero values; division by exactly zero gives
 //! ⊤, never ⊥. No operation panics or overflows on any input; a broken
@@ -76,7 +76,6 @@ pub mod intervals;
 pub mod linexpr;
 pub mod numexpr;
 pub mod octagon;
-pub mod packed;
 pub mod packs;
 pub mod print;
 pub mod thresholds;
@@ -88,7 +87,6 @@ pub use intervals::Intervals;
 pub use linexpr::{ConsKind, LinCons, LinExpr};
 pub use numexpr::{Affine, CmpOp, NumExpr};
 pub use octagon::Octagon;
-pub use packed::Packed;
 pub use packs::{Packing, PackingBuilder, Scope};
 pub use print::format_constraints;
 pub use thresholds::Thresholds;

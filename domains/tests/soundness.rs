@@ -6,9 +6,8 @@
 mod common;
 
 use common::*;
-use domains::{CmpOp, Interval, Intervals, LinCons, LinExpr, NumDomain, NumExpr, Octagon, Packed, PackingBuilder, Thresholds};
+use domains::{CmpOp, Interval, Intervals, LinCons, LinExpr, NumDomain, NumExpr, Octagon, Thresholds};
 use proptest::prelude::*;
-use std::sync::Arc;
 
 const CASES: u32 = 128;
 
@@ -18,21 +17,6 @@ fn intervals_top(n: usize, _seed: u64) -> Intervals {
 
 fn octagon_top(n: usize, _seed: u64) -> Octagon {
     Octagon::top(n)
-}
-
-/// A packed ⊤ whose packs are chosen by the bits of `seed`.
-fn packed_top(n: usize, seed: u64) -> Packed {
-    let mut b = PackingBuilder::new(n);
-    let mut bit = 0;
-    for i in 0..n {
-        for j in i + 1..n {
-            if seed >> bit & 1 == 1 {
-                b.merge(&[i, j]);
-            }
-            bit += 1;
-        }
-    }
-    Packed::top_with(Arc::new(b.build()))
 }
 
 fn check_guards<D: NumDomain>(top: D, cons: &[LinCons]) {
@@ -320,7 +304,6 @@ macro_rules! domain_tests {
 
 domain_tests!(intervals, intervals_top);
 domain_tests!(octagon, octagon_top);
-domain_tests!(packed, packed_top);
 
 #[test]
 fn division_by_zero_is_not_bottom() {
@@ -365,9 +348,6 @@ fn contradictions_are_bottom() {
     for n in 1..=3 {
         check_contradictions(Intervals::top(n));
         check_contradictions(Octagon::top(n));
-        for seed in 0..8 {
-            check_contradictions(packed_top(n, seed));
-        }
     }
     // x0 < x1 && x1 < x0 needs a relational domain.
     let mut o = Octagon::top(2);

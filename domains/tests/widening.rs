@@ -5,9 +5,8 @@
 mod common;
 
 use common::*;
-use domains::{CmpOp, Interval, Intervals, LinCons, LinExpr, NumDomain, NumExpr, Octagon, Packed, PackingBuilder, Thresholds};
+use domains::{CmpOp, Interval, Intervals, LinCons, LinExpr, NumDomain, NumExpr, Octagon, Thresholds};
 use proptest::prelude::*;
-use std::sync::Arc;
 
 /// Widens along `chain` and returns the number of steps that changed the
 /// accumulator, checking that every element ends below it.
@@ -99,16 +98,6 @@ fn octagon_loop_keeps_the_relation() {
     let diff = head.bounds(&LinExpr::from_terms([(0, 1), (1, -1)], 0).unwrap());
     assert_eq!(diff, Interval::point(0));
     assert_eq!(head.bounds_of(0), Interval::range(0, 100), "narrowing should recover x <= 100");
-    assert_eq!(head.bounds_of(1), Interval::range(0, 100));
-}
-
-#[test]
-fn packed_loop_keeps_the_relation_inside_a_pack() {
-    let mut b = PackingBuilder::new(3);
-    b.merge(&[0, 1]);
-    let top = Packed::top_with(Arc::new(b.build()));
-    let (head, _) = analyse_loop(&counter_init(top), counter_body, Some(&Thresholds::new([100])));
-    assert_eq!(head.bounds(&LinExpr::from_terms([(0, 1), (1, -1)], 0).unwrap()), Interval::point(0));
     assert_eq!(head.bounds_of(1), Interval::range(0, 100));
 }
 

@@ -122,12 +122,14 @@ pub struct AnalysisArgs {
     /// input file only).
     #[arg(long, value_name = "FILE")]
     pub dump_smt: Option<PathBuf>,
-    /// Print the invariant at every location, on the source lines.
-    #[arg(long)]
-    pub invariants: bool,
-    /// Print the final data-flow graph as Graphviz, interference edges labelled by round.
-    #[arg(long)]
-    pub dot: bool,
+    /// Print the invariant at every location, on the source lines; `--invariants=FILE` writes
+    /// them to FILE instead (one input file only).
+    #[arg(long, value_name = "FILE", num_args = 0..=1, require_equals = true)]
+    pub invariants: Option<Option<PathBuf>>,
+    /// Print the final data-flow graph as Graphviz, interference edges labelled by round;
+    /// `--dot=FILE` writes it to FILE instead (one input file only).
+    #[arg(long, value_name = "FILE", num_args = 0..=1, require_equals = true)]
+    pub dot: Option<Option<PathBuf>>,
     /// Print per-round statistics of the analysis.
     #[arg(long)]
     pub stats: bool,
@@ -156,7 +158,11 @@ impl AnalysisArgs {
     /// single witness or SMT file (several would overwrite each other), and every path
     /// writable. A usage error otherwise.
     pub fn check_outputs(&self, inputs: usize) -> Result<(), String> {
-        for (path, flag) in [(&self.witness, "--witness"), (&self.dump_smt, "--dump-smt")] {
+        let sections = self.section_files();
+        let singles = [(self.witness.as_ref(), "--witness"), (self.dump_smt.as_ref(), "--dump-smt")]
+            .into_iter()
+            .chain(sections.iter().map(|(title, path)| (Some(path), if *title == "dfg" { "--dot" } else { "--invariants" })));
+        for (path, flag) in singles {
             let Some(path) = path else { continue };
             if inputs > 1 {
                 let hint = if flag == "--witness" { "; use --witness-dir DIR for one witness per input" } else { "" };
@@ -200,6 +206,35 @@ impl AnalysisArgs {
         Ok(())
     }
 
+    /// The report sections (by title) that go to a file instead of the report.
+    pub fn section_files(&self) -> Vec<(&'static str, PathBuf)> {
+        let mut out = Vec::new();
+        if let Some(Some(path)) = &self.invariants {
+            out.push(("invariants", path.clone()));
+        }
+        if let Some(Some(path)) = &self.dot {
+            out.push(("dfg", path.clone()));
+        }
+        out
+    }
+
+    /// Moves the sections asked for in a file out of the runs and writes each atomically.
+    pub fn write_sections(&self, runs: &mut [TaskRun]) -> Result<(), String> {
+        for (title, path) in self.section_files() {
+            let mut body = None;
+            for run in runs.iter_mut() {
+                if let Some(i) = run.result.sections.iter().position(|s| s.title == title) {
+                    body = Some(run.result.sections.remove(i).body);
+                }
+            }
+            match body {
+                Some(text) => report::atomic::write(&path, &text).map_err(|e| format!("cannot write the {title} to {}: {e}", path.display()))?,
+                None => eprintln!("note: nothing written to {}: the task produced no {title} (COARSEN did not run to its end)", path.display()),
+            }
+        }
+        Ok(())
+    }
+
     /// The analysis options these flags select, for tasks limited to `task_timeout` seconds.
     pub fn check_options(&self, task_timeout: f64) -> CheckOptions {
         CheckOptions {
@@ -221,8 +256,8 @@ impl AnalysisArgs {
             finite_time: self.finite_time,
             witness: self.witness.is_some() || self.witness_dir.is_some(),
             dump_smt: self.dump_smt.is_some(),
-            invariants: self.invariants,
-            dot: self.dot,
+            invariants: self.invariants.is_some(),
+            dot: self.dot.is_some(),
             stats: self.stats,
             // Set per batch, from the workers its tasks leave idle.
             datalog_workers: 1,
@@ -395,13 +430,15 @@ pub fn run(a: &CheckArgs) -> i32 {
 /// stdout streams in task order as results come in; every other report is whole only at the
 /// end. Witnesses and SMT files `analysis` asks for are written once every task is done.
 pub(super) fn run_and_report(batch: &BatchArgs, specs: Vec<TaskSpec>, format: Format, output: Option<&std::path::Path>, start: Instant, analysis: Option<&AnalysisArgs>) -> i32 {
-    let streaming = format == Format::Text && output.is_none();
-    let runs = match batch.run(specs, streaming.then_some(stream_text as fn(&TaskRun) -> String)) {
+    // Sections bound for a file must not reach stdout, so their run reports at the end.
+    let to_files = analysis.is_some_and(|a| !a.section_files().is_empty());
+    let streaming = format == Format::Text && output.is_none() && !to_files;
+    let mut runs = match batch.run(specs, streaming.then_some(stream_text as fn(&TaskRun) -> String)) {
         Ok(Some(runs)) => runs,
         Ok(None) => return exit::SAFE,
         Err(code) => return code,
     };
-    if let Some(Err(e)) = analysis.map(|a| a.write_artifacts(&runs)) {
+    if let Some(Err(e)) = analysis.map(|a| a.write_artifacts(&runs).and_then(|()| a.write_sections(&mut runs))) {
         eprintln!("error: {e}");
         return exit::USAGE;
     }

@@ -507,7 +507,36 @@ pub fn encode(prog: &Program, layout: &Layout, ctp: &Ctp, max_bound: u32) -> (En
         evs.push(evaluate(&mut sym, ev, k).ok());
     }
     constraints.append(&mut sym.side);
-    let terms = &mut sym.terms;
+    let (guard, attempted) = path_conditions(&mut sym.terms, ctp, &order, &evs, &mut constraints);
+    // ¬Φ_PRP: failing assertions, and branches not taken that lead straight to a failure.
+    let mut sites = Vec::new();
+    let mut extra: Vec<(usize, i128, T)> = Vec::new();
+    for (i, e) in evs.iter().enumerate() {
+        let Some(e) = e else { continue };
+        if let Some((a, c)) = e.asserted {
+            let terms = &mut sym.terms;
+            let mut cs = vec![attempted[i], e.cond];
+            cs.extend(e.ok.iter().copied());
+            let nc = terms.truthy(c);
+            cs.push(terms.not(nc));
+            let cond = terms.and(&cs);
+            sites.push(FailSite { assert: a, event: i, cond, flipped: None });
+        }
+        let pis: Vec<T> = e.values.clone();
+        sites.extend(flipped_sites(&mut sym, ctp, i, attempted[i], &pis, &mut extra));
+    }
+    let stats = pi_functions(&mut sym.terms, ctp, &order, &evs, &extra, &guard, &attempted, &mut constraints);
+    let (queries, bounds) = queries_and_bounds(&mut sym.terms, &sites, &order, max_bound, &mut constraints);
+    let nondets = evs.iter().map(|e| e.as_ref().map(|e| e.nondets.clone()).unwrap_or_default()).collect();
+    let pis = evs.iter().map(|e| e.as_ref().map(|e| e.reads.iter().map(|r| r.1).collect()).unwrap_or_default()).collect();
+    let enc = Encoding { terms: sym.terms, constraints, order, guard, nondets, pis, sites, queries, bounds };
+    (enc, stats)
+}
+
+/// Φ_PO and the path conditions: program and fork order between the events' units, and for
+/// every event the guard under which it runs and the one under which it is attempted.
+fn path_conditions(terms: &mut Terms, ctp: &Ctp, order: &[T], evs: &[Option<Evaluated>], constraints: &mut Vec<T>) -> (Vec<T>, Vec<T>) {
+    let n = ctp.events.len();
     let tt = terms.tt();
     // Path conditions, thread by thread in program order; a child starts when its fork ran.
     let mut guard = vec![terms.ff(); n];
@@ -573,24 +602,16 @@ pub fn encode(prog: &Program, layout: &Layout, ctp: &Ctp, max_bound: u32) -> (En
             }
         };
     }
-    // ¬Φ_PRP: failing assertions, and branches not taken that lead straight to a failure.
-    let mut sites = Vec::new();
-    let mut extra: Vec<(usize, i128, T)> = Vec::new();
-    for (i, e) in evs.iter().enumerate() {
-        let Some(e) = e else { continue };
-        if let Some((a, c)) = e.asserted {
-            let terms = &mut sym.terms;
-            let mut cs = vec![attempted[i], e.cond];
-            cs.extend(e.ok.iter().copied());
-            let nc = terms.truthy(c);
-            cs.push(terms.not(nc));
-            let cond = terms.and(&cs);
-            sites.push(FailSite { assert: a, event: i, cond, flipped: None });
-        }
-        let pis: Vec<T> = e.values.clone();
-        sites.extend(flipped_sites(&mut sym, ctp, i, attempted[i], &pis, &mut extra));
-    }
-    let terms = &mut sym.terms;
+    (guard, attempted)
+}
+
+/// Φ_PI: the π-function of every read (and of the reads `extra` adds for flipped branches):
+/// the value of the thread's own latest write or of another thread's write that may come
+/// between.
+#[allow(clippy::too_many_arguments)]
+fn pi_functions(terms: &mut Terms, ctp: &Ctp, order: &[T], evs: &[Option<Evaluated>], extra: &[(usize, i128, T)], guard: &[T], attempted: &[T], constraints: &mut Vec<T>) -> EncodingStats {
+    let n = ctp.events.len();
+    let zero = terms.int(0);
     // Φ_PI: the π-function of every read.
     let mut writes_at: HashMap<i128, Vec<(usize, T)>> = HashMap::new();
     for (i, e) in evs.iter().enumerate() {
@@ -661,7 +682,13 @@ pub fn encode(prog: &Program, layout: &Layout, ctp: &Ctp, max_bound: u32) -> (En
             constraints.push(c);
         }
     }
-    let terms = &mut sym.terms;
+    stats
+}
+
+/// One query literal per assertion (some failure site of it is reached) and one activation
+/// literal per context bound.
+#[allow(clippy::type_complexity)]
+fn queries_and_bounds(terms: &mut Terms, sites: &[FailSite], order: &[T], max_bound: u32, constraints: &mut Vec<T>) -> (Vec<(AssertId, T)>, Vec<(u32, T)>) {
     let mut queries: Vec<(AssertId, T)> = Vec::new();
     let mut ids: Vec<AssertId> = sites.iter().map(|s| s.assert).collect();
     ids.sort();
@@ -682,10 +709,7 @@ pub fn encode(prog: &Program, layout: &Layout, ctp: &Ctp, max_bound: u32) -> (En
         constraints.push(terms.implies(lit, all));
         bounds.push((b, lit));
     }
-    let nondets = evs.iter().map(|e| e.as_ref().map(|e| e.nondets.clone()).unwrap_or_default()).collect();
-    let pis = evs.iter().map(|e| e.as_ref().map(|e| e.reads.iter().map(|r| r.1).collect()).unwrap_or_default()).collect();
-    let enc = Encoding { terms: sym.terms, constraints, order, guard, nondets, pis, sites, queries, bounds };
-    (enc, stats)
+    (queries, bounds)
 }
 
 /// Symbolic evaluation of one event over its observed accesses.

@@ -170,182 +170,15 @@ impl<'a> Lowerer<'a> {
             }
             return self.inline_call(&name, vals, span, Some(span_l));
         }
+        // Built-ins by what they model: control (failures, assumptions, ends, threads), then
+        // synchronisation (locks, condition variables, atomic sections), then memory and the rest.
+        if let Some(v) = self.control_builtin(&name, c, span_l, &frame_name)? {
+            return Ok(v);
+        }
+        if let Some(v) = self.sync_builtin(&name, args, span_l)? {
+            return Ok(v);
+        }
         match name.as_str() {
-            "__VERIFIER_assert" | "assert" => {
-                let Some(arg) = args.first() else {
-                    return Err(self.error(span_l, format!("`{name}` expects one argument")));
-                };
-                let text = self.text(arg.span);
-                let id = self.assertion(span_l, text, AssertKind::Assert, &frame_name);
-                if has_control_flow(&arg.node) {
-                    // The condition needs control flow of its own: fail where it is false.
-                    let (t, f) = self.cond(arg)?;
-                    self.cur = f;
-                    self.assert_here(id, Expr::int(0), span);
-                    self.cur = t;
-                } else {
-                    let v = self.value(arg)?;
-                    let ty = v.ty.scalar(self.dm());
-                    self.assert_here(id, holds_condition(v.e, ty), span);
-                }
-                Ok(None)
-            }
-            "reach_error" | "__VERIFIER_error" | "__assert_fail" | "__assert_perror_fail" | "__assert" => {
-                let (text, kind) = failure_kind(&name, c).expect("failure built-in");
-                let text = text.unwrap_or_else(|| self.text(span_l));
-                let id = self.assertion(span_l, text, kind, &frame_name);
-                self.assert_here(id, Expr::int(0), span);
-                Ok(None)
-            }
-            "__VERIFIER_assume" | "assume" => {
-                let Some(arg) = args.first() else { return Err(self.error(span_l, format!("`{name}` expects one argument"))) };
-                let (t, blocked) = self.cond(arg)?;
-                // Where the condition is false the thread waits forever: it does not end, so
-                // no `pthread_join` on it returns.
-                if !blocked.is_empty() {
-                    let stuck = self.new_loc(Action::Assume(Expr::int(0)), span);
-                    self.connect(&blocked, stuck);
-                }
-                self.cur = t;
-                Ok(None)
-            }
-            "assume_abort_if_not" => {
-                let Some(arg) = args.first() else { return Err(self.error(span_l, "`assume_abort_if_not` expects one argument")) };
-                let (t, f) = self.cond(arg)?;
-                self.cur = f;
-                self.halt(Halt::Abort, span);
-                self.cur = t;
-                Ok(None)
-            }
-            "abort" => {
-                self.halt(Halt::Abort, span);
-                Ok(None)
-            }
-            "exit" | "_exit" | "_Exit" => {
-                for a in args {
-                    self.effect(a)?;
-                }
-                self.halt(Halt::Exit, span);
-                Ok(None)
-            }
-            "pthread_exit" => {
-                let in_thread = (self.tpl != TemplateId(0) || !self.opts.whole_program) && !self.join_results.is_empty();
-                match args.first() {
-                    Some(a) if in_thread => {
-                        let v = self.value(a)?;
-                        let ty = CType::Pointer(Box::new(CType::Void));
-                        let e = self.convert(v, &ty);
-                        let r = self.thread_result(ty);
-                        self.emit(Action::Assign(Lval::Var(r), e), span);
-                    }
-                    _ => {
-                        for a in args {
-                            self.effect(a)?;
-                        }
-                    }
-                }
-                self.halt(Halt::ThreadExit, span);
-                Ok(None)
-            }
-            "pthread_create" => self.pthread_create(c, span_l).map(|_| zero()),
-            "pthread_join" => {
-                let Some(h) = args.first() else { return Err(self.error(span_l, "`pthread_join` expects two arguments")) };
-                let hv = self.rvalue(h)?;
-                let hv_copy = hv.clone();
-                self.emit(Action::Join(hv), span);
-                if let Some(ret) = args.get(1) {
-                    let rv = self.value(ret)?;
-                    if !matches!(rv.e, Expr::Const(0, _)) {
-                        // The thread's return value is stored through the second argument. The
-                        // IR does not carry it from the thread: a sound havoc, on which no
-                        // witness may rest.
-                        let lv = Lval::Deref(Box::new(rv.e), CType::Pointer(Box::new(CType::Void)));
-                        let h = self.havoc(Ty::Ptr, "the value a joined thread returned", span);
-                        let at = self.emit(Action::Assign(lv, h), span);
-                        if let Expr::Load(Lval::Var(v)) = hv_copy {
-                            self.join_results.push((at, v));
-                        }
-                    }
-                }
-                Ok(zero())
-            }
-            "pthread_mutex_lock" | "pthread_spin_lock" | "spin_lock" => {
-                let m = self.mutex_arg(args, span_l, &name)?;
-                self.emit(Action::Acquire(m), span);
-                Ok(zero())
-            }
-            "pthread_mutex_unlock" | "pthread_spin_unlock" | "spin_unlock" => {
-                let m = self.mutex_arg(args, span_l, &name)?;
-                self.emit(Action::Release(m), span);
-                Ok(zero())
-            }
-            "pthread_mutex_trylock" | "pthread_spin_trylock" => {
-                let m = self.mutex_arg(args, span_l, &name)?;
-                let r = self.temp(CType::int());
-                let here = std::mem::take(&mut self.cur);
-                let got = self.new_loc(Action::Acquire(m.clone()), span);
-                let busy = self.new_loc(Action::LockBusy(m), span);
-                self.connect(&here, got);
-                self.connect(&here, busy);
-                self.cur = vec![got];
-                self.emit(Action::Assign(Lval::Var(r), Expr::int(0)), span);
-                let ok = std::mem::take(&mut self.cur);
-                self.cur = vec![busy];
-                // EBUSY
-                self.emit(Action::Assign(Lval::Var(r), Expr::int(16)), span);
-                self.cur.extend(ok);
-                Ok(Some(Val { e: Expr::Load(Lval::Var(r)), ty: CType::int() }))
-            }
-            "pthread_cond_wait" | "pthread_cond_timedwait" => {
-                // Waking up spuriously is allowed, so release-then-reacquire is exact.
-                let m = self.mutex_arg(&args[args.len().min(1)..], span_l, &name)?;
-                if let Some(cv) = args.first() {
-                    self.effect(cv)?;
-                }
-                for a in args.iter().skip(2) {
-                    self.effect(a)?;
-                }
-                self.emit(Action::Release(m.clone()), span);
-                self.emit(Action::Acquire(m), span);
-                if name == "pthread_cond_timedwait" {
-                    // Whether the time ran out is the environment's choice: 0 or ETIMEDOUT.
-                    let r = self.temp(CType::int());
-                    let here = std::mem::take(&mut self.cur);
-                    let ok = self.new_loc(Action::Assign(Lval::Var(r), Expr::int(0)), span);
-                    let late = self.new_loc(Action::Assign(Lval::Var(r), Expr::int(110)), span);
-                    self.connect(&here, ok);
-                    self.connect(&here, late);
-                    self.cur = vec![ok, late];
-                    return Ok(Some(Val { e: Expr::Load(Lval::Var(r)), ty: CType::int() }));
-                }
-                Ok(zero())
-            }
-            "pthread_mutex_init"
-            | "pthread_mutex_destroy"
-            | "pthread_spin_init"
-            | "pthread_spin_destroy"
-            | "pthread_cond_signal"
-            | "pthread_cond_broadcast"
-            | "pthread_cond_init"
-            | "pthread_cond_destroy"
-            | "free" => {
-                for a in args {
-                    self.effect_addr(a)?;
-                }
-                Ok(zero())
-            }
-            // The IR does not give a thread its own handle: an approximation, not an input.
-            "pthread_self" => {
-                Ok(Some(Val { e: self.havoc(Ty::Int(IntTy { bits: 64, signed: false }), "the result of `pthread_self`", span), ty: CType::Int(IntTy { bits: 64, signed: false }, "pthread_t".into()) }))
-            }
-            "__VERIFIER_atomic_begin" => {
-                self.emit(Action::AtomicBegin, span);
-                Ok(None)
-            }
-            "__VERIFIER_atomic_end" => {
-                self.emit(Action::AtomicEnd, span);
-                Ok(None)
-            }
             "calloc" => self.calloc(args, span_l),
             "malloc" | "alloca" | "__builtin_alloca" => {
                 for a in args {
@@ -393,6 +226,205 @@ impl<'a> Lowerer<'a> {
             }
             _ => self.external_call(&name, args, span),
         }
+    }
+
+    /// Lowers a call of an assertion, failure or assumption built-in, an end of the program or
+    /// thread, or a thread creation or join: `Ok(None)` when `name` is none of them, else the
+    /// call's value.
+    fn control_builtin(&mut self, name: &str, c: &'a CallExpression, span_l: LSpan, frame_name: &str) -> Result<Option<Option<Val>>, Fatal> {
+        let span = self.span(span_l);
+        let args = &c.arguments;
+        let zero = || Some(Val { e: Expr::int(0), ty: CType::int() });
+        let v = match name {
+            "__VERIFIER_assert" | "assert" => {
+                let Some(arg) = args.first() else {
+                    return Err(self.error(span_l, format!("`{name}` expects one argument")));
+                };
+                let text = self.text(arg.span);
+                let id = self.assertion(span_l, text, AssertKind::Assert, frame_name);
+                if has_control_flow(&arg.node) {
+                    // The condition needs control flow of its own: fail where it is false.
+                    let (t, f) = self.cond(arg)?;
+                    self.cur = f;
+                    self.assert_here(id, Expr::int(0), span);
+                    self.cur = t;
+                } else {
+                    let v = self.value(arg)?;
+                    let ty = v.ty.scalar(self.dm());
+                    self.assert_here(id, holds_condition(v.e, ty), span);
+                }
+                None
+            }
+            "reach_error" | "__VERIFIER_error" | "__assert_fail" | "__assert_perror_fail" | "__assert" => {
+                let (text, kind) = failure_kind(name, c).expect("failure built-in");
+                let text = text.unwrap_or_else(|| self.text(span_l));
+                let id = self.assertion(span_l, text, kind, frame_name);
+                self.assert_here(id, Expr::int(0), span);
+                None
+            }
+            "__VERIFIER_assume" | "assume" => {
+                let Some(arg) = args.first() else { return Err(self.error(span_l, format!("`{name}` expects one argument"))) };
+                let (t, blocked) = self.cond(arg)?;
+                // Where the condition is false the thread waits forever: it does not end, so
+                // no `pthread_join` on it returns.
+                if !blocked.is_empty() {
+                    let stuck = self.new_loc(Action::Assume(Expr::int(0)), span);
+                    self.connect(&blocked, stuck);
+                }
+                self.cur = t;
+                None
+            }
+            "assume_abort_if_not" => {
+                let Some(arg) = args.first() else { return Err(self.error(span_l, "`assume_abort_if_not` expects one argument")) };
+                let (t, f) = self.cond(arg)?;
+                self.cur = f;
+                self.halt(Halt::Abort, span);
+                self.cur = t;
+                None
+            }
+            "abort" => {
+                self.halt(Halt::Abort, span);
+                None
+            }
+            "exit" | "_exit" | "_Exit" => {
+                for a in args {
+                    self.effect(a)?;
+                }
+                self.halt(Halt::Exit, span);
+                None
+            }
+            "pthread_exit" => {
+                let in_thread = (self.tpl != TemplateId(0) || !self.opts.whole_program) && !self.join_results.is_empty();
+                match args.first() {
+                    Some(a) if in_thread => {
+                        let v = self.value(a)?;
+                        let ty = CType::Pointer(Box::new(CType::Void));
+                        let e = self.convert(v, &ty);
+                        let r = self.thread_result(ty);
+                        self.emit(Action::Assign(Lval::Var(r), e), span);
+                    }
+                    _ => {
+                        for a in args {
+                            self.effect(a)?;
+                        }
+                    }
+                }
+                self.halt(Halt::ThreadExit, span);
+                None
+            }
+            "pthread_create" => self.pthread_create(c, span_l).map(|_| zero())?,
+            "pthread_join" => {
+                let Some(h) = args.first() else { return Err(self.error(span_l, "`pthread_join` expects two arguments")) };
+                let hv = self.rvalue(h)?;
+                let hv_copy = hv.clone();
+                self.emit(Action::Join(hv), span);
+                if let Some(ret) = args.get(1) {
+                    let rv = self.value(ret)?;
+                    if !matches!(rv.e, Expr::Const(0, _)) {
+                        // The thread's return value is stored through the second argument. The
+                        // IR does not carry it from the thread: a sound havoc, on which no
+                        // witness may rest.
+                        let lv = Lval::Deref(Box::new(rv.e), CType::Pointer(Box::new(CType::Void)));
+                        let h = self.havoc(Ty::Ptr, "the value a joined thread returned", span);
+                        let at = self.emit(Action::Assign(lv, h), span);
+                        if let Expr::Load(Lval::Var(v)) = hv_copy {
+                            self.join_results.push((at, v));
+                        }
+                    }
+                }
+                zero()
+            }
+            _ => return Ok(None),
+        };
+        Ok(Some(v))
+    }
+
+    /// Lowers a call of a lock, condition-variable or atomic-section built-in: `Ok(None)` when
+    /// `name` is none of them, else the call's value.
+    fn sync_builtin(&mut self, name: &str, args: &'a [Node<Expression>], span_l: LSpan) -> Result<Option<Option<Val>>, Fatal> {
+        let span = self.span(span_l);
+        let zero = || Some(Val { e: Expr::int(0), ty: CType::int() });
+        let v = match name {
+            "pthread_mutex_lock" | "pthread_spin_lock" | "spin_lock" => {
+                let m = self.mutex_arg(args, span_l, name)?;
+                self.emit(Action::Acquire(m), span);
+                zero()
+            }
+            "pthread_mutex_unlock" | "pthread_spin_unlock" | "spin_unlock" => {
+                let m = self.mutex_arg(args, span_l, name)?;
+                self.emit(Action::Release(m), span);
+                zero()
+            }
+            "pthread_mutex_trylock" | "pthread_spin_trylock" => {
+                let m = self.mutex_arg(args, span_l, name)?;
+                let r = self.temp(CType::int());
+                let here = std::mem::take(&mut self.cur);
+                let got = self.new_loc(Action::Acquire(m.clone()), span);
+                let busy = self.new_loc(Action::LockBusy(m), span);
+                self.connect(&here, got);
+                self.connect(&here, busy);
+                self.cur = vec![got];
+                self.emit(Action::Assign(Lval::Var(r), Expr::int(0)), span);
+                let ok = std::mem::take(&mut self.cur);
+                self.cur = vec![busy];
+                // EBUSY
+                self.emit(Action::Assign(Lval::Var(r), Expr::int(16)), span);
+                self.cur.extend(ok);
+                Some(Val { e: Expr::Load(Lval::Var(r)), ty: CType::int() })
+            }
+            "pthread_cond_wait" | "pthread_cond_timedwait" => {
+                // Waking up spuriously is allowed, so release-then-reacquire is exact.
+                let m = self.mutex_arg(&args[args.len().min(1)..], span_l, name)?;
+                if let Some(cv) = args.first() {
+                    self.effect(cv)?;
+                }
+                for a in args.iter().skip(2) {
+                    self.effect(a)?;
+                }
+                self.emit(Action::Release(m.clone()), span);
+                self.emit(Action::Acquire(m), span);
+                if name == "pthread_cond_timedwait" {
+                    // Whether the time ran out is the environment's choice: 0 or ETIMEDOUT.
+                    let r = self.temp(CType::int());
+                    let here = std::mem::take(&mut self.cur);
+                    let ok = self.new_loc(Action::Assign(Lval::Var(r), Expr::int(0)), span);
+                    let late = self.new_loc(Action::Assign(Lval::Var(r), Expr::int(110)), span);
+                    self.connect(&here, ok);
+                    self.connect(&here, late);
+                    self.cur = vec![ok, late];
+                    return Ok(Some(Some(Val { e: Expr::Load(Lval::Var(r)), ty: CType::int() })));
+                }
+                zero()
+            }
+            "pthread_mutex_init"
+            | "pthread_mutex_destroy"
+            | "pthread_spin_init"
+            | "pthread_spin_destroy"
+            | "pthread_cond_signal"
+            | "pthread_cond_broadcast"
+            | "pthread_cond_init"
+            | "pthread_cond_destroy"
+            | "free" => {
+                for a in args {
+                    self.effect_addr(a)?;
+                }
+                zero()
+            }
+            // The IR does not give a thread its own handle: an approximation, not an input.
+            "pthread_self" => {
+                Some(Val { e: self.havoc(Ty::Int(IntTy { bits: 64, signed: false }), "the result of `pthread_self`", span), ty: CType::Int(IntTy { bits: 64, signed: false }, "pthread_t".into()) })
+            }
+            "__VERIFIER_atomic_begin" => {
+                self.emit(Action::AtomicBegin, span);
+                None
+            }
+            "__VERIFIER_atomic_end" => {
+                self.emit(Action::AtomicEnd, span);
+                None
+            }
+            _ => return Ok(None),
+        };
+        Ok(Some(v))
     }
 
     fn halt(&mut self, h: Halt, span: Span) {

@@ -855,58 +855,7 @@ impl<'a> Lowerer<'a> {
         let result = |r: VarId| Ok(Some(Val { e: Expr::Load(Lval::Var(r)), ty: CType::int() }));
         match name {
             "pthread_barrier_init" | "pthread_barrier_wait" | "pthread_barrier_destroy" => {
-                let (lv, ty) = self.atomic_target(&args[0])?;
-                let rec = match ty {
-                    CType::Record(rec) if self.types.is_barrier(rec) => rec,
-                    _ => {
-                        self.unsupported(span_l, format!("`{name}` of an object that is not a `pthread_barrier_t`"));
-                        return result(r);
-                    }
-                };
-                let lv = self.stabilize(lv, span);
-                let field = |i: u32| Lval::Field(Box::new(lv.clone()), rec, i);
-                match name {
-                    "pthread_barrier_init" => {
-                        self.effect(&args[1])?;
-                        let n = self.value(&args[2])?;
-                        let n = self.convert(n, &uint);
-                        let c = self.temp(uint.clone());
-                        self.emit(Action::Assign(Lval::Var(c), n), span);
-                        let zero = self.branch(bin(BinOp::Ne, load(c), Expr::Const(0, ut), Ty::INT), span);
-                        self.emit(Action::Assign(field(0), load(c)), span);
-                        self.emit(Action::Assign(field(1), Expr::Const(0, ut)), span);
-                        self.emit(Action::Assign(field(2), Expr::Const(0, ut)), span);
-                        self.emit(Action::Assign(Lval::Var(r), Expr::int(0)), span);
-                        let ok = std::mem::take(&mut self.cur);
-                        self.cur = zero;
-                        self.emit(Action::Assign(Lval::Var(r), Expr::int(EINVAL)), span);
-                        self.cur.extend(ok);
-                    }
-                    "pthread_barrier_wait" => {
-                        let (a, n, g) = (self.temp(uint.clone()), self.temp(uint.clone()), self.temp(uint.clone()));
-                        self.emit(Action::AtomicBegin, span);
-                        self.emit(Action::Assign(Lval::Var(n), Expr::Load(field(0))), span);
-                        self.emit(Action::Assign(Lval::Var(a), Expr::Load(field(1))), span);
-                        self.emit(Action::Assign(Lval::Var(a), bin(BinOp::Add, load(a), Expr::Const(1, ut), ut)), span);
-                        self.emit(Action::Assign(Lval::Var(g), Expr::Load(field(2))), span);
-                        let waits = self.branch(bin(BinOp::Eq, load(a), load(n), Ty::INT), span);
-                        self.emit(Action::Assign(field(1), Expr::Const(0, ut)), span);
-                        self.emit(Action::Assign(field(2), bin(BinOp::Add, load(g), Expr::Const(1, ut), ut)), span);
-                        self.emit(Action::Assign(Lval::Var(r), Expr::int(BARRIER_SERIAL_THREAD)), span);
-                        self.emit(Action::AtomicEnd, span);
-                        let last = std::mem::take(&mut self.cur);
-                        self.cur = waits;
-                        self.emit(Action::Assign(field(1), load(a)), span);
-                        self.emit(Action::Assign(Lval::Var(r), Expr::int(0)), span);
-                        self.emit(Action::AtomicEnd, span);
-                        // Blocks until the last thread of the round has arrived.
-                        self.emit(Action::Assume(bin(BinOp::Ne, Expr::Load(field(2)), load(g), Ty::INT)), span);
-                        self.cur.extend(last);
-                    }
-                    _ => {
-                        self.emit(Action::Assign(Lval::Var(r), Expr::int(0)), span);
-                    }
-                }
+                self.barrier_model(name, args, span_l, r)?;
                 result(r)
             }
             "pthread_barrierattr_init" | "pthread_barrierattr_destroy" | "pthread_barrierattr_setpshared" | "pthread_key_delete" => {
@@ -968,37 +917,106 @@ impl<'a> Lowerer<'a> {
                 self.emit(Action::Assign(Lval::Var(r), Expr::int(0)), span);
                 result(r)
             }
-            "realloc" => {
-                let p = self.value(&args[0])?;
-                let n = self.value(&args[1])?;
-                let size_t = self.size_t();
-                let n = self.convert(n, &size_t);
-                let ptr = CType::Pointer(Box::new(CType::Void));
-                let p = self.convert(p, &ptr);
-                let t = self.temp(ptr.clone());
-                let site = AllocId(self.alloc_sites);
-                self.alloc_sites += 1;
-                if matches!(p, Expr::Const(0, _)) {
-                    self.emit(Action::Alloc(Lval::Var(t), site, CType::Void), span);
-                } else {
-                    let size = self.temp(size_t.clone());
-                    let st = size_t.scalar(self.dm());
-                    self.emit(Action::Assign(Lval::Var(size), n), span);
-                    self.emit(Action::Assign(Lval::Var(t), p), span);
-                    let kept = self.branch(bin(BinOp::Eq, load(t), Expr::Const(0, Ty::Ptr), Ty::INT), span);
-                    self.emit(Action::Alloc(Lval::Var(t), site, CType::Void), span);
-                    let allocated = std::mem::take(&mut self.cur);
-                    self.cur = kept;
-                    // Of a live object and size 0, glibc frees it and returns NULL.
-                    let resized = self.branch(bin(BinOp::Eq, load(size), Expr::Const(0, st), Ty::INT), span);
-                    self.emit(Action::Assign(Lval::Var(t), Expr::Const(0, Ty::Ptr)), span);
-                    self.cur.extend(resized);
-                    self.cur.extend(allocated);
-                }
-                Ok(Some(Val { e: load(t), ty: ptr }))
-            }
+            "realloc" => self.realloc_model(args, span),
             _ => unreachable!("thread model `{name}`"),
         }
+    }
+
+    /// A barrier operation on a `pthread_barrier_t` record of `count`, `arrived` and `round`,
+    /// setting the result variable `r`; a waiter blocks until the round advances.
+    fn barrier_model(&mut self, name: &str, args: &'a [Node<Expression>], span_l: LSpan, r: VarId) -> Result<(), Fatal> {
+        let span = self.span(span_l);
+        let uint = CType::Int(IntTy { bits: 32, signed: false }, "unsigned int".into());
+        let ut = uint.scalar(self.dm());
+        let load = |v: VarId| Expr::Load(Lval::Var(v));
+        let bin = |op: BinOp, a: Expr, b: Expr, t: Ty| Expr::Binary(op, Box::new(a), Box::new(b), t);
+        let (lv, ty) = self.atomic_target(&args[0])?;
+        let rec = match ty {
+            CType::Record(rec) if self.types.is_barrier(rec) => rec,
+            _ => {
+                self.unsupported(span_l, format!("`{name}` of an object that is not a `pthread_barrier_t`"));
+                return Ok(());
+            }
+        };
+        let lv = self.stabilize(lv, span);
+        let field = |i: u32| Lval::Field(Box::new(lv.clone()), rec, i);
+        match name {
+            "pthread_barrier_init" => {
+                self.effect(&args[1])?;
+                let n = self.value(&args[2])?;
+                let n = self.convert(n, &uint);
+                let c = self.temp(uint.clone());
+                self.emit(Action::Assign(Lval::Var(c), n), span);
+                let zero = self.branch(bin(BinOp::Ne, load(c), Expr::Const(0, ut), Ty::INT), span);
+                self.emit(Action::Assign(field(0), load(c)), span);
+                self.emit(Action::Assign(field(1), Expr::Const(0, ut)), span);
+                self.emit(Action::Assign(field(2), Expr::Const(0, ut)), span);
+                self.emit(Action::Assign(Lval::Var(r), Expr::int(0)), span);
+                let ok = std::mem::take(&mut self.cur);
+                self.cur = zero;
+                self.emit(Action::Assign(Lval::Var(r), Expr::int(EINVAL)), span);
+                self.cur.extend(ok);
+            }
+            "pthread_barrier_wait" => {
+                let (a, n, g) = (self.temp(uint.clone()), self.temp(uint.clone()), self.temp(uint.clone()));
+                self.emit(Action::AtomicBegin, span);
+                self.emit(Action::Assign(Lval::Var(n), Expr::Load(field(0))), span);
+                self.emit(Action::Assign(Lval::Var(a), Expr::Load(field(1))), span);
+                self.emit(Action::Assign(Lval::Var(a), bin(BinOp::Add, load(a), Expr::Const(1, ut), ut)), span);
+                self.emit(Action::Assign(Lval::Var(g), Expr::Load(field(2))), span);
+                let waits = self.branch(bin(BinOp::Eq, load(a), load(n), Ty::INT), span);
+                self.emit(Action::Assign(field(1), Expr::Const(0, ut)), span);
+                self.emit(Action::Assign(field(2), bin(BinOp::Add, load(g), Expr::Const(1, ut), ut)), span);
+                self.emit(Action::Assign(Lval::Var(r), Expr::int(BARRIER_SERIAL_THREAD)), span);
+                self.emit(Action::AtomicEnd, span);
+                let last = std::mem::take(&mut self.cur);
+                self.cur = waits;
+                self.emit(Action::Assign(field(1), load(a)), span);
+                self.emit(Action::Assign(Lval::Var(r), Expr::int(0)), span);
+                self.emit(Action::AtomicEnd, span);
+                // Blocks until the last thread of the round has arrived.
+                self.emit(Action::Assume(bin(BinOp::Ne, Expr::Load(field(2)), load(g), Ty::INT)), span);
+                self.cur.extend(last);
+            }
+            _ => {
+                self.emit(Action::Assign(Lval::Var(r), Expr::int(0)), span);
+            }
+        }
+        Ok(())
+    }
+
+    /// `realloc(p, n)`: a new object for a null `p`, else the same object resized in place, or
+    /// freed with NULL returned for size 0.
+    fn realloc_model(&mut self, args: &'a [Node<Expression>], span: Span) -> Result<Option<Val>, Fatal> {
+        let load = |v: VarId| Expr::Load(Lval::Var(v));
+        let bin = |op: BinOp, a: Expr, b: Expr, t: Ty| Expr::Binary(op, Box::new(a), Box::new(b), t);
+        let p = self.value(&args[0])?;
+        let n = self.value(&args[1])?;
+        let size_t = self.size_t();
+        let n = self.convert(n, &size_t);
+        let ptr = CType::Pointer(Box::new(CType::Void));
+        let p = self.convert(p, &ptr);
+        let t = self.temp(ptr.clone());
+        let site = AllocId(self.alloc_sites);
+        self.alloc_sites += 1;
+        if matches!(p, Expr::Const(0, _)) {
+            self.emit(Action::Alloc(Lval::Var(t), site, CType::Void), span);
+        } else {
+            let size = self.temp(size_t.clone());
+            let st = size_t.scalar(self.dm());
+            self.emit(Action::Assign(Lval::Var(size), n), span);
+            self.emit(Action::Assign(Lval::Var(t), p), span);
+            let kept = self.branch(bin(BinOp::Eq, load(t), Expr::Const(0, Ty::Ptr), Ty::INT), span);
+            self.emit(Action::Alloc(Lval::Var(t), site, CType::Void), span);
+            let allocated = std::mem::take(&mut self.cur);
+            self.cur = kept;
+            // Of a live object and size 0, glibc frees it and returns NULL.
+            let resized = self.branch(bin(BinOp::Eq, load(size), Expr::Const(0, st), Ty::INT), span);
+            self.emit(Action::Assign(Lval::Var(t), Expr::Const(0, Ty::Ptr)), span);
+            self.cur.extend(resized);
+            self.cur.extend(allocated);
+        }
+        Ok(Some(Val { e: load(t), ty: ptr }))
     }
 
     /// The global counter of created keys and the thread-local table of each thread's values,
@@ -1594,50 +1612,54 @@ impl<'a> Lowerer<'a> {
                 }
                 Ok(Some(oldv()))
             }
-            "__atomic_compare_exchange_n" | "__atomic_compare_exchange" => {
-                let (exp, _) = self.atomic_target(&args[1])?;
-                let exp = self.stabilize(exp, span);
-                let d = if name == "__atomic_compare_exchange" {
-                    let (src, _) = self.atomic_target(&args[2])?;
-                    Expr::Load(src)
-                } else {
-                    let d = self.value(&args[2])?;
-                    self.convert(d, &ty)
-                };
-                let dt = self.temp(ty.clone());
-                self.emit(Action::Assign(Lval::Var(dt), d), span);
-                let weak = self.value(&args[3])?.e;
-                for a in &args[4..] {
-                    self.effect(a)?;
-                }
-                let ok = self.temp(CType::Bool);
-                let et = self.temp(ty.clone());
-                self.emit(Action::Assign(Lval::Var(et), Expr::Load(exp.clone())), span);
-                self.emit(Action::AtomicBegin, span);
-                self.emit(Action::Assign(Lval::Var(old), Expr::Load(lv.clone())), span);
-                let mut differ = self.branch(Expr::Binary(BinOp::Eq, Box::new(Expr::Load(Lval::Var(old))), Box::new(Expr::Load(Lval::Var(et))), Ty::INT), span);
-                if !matches!(weak, Expr::Const(0, _)) {
-                    // A weak exchange may fail spuriously: the hardware's choice, an input.
-                    let spurious = self.branch(Expr::Nondet(Ty::Bool), span);
-                    differ.extend(spurious);
-                }
-                self.emit(Action::Assign(lv, Expr::Load(Lval::Var(dt))), span);
-                self.emit(Action::Assign(Lval::Var(ok), Expr::Const(1, Ty::Bool)), span);
-                let swapped = std::mem::take(&mut self.cur);
-                self.cur = std::mem::take(&mut differ);
-                self.emit(Action::Assign(Lval::Var(ok), Expr::Const(0, Ty::Bool)), span);
-                self.cur.extend(swapped);
-                self.emit(Action::AtomicEnd, span);
-                // On failure the current value is written back to `*expected`.
-                let failed = self.branch(Expr::Load(Lval::Var(ok)), span);
-                let fine = std::mem::take(&mut self.cur);
-                self.cur = failed;
-                self.emit(Action::Assign(exp, Expr::Load(Lval::Var(old))), span);
-                self.cur.extend(fine);
-                Ok(Some(Val { e: Expr::Load(Lval::Var(ok)), ty: CType::Bool }))
-            }
+            "__atomic_compare_exchange_n" | "__atomic_compare_exchange" => self.atomic_compare_exchange(name, args, lv, &ty, old, span),
             _ => unreachable!("modelled built-in `{name}`"),
         }
+    }
+
+    /// `__atomic_compare_exchange(_n)` on `lv` of type `ty`, reading into `old`: a strong or
+    /// weak exchange that writes the current value back to `*expected` when it fails.
+    fn atomic_compare_exchange(&mut self, name: &str, args: &'a [Node<Expression>], lv: Lval, ty: &CType, old: VarId, span: Span) -> Result<Option<Val>, Fatal> {
+        let (exp, _) = self.atomic_target(&args[1])?;
+        let exp = self.stabilize(exp, span);
+        let d = if name == "__atomic_compare_exchange" {
+            let (src, _) = self.atomic_target(&args[2])?;
+            Expr::Load(src)
+        } else {
+            let d = self.value(&args[2])?;
+            self.convert(d, ty)
+        };
+        let dt = self.temp(ty.clone());
+        self.emit(Action::Assign(Lval::Var(dt), d), span);
+        let weak = self.value(&args[3])?.e;
+        for a in &args[4..] {
+            self.effect(a)?;
+        }
+        let ok = self.temp(CType::Bool);
+        let et = self.temp(ty.clone());
+        self.emit(Action::Assign(Lval::Var(et), Expr::Load(exp.clone())), span);
+        self.emit(Action::AtomicBegin, span);
+        self.emit(Action::Assign(Lval::Var(old), Expr::Load(lv.clone())), span);
+        let mut differ = self.branch(Expr::Binary(BinOp::Eq, Box::new(Expr::Load(Lval::Var(old))), Box::new(Expr::Load(Lval::Var(et))), Ty::INT), span);
+        if !matches!(weak, Expr::Const(0, _)) {
+            // A weak exchange may fail spuriously: the hardware's choice, an input.
+            let spurious = self.branch(Expr::Nondet(Ty::Bool), span);
+            differ.extend(spurious);
+        }
+        self.emit(Action::Assign(lv, Expr::Load(Lval::Var(dt))), span);
+        self.emit(Action::Assign(Lval::Var(ok), Expr::Const(1, Ty::Bool)), span);
+        let swapped = std::mem::take(&mut self.cur);
+        self.cur = std::mem::take(&mut differ);
+        self.emit(Action::Assign(Lval::Var(ok), Expr::Const(0, Ty::Bool)), span);
+        self.cur.extend(swapped);
+        self.emit(Action::AtomicEnd, span);
+        // On failure the current value is written back to `*expected`.
+        let failed = self.branch(Expr::Load(Lval::Var(ok)), span);
+        let fine = std::mem::take(&mut self.cur);
+        self.cur = failed;
+        self.emit(Action::Assign(exp, Expr::Load(Lval::Var(old))), span);
+        self.cur.extend(fine);
+        Ok(Some(Val { e: Expr::Load(Lval::Var(ok)), ty: CType::Bool }))
     }
 
     /// A string literal: a static `char` array holding its bytes and the NUL, written once
