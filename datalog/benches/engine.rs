@@ -3,6 +3,8 @@
 //!     cargo bench -p duet-datalog --bench engine -- [tc] [interference] [incremental] [--quick]
 //!     cargo bench -p duet-datalog --bench engine -- check     # full comparison with crepe
 //!     cargo bench -p duet-datalog --bench engine -- profile   # time per operator and rule
+//!     cargo bench -p duet-datalog --bench engine -- one --locations 5000 [--workers 2] [--crepe | --compare]
+//!                                                             # one run of one side (for peak RSS), or both
 //!
 //! Prints one table per workload; ratios are engine time / crepe time measured in the same run.
 //! Engine times include `Engine::new`, inserting the facts, `advance` and reading the outputs.
@@ -218,8 +220,37 @@ fn bench_profile(locs: u32, workers: usize) {
     }
 }
 
+/// One run of the engine (or of crepe) on one synthetic program, alone in the process, so that
+/// `/usr/bin/time -v` reports that side's peak memory; with `compare`, crepe then the engine in
+/// the same process, for their ratio.
+fn bench_one(locs: u32, workers: usize, crepe: bool, compare: bool) {
+    let p = rules("interference.dl");
+    let shape = Shape::with_locations(locs);
+    let f = gen::synthetic(locs as u64, shape);
+    let row = |side: &str, t: Time, c: (usize, usize, usize)| println!("| {} | {} | {} | {} | {} | {side} | {} |", shape.locations(), f.len(), c.0, c.1, c.2, cell(t));
+    let crepe_run = (crepe || compare).then(|| best(1, || crepe_programs::optimised::counts(&f)));
+    if let Some((t, c)) = crepe_run {
+        row("crepe", t, c);
+    }
+    if crepe && !compare {
+        return;
+    }
+    let (t, c) = best(1, || interference_engine(&p, &f, workers));
+    row(&format!("engine {workers}w"), t, c);
+    if let Some((tc, cc)) = crepe_run {
+        assert_eq!(cc, c, "engine and crepe disagree");
+        println!("engine {workers}w / crepe: {}", ratio(t, tc));
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let flag = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).and_then(|v| v.parse::<u32>().ok());
+    if args.iter().any(|a| a == "one") {
+        let has = |name: &str| args.iter().any(|a| a == name);
+        bench_one(flag("--locations").unwrap_or(5_000), flag("--workers").unwrap_or(1) as usize, has("--crepe"), has("--compare"));
+        return;
+    }
     let quick = args.iter().any(|a| a == "--quick");
     let picked: Vec<&str> = args.iter().filter(|a| !a.starts_with("--")).map(|s| s.as_str()).collect();
     let want = |name: &str| picked.is_empty() || picked.contains(&name);

@@ -304,7 +304,22 @@ fn rule(c: &mut Checker, head: &ast::Atom, body: &[ast::Literal], pos: Pos) -> O
             atoms.push((a, lookup_atom(c, a)));
         }
     }
-    for &(atom, rel) in &atoms {
+    learn_types(c, &mut vars, &atoms, body);
+    let (head_ir, lits) = convert(c, &mut vars, &atoms, body)?;
+    if c.diags.len() > errors_before {
+        return None;
+    }
+    check_range_restriction(c, &vars, head, &head_ir, &lits);
+    if c.diags.len() > errors_before {
+        return None;
+    }
+    Some(Rule { head: head_ir, body: lits.into_iter().map(|(l, _)| l).collect(), var_names: vars.names, pos })
+}
+
+/// Gives each variable the type of its first column, reports conflicting uses, and passes types
+/// on through comparisons to variables that no atom types.
+fn learn_types(c: &mut Checker, vars: &mut Vars, atoms: &[(&ast::Atom, Option<usize>)], body: &[ast::Literal]) {
+    for &(atom, rel) in atoms {
         let Some(rel) = rel else { continue };
         for (i, t) in atom.args.iter().enumerate() {
             if let Term::Var(n) = t {
@@ -334,7 +349,11 @@ fn rule(c: &mut Checker, head: &ast::Atom, body: &[ast::Literal], pos: Pos) -> O
             }
         }
     }
+}
 
+/// The head and body in IR, each literal with its position; `None` if an atom names no relation.
+fn convert(c: &mut Checker, vars: &mut Vars, atoms: &[(&ast::Atom, Option<usize>)], body: &[ast::Literal]) -> Option<(AtomIr, Vec<(Lit, Pos)>)> {
+    let head = atoms[0].0;
     let convert_atom = |c: &mut Checker, vars: &mut Vars, atom: &ast::Atom, rel: usize, is_head: bool| -> AtomIr {
         let mut args = Vec::new();
         for (i, t) in atom.args.iter().enumerate() {
@@ -354,7 +373,7 @@ fn rule(c: &mut Checker, head: &ast::Atom, body: &[ast::Literal], pos: Pos) -> O
         AtomIr { rel, args }
     };
 
-    let head_ir = atoms[0].1.map(|rel| convert_atom(c, &mut vars, head, rel, true));
+    let head_ir = atoms[0].1.map(|rel| convert_atom(c, vars, head, rel, true));
     let mut lits = Vec::new();
     let mut atom_iter = atoms.iter().skip(1);
     for lit in body {
@@ -362,29 +381,30 @@ fn rule(c: &mut Checker, head: &ast::Atom, body: &[ast::Literal], pos: Pos) -> O
             ast::Literal::Pos(a) => {
                 let (_, rel) = atom_iter.next().copied()?;
                 if let Some(rel) = rel {
-                    lits.push((Lit::Pos(convert_atom(c, &mut vars, a, rel, false)), a.rel.pos));
+                    lits.push((Lit::Pos(convert_atom(c, vars, a, rel, false)), a.rel.pos));
                 }
             }
             ast::Literal::Neg(a, p) => {
                 let (_, rel) = atom_iter.next().copied()?;
                 if let Some(rel) = rel {
-                    lits.push((Lit::Neg(convert_atom(c, &mut vars, a, rel, false)), *p));
+                    lits.push((Lit::Neg(convert_atom(c, vars, a, rel, false)), *p));
                 }
             }
             ast::Literal::Cmp(l, op, r, p) => {
-                let (la, ra) = cmp_args(c, &mut vars, l, *op, r, *p);
+                let (la, ra) = cmp_args(c, vars, l, *op, r, *p);
                 lits.push((Lit::Cmp(la, *op, ra), *p));
             }
         }
     }
-    let head_ir = head_ir?;
-    if c.diags.len() > errors_before {
-        return None;
-    }
+    Some((head_ir?, lits))
+}
 
+/// Reports every head, negated or compared variable that no positive atom binds (directly, or
+/// through `x = t` once t is bound).
+fn check_range_restriction(c: &mut Checker, vars: &Vars, head: &ast::Atom, head_ir: &AtomIr, lits: &[(Lit, Pos)]) {
     // Range restriction: positive atoms bind; `x = t` binds x once t is bound.
     let mut bound = vec![false; vars.names.len()];
-    for (l, _) in &lits {
+    for (l, _) in lits {
         if let Lit::Pos(a) = l {
             for arg in &a.args {
                 if let Arg::Var(v) = arg {
@@ -395,7 +415,7 @@ fn rule(c: &mut Checker, head: &ast::Atom, body: &[ast::Literal], pos: Pos) -> O
     }
     loop {
         let mut changed = false;
-        for (l, _) in &lits {
+        for (l, _) in lits {
             if let Lit::Cmp(a, CmpOp::Eq, b) = l {
                 let is_bound = |x: &Arg, bound: &[bool]| match x {
                     Arg::Var(v) => bound[*v as usize],
@@ -425,7 +445,7 @@ fn rule(c: &mut Checker, head: &ast::Atom, body: &[ast::Literal], pos: Pos) -> O
             c.err(head.args[i].pos(), msg);
         }
     }
-    for (lit, p) in &lits {
+    for (lit, p) in lits {
         match lit {
             Lit::Neg(a) => {
                 for arg in &a.args {
@@ -449,10 +469,6 @@ fn rule(c: &mut Checker, head: &ast::Atom, body: &[ast::Literal], pos: Pos) -> O
             Lit::Pos(_) => {}
         }
     }
-    if c.diags.len() > errors_before {
-        return None;
-    }
-    Some(Rule { head: head_ir, body: lits.into_iter().map(|(l, _)| l).collect(), var_names: vars.names, pos })
 }
 
 fn cmp_args(c: &mut Checker, vars: &mut Vars, l: &Term, op: CmpOp, r: &Term, pos: Pos) -> (Arg, Arg) {

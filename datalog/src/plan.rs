@@ -276,120 +276,21 @@ impl Builder<'_> {
     }
 
     fn rule(&mut self, rule: &Rule, in_scc: &dyn Fn(usize) -> bool, label: String) -> Result<RulePlan, String> {
-        let nvars = rule.var_names.len();
-        let mut remaining: Vec<&AtomIr> = Vec::new();
-        let mut negs: Vec<&AtomIr> = Vec::new();
-        let mut cmps: Vec<(Arg, CmpOp, Arg)> = Vec::new();
-        for l in &rule.body {
-            match l {
-                Lit::Pos(a) => remaining.push(a),
-                Lit::Neg(a) => negs.push(a),
-                Lit::Cmp(a, op, b) => cmps.push((*a, *op, *b)),
-            }
-        }
-        let recursive = remaining.iter().any(|a| in_scc(a.rel));
+        let mut body = Body::new(rule);
+        let recursive = body.remaining.iter().any(|a| in_scc(a.rel));
         // A recursive rule starts from its recursive atom, so the first join's left side is
         // always an arrangement built inside the loop.
-        if let Some(i) = remaining.iter().position(|a| in_scc(a.rel)) {
-            let a = remaining.remove(i);
-            remaining.insert(0, a);
+        if let Some(i) = body.remaining.iter().position(|a| in_scc(a.rel)) {
+            let a = body.remaining.remove(i);
+            body.remaining.insert(0, a);
         }
-        let mut bound: Vec<Option<Src>> = vec![None; nvars];
-        let mut filters: Vec<Filter> = Vec::new();
-
-        let mut pending = match remaining.len() {
-            0 => Pending::Unit,
-            1 => {
-                let a = remaining.remove(0);
-                for (col, arg) in a.args.iter().enumerate() {
-                    bind_or_filter(&mut bound, &mut filters, *arg, self.canonical(col));
-                }
-                Pending::Scan(a.rel)
-            }
-            _ => {
-                let a1 = remaining.remove(0);
-                let bound1: Vec<bool> = (0..nvars).map(|v| a1.args.contains(&Arg::Var(v as u32))).collect();
-                let i2 = pick_next(&remaining, &bound1);
-                let a2 = remaining.remove(i2);
-                let mut shared: Vec<u32> = Vec::new();
-                for arg in &a2.args {
-                    if let Arg::Var(v) = arg {
-                        if bound1[*v as usize] && !shared.contains(v) {
-                            shared.push(*v);
-                        }
-                    }
-                }
-                let first_col = |a: &AtomIr, v: u32| a.args.iter().position(|x| *x == Arg::Var(v)).unwrap_or(0);
-                let lkey: Vec<usize> = shared.iter().map(|&v| first_col(a1, v)).collect();
-                let rkey: Vec<usize> = shared.iter().map(|&v| first_col(a2, v)).collect();
-                for (i, &v) in shared.iter().enumerate() {
-                    bound[v as usize] = Some(Src::K(i as u8));
-                }
-                let lval: Vec<usize> = (0..a1.args.len()).filter(|c| !lkey.contains(c) && a1.args[*c] != Arg::Wild).collect();
-                let rval: Vec<usize> = (0..a2.args.len()).filter(|c| !rkey.contains(c) && a2.args[*c] != Arg::Wild).collect();
-                for (j, &c) in lval.iter().enumerate() {
-                    bind_or_filter(&mut bound, &mut filters, a1.args[c], Src::A(j as u8));
-                }
-                for (j, &c) in rval.iter().enumerate() {
-                    bind_or_filter(&mut bound, &mut filters, a2.args[c], Src::B(j as u8));
-                }
-                let left = self.arr(a1.rel, lkey, lval, false)?;
-                let right = self.arr(a2.rel, rkey, rval, false)?;
-                Pending::Join(left, right)
-            }
-        };
-        apply_constraints(&mut bound, &mut filters, &mut cmps);
+        let mut pending = self.first_producer(&mut body)?;
+        apply_constraints(&mut body.bound, &mut body.filters, &mut body.cmps);
 
         let mut source: Option<Source> = None;
         let mut steps: Vec<Step> = Vec::new();
         loop {
-            let bound_set: Vec<bool> = bound.iter().map(|b| b.is_some()).collect();
-            let neg_ready = negs.iter().position(|n| {
-                n.args.iter().all(|a| match a {
-                    Arg::Var(v) => bound_set[*v as usize],
-                    _ => true,
-                })
-            });
-            let (emit, next_bound, next_filters, next): (Emit, Vec<Option<Src>>, Vec<Filter>, Option<Pending>) = if let Some(i) = neg_ready {
-                let n = negs.remove(i);
-                let (key_cols, key_srcs, key_vars) = key_terms(n, &bound);
-                let live = live_vars(nvars, &remaining, &negs, &cmps, &rule.head);
-                let val_vars: Vec<u32> = (0..nvars as u32).filter(|v| live[*v as usize] && bound_set[*v as usize] && !key_vars.contains(&Some(*v))).collect();
-                let emit = Emit { key: key_srcs, val: val_vars.iter().map(|v| bound[*v as usize].unwrap_or(Src::C(0))).collect(), filters: std::mem::take(&mut filters) };
-                let nb = relayout(nvars, &key_vars, &val_vars);
-                let set = self.arr(n.rel, key_cols, Vec::new(), true)?;
-                (emit, nb, Vec::new(), Some(Pending::Step(Step::Anti { set, emit: Emit::default() })))
-            } else if !remaining.is_empty() {
-                let i = pick_next(&remaining, &bound_set);
-                let a = remaining.remove(i);
-                let (key_cols, key_srcs, key_vars) = key_terms(a, &bound);
-                let live = live_vars(nvars, &remaining, &negs, &cmps, &rule.head);
-                let val_vars: Vec<u32> = (0..nvars as u32).filter(|v| live[*v as usize] && bound_set[*v as usize] && !key_vars.contains(&Some(*v))).collect();
-                let emit = Emit { key: key_srcs, val: val_vars.iter().map(|v| bound[*v as usize].unwrap_or(Src::C(0))).collect(), filters: std::mem::take(&mut filters) };
-                let mut nb = relayout(nvars, &key_vars, &val_vars);
-                let mut nf = Vec::new();
-                let rval: Vec<usize> = (0..a.args.len()).filter(|c| !key_cols.contains(c) && a.args[*c] != Arg::Wild).collect();
-                for (j, &c) in rval.iter().enumerate() {
-                    bind_or_filter(&mut nb, &mut nf, a.args[c], Src::B(j as u8));
-                }
-                let right = self.arr(a.rel, key_cols, rval, false)?;
-                (emit, nb, nf, Some(Pending::Step(Step::Join { right, emit: Emit::default() })))
-            } else {
-                let arity = rule.head.args.len();
-                let srcs: Vec<Src> = rule
-                    .head
-                    .args
-                    .iter()
-                    .map(|a| match a {
-                        Arg::Var(v) => bound[*v as usize].unwrap_or(Src::C(0)),
-                        Arg::Const(c) => Src::C(*c),
-                        Arg::Wild => Src::C(0),
-                    })
-                    .collect();
-                let split = arity.min(self.kw);
-                let emit = Emit { key: srcs[..split].to_vec(), val: srcs[split..].to_vec(), filters: std::mem::take(&mut filters) };
-                (emit, Vec::new(), Vec::new(), None)
-            };
+            let (emit, next) = self.next_step(&mut body, &rule.head)?;
             if emit.key.len() > self.kw || emit.val.len() > self.vw {
                 return Err(format!("an intermediate result needs {} key and {} carried values; the widest engine preset supports {} and {}", emit.key.len(), emit.val.len(), self.kw, self.vw));
             }
@@ -405,14 +306,165 @@ impl Builder<'_> {
                 None => break,
                 Some(p) => {
                     pending = p;
-                    bound = next_bound;
-                    filters = next_filters;
-                    apply_constraints(&mut bound, &mut filters, &mut cmps);
+                    apply_constraints(&mut body.bound, &mut body.filters, &mut body.cmps);
                 }
             }
         }
         let source = source.ok_or_else(|| "internal: rule without a source".to_string())?;
         Ok(RulePlan { head: rule.head.rel, source, steps, recursive, label })
+    }
+
+    /// The rule's first producer: nothing, a scan of its only positive atom, or a join of the
+    /// first two (the second chosen to share variables with the first).
+    fn first_producer(&mut self, body: &mut Body) -> Result<Pending, String> {
+        let nvars = body.bound.len();
+        Ok(match body.remaining.len() {
+            0 => Pending::Unit,
+            1 => {
+                let a = body.remaining.remove(0);
+                for (col, arg) in a.args.iter().enumerate() {
+                    bind_or_filter(&mut body.bound, &mut body.filters, *arg, self.canonical(col));
+                }
+                Pending::Scan(a.rel)
+            }
+            _ => {
+                let a1 = body.remaining.remove(0);
+                let bound1: Vec<bool> = (0..nvars).map(|v| a1.args.contains(&Arg::Var(v as u32))).collect();
+                let i2 = pick_next(&body.remaining, &bound1);
+                let a2 = body.remaining.remove(i2);
+                let mut shared: Vec<u32> = Vec::new();
+                for arg in &a2.args {
+                    if let Arg::Var(v) = arg {
+                        if bound1[*v as usize] && !shared.contains(v) {
+                            shared.push(*v);
+                        }
+                    }
+                }
+                let first_col = |a: &AtomIr, v: u32| a.args.iter().position(|x| *x == Arg::Var(v)).unwrap_or(0);
+                let lkey: Vec<usize> = shared.iter().map(|&v| first_col(a1, v)).collect();
+                let rkey: Vec<usize> = shared.iter().map(|&v| first_col(a2, v)).collect();
+                for (i, &v) in shared.iter().enumerate() {
+                    body.bound[v as usize] = Some(Src::K(i as u8));
+                }
+                let lval: Vec<usize> = (0..a1.args.len()).filter(|c| !lkey.contains(c) && a1.args[*c] != Arg::Wild).collect();
+                let rval: Vec<usize> = (0..a2.args.len()).filter(|c| !rkey.contains(c) && a2.args[*c] != Arg::Wild).collect();
+                for (j, &c) in lval.iter().enumerate() {
+                    bind_or_filter(&mut body.bound, &mut body.filters, a1.args[c], Src::A(j as u8));
+                }
+                for (j, &c) in rval.iter().enumerate() {
+                    bind_or_filter(&mut body.bound, &mut body.filters, a2.args[c], Src::B(j as u8));
+                }
+                let left = self.arr(a1.rel, lkey, lval, false)?;
+                let right = self.arr(a2.rel, rkey, rval, false)?;
+                Pending::Join(left, right)
+            }
+        })
+    }
+
+    /// Chooses the next literal and returns the layout the current producer must emit for it,
+    /// with the step that consumes it (`None` once only the head is left). `body` moves on to
+    /// the variables' places in that step.
+    ///
+    /// A ready negation goes first (it only removes rows), else the next positive atom. When that
+    /// choice would carry more values than the preset holds, the first other ready literal that
+    /// fits is taken instead: typically a fully bound atom, which lets a negation after it carry
+    /// fewer values, so that the rule runs on narrower rows.
+    fn next_step(&mut self, body: &mut Body, head: &AtomIr) -> Result<(Emit, Option<Pending>), String> {
+        let bound_set: Vec<bool> = body.bound.iter().map(|b| b.is_some()).collect();
+        let is_bound = |a: &AtomIr| a.args.iter().all(|x| !matches!(x, Arg::Var(v) if !bound_set[*v as usize]));
+        let mut choices: Vec<Choice> = body.negs.iter().enumerate().filter(|(_, n)| is_bound(n)).map(|(i, _)| Choice::Neg(i)).collect();
+        if !body.remaining.is_empty() {
+            choices.push(Choice::Pos(pick_next(&body.remaining, &bound_set)));
+            choices.extend(body.remaining.iter().enumerate().filter(|(_, a)| is_bound(a)).map(|(i, _)| Choice::Pos(i)));
+        }
+        let choice = choices.iter().copied().find(|&c| self.fits(body, head, c)).or(choices.first().copied());
+        let Some(choice) = choice else {
+            let srcs: Vec<Src> = head
+                .args
+                .iter()
+                .map(|a| match a {
+                    Arg::Var(v) => body.bound[*v as usize].unwrap_or(Src::C(0)),
+                    Arg::Const(c) => Src::C(*c),
+                    Arg::Wild => Src::C(0),
+                })
+                .collect();
+            let split = srcs.len().min(self.kw);
+            return Ok((Emit { key: srcs[..split].to_vec(), val: srcs[split..].to_vec(), filters: std::mem::take(&mut body.filters) }, None));
+        };
+        let atom = match choice {
+            Choice::Neg(i) => body.negs.remove(i),
+            Choice::Pos(i) => body.remaining.remove(i),
+        };
+        let (key_cols, key_srcs, key_vars, val_vars) = body.layout(atom, head);
+        let emit = Emit { key: key_srcs, val: val_vars.iter().map(|v| body.bound[*v as usize].unwrap_or(Src::C(0))).collect(), filters: std::mem::take(&mut body.filters) };
+        body.bound = relayout(body.bound.len(), &key_vars, &val_vars);
+        let step = match choice {
+            Choice::Neg(_) => Step::Anti { set: self.arr(atom.rel, key_cols, Vec::new(), true)?, emit: Emit::default() },
+            Choice::Pos(_) => {
+                let rval: Vec<usize> = (0..atom.args.len()).filter(|c| !key_cols.contains(c) && atom.args[*c] != Arg::Wild).collect();
+                for (j, &c) in rval.iter().enumerate() {
+                    bind_or_filter(&mut body.bound, &mut body.filters, atom.args[c], Src::B(j as u8));
+                }
+                Step::Join { right: self.arr(atom.rel, key_cols, rval, false)?, emit: Emit::default() }
+            }
+        };
+        Ok((emit, Some(Pending::Step(step))))
+    }
+
+    /// True if planning `choice` next keeps the producer's output and the atom's arrangement
+    /// within the preset's widths.
+    fn fits(&self, body: &Body, head: &AtomIr, choice: Choice) -> bool {
+        let mut rest = Body { remaining: body.remaining.clone(), negs: body.negs.clone(), cmps: body.cmps.clone(), bound: body.bound.clone(), filters: Vec::new() };
+        let atom = match choice {
+            Choice::Neg(i) => rest.negs.remove(i),
+            Choice::Pos(i) => rest.remaining.remove(i),
+        };
+        let (key_cols, _, _, val_vars) = rest.layout(atom, head);
+        let carried = match choice {
+            Choice::Neg(_) => 0,
+            Choice::Pos(_) => (0..atom.args.len()).filter(|c| !key_cols.contains(c) && atom.args[*c] != Arg::Wild).count(),
+        };
+        key_cols.len() <= self.kw && val_vars.len() <= self.vw && carried <= self.vw
+    }
+}
+
+/// What is left of a rule's body while it is planned, and where each bound variable sits.
+struct Body<'r> {
+    remaining: Vec<&'r AtomIr>,
+    negs: Vec<&'r AtomIr>,
+    cmps: Vec<(Arg, CmpOp, Arg)>,
+    bound: Vec<Option<Src>>,
+    filters: Vec<Filter>,
+}
+
+/// The next literal to plan: a negation or a positive atom, by index.
+#[derive(Clone, Copy)]
+enum Choice {
+    Neg(usize),
+    Pos(usize),
+}
+
+impl<'r> Body<'r> {
+    fn new(rule: &'r Rule) -> Body<'r> {
+        let mut b = Body { remaining: Vec::new(), negs: Vec::new(), cmps: Vec::new(), bound: vec![None; rule.var_names.len()], filters: Vec::new() };
+        for l in &rule.body {
+            match l {
+                Lit::Pos(a) => b.remaining.push(a),
+                Lit::Neg(a) => b.negs.push(a),
+                Lit::Cmp(a, op, c) => b.cmps.push((*a, *op, *c)),
+            }
+        }
+        b
+    }
+
+    /// The join key with `atom` (already removed from the body) and the bound variables that
+    /// later literals or the head still need, carried as values.
+    fn layout(&self, atom: &AtomIr, head: &AtomIr) -> (Vec<usize>, Vec<Src>, Vec<Option<u32>>, Vec<u32>) {
+        let nvars = self.bound.len();
+        let (key_cols, key_srcs, key_vars) = key_terms(atom, &self.bound);
+        let live = live_vars(nvars, &self.remaining, &self.negs, &self.cmps, head);
+        let val_vars: Vec<u32> = (0..nvars as u32).filter(|v| live[*v as usize] && self.bound[*v as usize].is_some() && !key_vars.contains(&Some(*v))).collect();
+        (key_cols, key_srcs, key_vars, val_vars)
     }
 }
 

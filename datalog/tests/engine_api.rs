@@ -179,3 +179,44 @@ fn engines_start_and_stop_repeatedly() {
         drop(Engine::new(&p, workers).unwrap());
     }
 }
+
+/// A rule whose negation, if planned first, would carry five values: the planner joins the fully
+/// bound atom first, so the program runs on the narrow (3, 3) rows, with the same answer as a
+/// direct evaluation of the rule.
+#[test]
+fn planner_keeps_rows_narrow() {
+    let rules = "
+        .decl big(u0: number, x: number, u1: number, v: number)
+        .input big
+        .decl step(u1: number, x: number, c: number, val: number, u2: number)
+        .input step
+        .decl cv(v: number, c: number, val: number)
+        .input cv
+        .decl at(v: number)
+        .input at
+        .decl out(u0: number, x: number, u2: number, v: number)
+        .output out
+        out(u0, x, u2, v) :- big(u0, x, u1, v), step(u1, x, c, val, u2), cv(v, c, val), !at(v).
+    ";
+    let p = Program::parse(rules, "narrow.dl", &mut NoIncludes).unwrap();
+    assert!(p.explain().starts_with("engine preset: key width 3, value width 3"), "{}", p.explain());
+    let mut rng = oracle::gen::Rng::new(5);
+    let mut rows = |n: usize, width: usize| -> Vec<Vec<u32>> { (0..n).map(|_| (0..width).map(|_| rng.below(4)).collect()).collect() };
+    let (big, step, cv, at) = (rows(60, 4), rows(60, 5), rows(20, 3), rows(2, 1));
+    let mut expected = std::collections::BTreeSet::new();
+    for b in &big {
+        for s in step.iter().filter(|s| s[0] == b[2] && s[1] == b[1]) {
+            if cv.iter().any(|c| c[..] == [b[3], s[2], s[3]]) && !at.iter().any(|a| a[0] == b[3]) {
+                expected.insert(vec![b[0], b[1], s[4], b[3]]);
+            }
+        }
+    }
+    let mut e = Engine::new(&p, 1).unwrap();
+    for (name, rs) in [("big", &big), ("step", &step), ("cv", &cv), ("at", &at)] {
+        e.insert(name, rs.iter().map(|r| r.as_slice())).unwrap();
+    }
+    e.advance().unwrap();
+    let got: std::collections::BTreeSet<Vec<u32>> = e.relation("out").unwrap().to_vecs().into_iter().collect();
+    assert!(!expected.is_empty());
+    assert_eq!(got, expected);
+}

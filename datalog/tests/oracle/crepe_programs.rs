@@ -54,6 +54,8 @@ pub mod optimised {
         struct ReaderLockStep(u32, u32, u32, u32);
         struct ReaderCondStep(u32, u32, u32, u32, u32);
         struct ReaderFork(u32, u32, u32);
+        struct Loc(u32);
+        struct ObsReach(u32, u32, u32, u32);
 
         Blocks(a) <- Acquires(a, _);
         Blocks(a) <- Needs(a, _, _);
@@ -69,16 +71,20 @@ pub mod optimised {
         Coreachable(u1, v) <- Coreachable(u0, v), LockStep(u0, l, u1), !Holds(v, l), !Atomic(v);
         Coreachable(u1, v) <- Coreachable(u0, v), CondStep(u0, c, val, u1), CondVal(v, c, val), !Atomic(v);
 
+        Loc(v) <- Cf(v, _);
+        Loc(v) <- Cf(_, v);
         Relevant(v, x) <- Reads(v, x);
         Relevant(v, x) <- Defines(v, x);
-        Relevant(v, x) <- Observe(x), Cf(v, _);
-        Relevant(v, x) <- Observe(x), Cf(_, v);
-        Relevant(v0, x) <- Cf(v0, v1), Relevant(v1, x), !Kill(v0, x);
+        Relevant(a0, x) <- Spawn(a0, e), Loc(e), Observe(x), !Kill(a0, x);
+        Relevant(v0, x) <- Cf(v0, v1), Relevant(v1, x), !Kill(v0, x), !Observe(x);
         Relevant(a0, x) <- Spawn(a0, e), Relevant(e, x), !Kill(a0, x);
 
         MayReach(u0, x, u1, v) <- Coreachable(u0, v), Defines(u0, x), FreeStep(u0, u1), !Atomic(v), !JoinWaits(u0, v), Relevant(v, x);
         MayReach(u0, x, u1, v) <- Coreachable(u0, v), Defines(u0, x), LockStep(u0, l, u1), !Holds(v, l), !Atomic(v), Relevant(v, x);
         MayReach(u0, x, u1, v) <- Coreachable(u0, v), Defines(u0, x), CondStep(u0, c, val, u1), CondVal(v, c, val), !Atomic(v), Relevant(v, x);
+        MayReach(u0, x, u1, v) <- Coreachable(u0, v), Defines(u0, x), FreeStep(u0, u1), !Atomic(v), !JoinWaits(u0, v), Observe(x), Loc(v);
+        MayReach(u0, x, u1, v) <- Coreachable(u0, v), Defines(u0, x), LockStep(u0, l, u1), !Holds(v, l), !Atomic(v), Observe(x), Loc(v);
+        MayReach(u0, x, u1, v) <- Coreachable(u0, v), Defines(u0, x), CondStep(u0, c, val, u1), CondVal(v, c, val), !Atomic(v), Observe(x), Loc(v);
 
         SeqReach(u0, x, u1) <- Defines(u0, x), Cf(u0, u1);
         SeqReach(u0, x, u2) <- SeqReach(u0, x, u1), !Kill(u1, x), Cf(u1, u2);
@@ -91,6 +97,8 @@ pub mod optimised {
         ReaderLockStep(v0, x, l, v1) <- LockStep(v0, l, v1), Relevant(v1, x), !Kill(v0, x);
         ReaderCondStep(v0, x, c, val, v1) <- CondStep(v0, c, val, v1), Relevant(v1, x), !Kill(v0, x);
         ReaderFork(a0, x, e) <- Spawn(a0, e), Relevant(e, x), !Kill(a0, x);
+        ReaderFork(a0, x, e) <- Spawn(a0, e), Loc(e), Observe(x), !Kill(a0, x);
+        ObsReach(u0, x, u1, v0) <- MayReach(u0, x, u1, v0), Observe(x), !Kill(v0, x), !Atomic(u1);
 
         MayReach(u0, x, u2, v) <- MayReach(u0, x, u1, v), WriterStep(u1, x, u2), !Atomic(v), !JoinWaits(u1, v);
         MayReach(u0, x, u2, v) <- MayReach(u0, x, u1, v), WriterLockStep(u1, x, l, u2), !Holds(v, l), !Atomic(v);
@@ -99,9 +107,14 @@ pub mod optimised {
         MayReach(u0, x, u1, v1) <- MayReach(u0, x, u1, v0), ReaderStep(v0, x, v1), !Atomic(u1), !JoinWaits(v0, u1);
         MayReach(u0, x, u1, v1) <- MayReach(u0, x, u1, v0), ReaderLockStep(v0, x, l, v1), !Holds(u1, l), !Atomic(u1);
         MayReach(u0, x, u1, v1) <- MayReach(u0, x, u1, v0), ReaderCondStep(v0, x, c, val, v1), CondVal(u1, c, val), !Atomic(u1);
+        MayReach(u0, x, u1, v1) <- ObsReach(u0, x, u1, v0), FreeStep(v0, v1), !JoinWaits(v0, u1);
+        MayReach(u0, x, u1, v1) <- ObsReach(u0, x, u1, v0), LockStep(v0, l, v1), !Holds(u1, l);
+        MayReach(u0, x, u1, v1) <- ObsReach(u0, x, u1, v0), CondStep(v0, c, val, v1), CondVal(u1, c, val);
 
         MayReach(u0, x, a1, e) <- SeqReach(u0, x, a0), !Kill(a0, x), Spawn(a0, e), Cf(a0, a1), Relevant(e, x);
+        MayReach(u0, x, a1, e) <- SeqReach(u0, x, a0), !Kill(a0, x), Spawn(a0, e), Cf(a0, a1), Observe(x), Loc(e);
         MayReach(a0, x, a1, e) <- Defines(a0, x), Spawn(a0, e), Cf(a0, a1), Relevant(e, x);
+        MayReach(a0, x, a1, e) <- Defines(a0, x), Spawn(a0, e), Cf(a0, a1), Observe(x), Loc(e);
         MayReach(u0, x, u1, e) <- MayReach(u0, x, u1, a0), ReaderFork(a0, x, e), !Atomic(u1);
 
         MayFlow(u0, x, v) <- MayReach(u0, x, u1, v), Reads(v, x), !Blocks(v), !Atomic(u1), !JoinWaits(v, u1);
