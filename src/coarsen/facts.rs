@@ -305,11 +305,11 @@ fn typed(facts: Vec<(&str, Vec<Vec<u32>>)>) -> Result<Vec<Typed>, FactError> {
 /// declare must have its columns (`datalog::schema::INTERFERENCE`, at
 /// [`Conformance::Compatible`]: inputs they leave out are not fed).
 pub fn check_schema(rules: &Rules) -> Result<(), FactError> {
-    // COARSEN reads the outputs by these names: a schema that renamed them would leave it
-    // reading nothing, which is no flow at all.
-    for name in [FLOW, STAND] {
-        if !SCHEMA.get(name).is_some_and(|r| r.role == Role::Output && r.arity() == 3) {
-            return Err(format!("the {} schema has no output `{name}` of three columns, which COARSEN reads (a bug)", SCHEMA.name));
+    // COARSEN exchanges these by name: a schema that renamed them would leave it reading
+    // nothing, which is no flow at all.
+    for (name, role) in [(FLOW, Role::Output), (STAND, Role::Output), (COND_VAL, Role::Input)] {
+        if !SCHEMA.get(name).is_some_and(|r| r.role == role && r.arity() == 3) {
+            return Err(format!("the {} schema has no {role:?} `{name}` of three columns, which COARSEN exchanges (a bug)", SCHEMA.name));
         }
     }
     let errors = SCHEMA.check(rules, Conformance::Compatible);
