@@ -24,6 +24,8 @@ pub struct FactsRound {
     /// The input relations computed from the round's invariants (`cond_val`).
     pub inputs: Relations,
     /// The output relations COARSEN reads (`may_flow`, `may_stand`) as the rules held them
-    /// after the round: the sum of every change COARSEN took in, up to this round.
+    /// after the round: the sum of the changes COARSEN took in, up to this round. A tuple the
+    /// rules retract later (a `cond_val` fact gone) leaves it, while the data-flow graph,
+    /// which only grows, keeps its edge.
     pub derived: Relations,
 }
