@@ -125,6 +125,9 @@ pub struct CheckOptions {
     pub witness: bool,
     /// Return the bounded search's SMT-LIB2 encoding.
     pub dump_smt: bool,
+    /// Return COARSEN's Datalog facts, round by round.
+    #[serde(default)]
+    pub dump_facts: bool,
     /// Print invariants per location.
     pub invariants: bool,
     /// Print the final data-flow graph.
@@ -154,6 +157,7 @@ impl Default for CheckOptions {
             finite_time: None,
             witness: false,
             dump_smt: false,
+            dump_facts: false,
             invariants: false,
             dot: false,
             stats: false,
@@ -196,13 +200,15 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
     let mut sections = Vec::new();
     let mut artifacts = crate::verdict::Artifacts::default();
     let mut proof = None;
+    let mut facts = None;
     let (mut verdicts, hints) = if !opts.runs(Engine::Coarsen) {
         let verdicts = (0..prog.assertions.len()).map(|i| if never_called(i) { called(i) } else { verdict(i, Status::Unknown, "unknown: COARSEN was not run".into(), None) }).collect();
         (verdicts, None)
     } else {
-        let copts = coarsen::CoarsenOptions { domain: opts.domain, rules: opts.rules.clone(), workers: opts.datalog_workers.max(1), no_symmetry: opts.no_symmetry };
+        let copts = coarsen::CoarsenOptions { domain: opts.domain, rules: opts.rules.clone(), workers: opts.datalog_workers.max(1), no_symmetry: opts.no_symmetry, dump_facts: opts.dump_facts };
         match coarsen::run(prog, &copts) {
-            Ok(out) => {
+            Ok(mut out) => {
+                facts = out.facts.take();
                 let verdicts =
                     out.assertions.iter().enumerate().map(|(i, r)| if never_called(i) { called(i) } else { verdict(i, r.status.clone(), r.reason.clone(), r.detail.clone()) }).collect::<Vec<_>>();
                 // A correctness witness carries COARSEN's invariants only when they prove
@@ -256,6 +262,7 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
     if verdicts.iter().all(|v| v.status == Status::Safe) {
         artifacts.witness = proof.map(crate::witness::Witness::Correctness);
     }
+    artifacts.facts = facts;
     CheckReport { verdicts, sections, artifacts }
 }
 

@@ -8,6 +8,7 @@ pub mod bounded;
 pub mod cli;
 pub mod coarsen;
 pub mod diag;
+pub mod dump;
 pub mod engine;
 pub mod finite;
 pub mod frontend;

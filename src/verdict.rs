@@ -123,12 +123,15 @@ pub struct Artifacts {
     /// The bounded search's encoding as SMT-LIB2 (the last round's, when deepening).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub smt: Option<String>,
+    /// COARSEN's Datalog facts, round by round (`--dump-facts`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<crate::dump::FactsDump>,
 }
 
 impl Artifacts {
     /// Nothing to write.
     pub fn is_empty(&self) -> bool {
-        self.witness.is_none() && self.smt.is_none()
+        self.witness.is_none() && self.smt.is_none() && self.facts.is_none()
     }
 }
 

@@ -31,6 +31,8 @@
 //! as itself, a `symbol` as an id from [`Engine::intern`]. Results are sorted (numbers as signed,
 //! symbols by id) and identical whatever the number of workers. [`run_dir`] runs a rule file on a
 //! Souffle fact directory, for the standalone `duet-rs datalog` command.
+//! [`schema`] declares typed relation tables (the interference analysis's among them) and checks
+//! rule programs against them.
 //!
 //! Internally every collection holds rows of two fixed-width `u32` arrays (a join key and the
 //! values carried along); the widths are chosen per program from a few compiled presets, so no
@@ -41,6 +43,7 @@
 pub mod diag;
 pub mod facts;
 pub mod program;
+pub mod schema;
 pub mod symbols;
 pub mod syntax;
 pub mod value;

@@ -123,3 +123,47 @@ proptest! {
         incremental(seed, workers);
     }
 }
+
+/// The generator and both crepe transcriptions follow `datalog::schema::INTERFERENCE`: the
+/// generator produces every input relation under its name with its arity, the transcriptions
+/// take each of them and return every output with its arity. A relation renamed or
+/// re-aritied in the schema, the generator or a transcription fails here, naming it.
+#[test]
+fn generator_and_oracle_follow_the_schema() {
+    use datalog::schema::{Role, INTERFERENCE};
+    let inputs: Vec<&str> = INTERFERENCE.with_role(Role::Input).map(|r| r.name).collect();
+    let mut outputs: Vec<&str> = INTERFERENCE.relations.iter().filter(|r| r.role != Role::Input).map(|r| r.name).collect();
+    let generated: Vec<&str> = Facts::default().relations().iter().map(|(n, _)| *n).collect();
+    assert_eq!(generated, inputs, "the generator's relations are not the schema's inputs");
+    for rel in INTERFERENCE.with_role(Role::Input) {
+        crepe_programs::optimised::accepts(rel.name, rel.arity()).unwrap_or_else(|e| panic!("interference.dl's transcription, {}: {e}", rel.decl()));
+        crepe_programs::reference::accepts(rel.name, rel.arity()).unwrap_or_else(|e| panic!("the reference transcription, {}: {e}", rel.decl()));
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in 0..8 {
+        let facts = gen::small(seed, 30);
+        for (name, rows) in facts.relations() {
+            let rel = INTERFERENCE.get(name).unwrap();
+            for r in rows {
+                assert_eq!(r.len(), rel.arity(), "seed {seed}: the generator's `{name}` has a row {r:?}; the schema: {}", rel.decl());
+                seen.insert(name);
+            }
+        }
+        for out in [crepe_programs::optimised::run(&facts), crepe_programs::reference::run(&facts)] {
+            let mut names: Vec<&str> = out.relations().iter().map(|(n, _)| *n).collect();
+            names.sort_unstable();
+            outputs.sort_unstable();
+            assert_eq!(names, outputs, "the oracle's outputs are not the schema's");
+            for (name, rows) in out.relations() {
+                let rel = INTERFERENCE.get(name).unwrap();
+                for r in rows {
+                    assert_eq!(r.len(), rel.arity(), "seed {seed}: the oracle's `{name}` has a row {r:?}; the schema: {}", rel.decl());
+                    seen.insert(name);
+                }
+            }
+        }
+    }
+    // Every relation had rows whose arity was checked.
+    let all: std::collections::BTreeSet<&str> = INTERFERENCE.relations.iter().map(|r| r.name).collect();
+    assert_eq!(seen, all, "relations without rows in eight seeds");
+}

@@ -122,6 +122,10 @@ pub struct AnalysisArgs {
     /// input file only).
     #[arg(long, value_name = "FILE")]
     pub dump_smt: Option<PathBuf>,
+    /// Write COARSEN's Datalog input facts as Soufflé `.facts` files into DIR (created if
+    /// missing): DIR/<input stem>/round-N/, with the flows COARSEN used in round-N/derived/.
+    #[arg(long, value_name = "DIR")]
+    pub dump_facts: Option<PathBuf>,
     /// Print the invariant at every location, on the source lines; `--invariants=FILE` writes
     /// them to FILE instead (one input file only).
     #[arg(long, value_name = "FILE", num_args = 0..=1, require_equals = true)]
@@ -144,6 +148,9 @@ impl AnalysisArgs {
             if let Some((_, flag)) = search.iter().find(|(set, _)| *set) {
                 return Err(format!("{flag} needs the bounded engine, which --engines leaves out"));
             }
+        }
+        if self.dump_facts.is_some() && self.engines.as_ref().is_some_and(|l| !l.0.contains(&Engine::Coarsen)) {
+            return Err("--dump-facts needs the coarsen engine, which --engines leaves out".into());
         }
         if self.exceptions.is_some() && self.engines.as_ref().is_some_and(|l| !l.0.contains(&Engine::Finite)) {
             return Err("--exceptions needs the finite engine, which --engines leaves out".into());
@@ -174,6 +181,10 @@ impl AnalysisArgs {
             std::fs::create_dir_all(dir).map_err(|e| format!("cannot create --witness-dir {}: {e}", dir.display()))?;
             probe_file(&dir.join("witness")).map_err(|e| format!("cannot write into --witness-dir {}: {e}", dir.display()))?;
         }
+        if let Some(dir) = &self.dump_facts {
+            std::fs::create_dir_all(dir).map_err(|e| format!("cannot create --dump-facts {}: {e}", dir.display()))?;
+            probe_file(&dir.join("facts")).map_err(|e| format!("cannot write into --dump-facts {}: {e}", dir.display()))?;
+        }
         Ok(())
     }
 
@@ -201,6 +212,15 @@ impl AnalysisArgs {
             }
             if let (Some(path), Some(smt)) = (&self.dump_smt, &run.result.artifacts.smt) {
                 report::atomic::write(path, smt).map_err(|e| format!("cannot write the SMT-LIB2 encoding to {}: {e}", path.display()))?;
+            }
+        }
+        if let Some(dir) = &self.dump_facts {
+            let files: Vec<&str> = runs.iter().map(|r| r.result.file.as_str()).collect();
+            for (run, sub) in runs.iter().zip(report::facts::dir_names(dir, &files)) {
+                match &run.result.artifacts.facts {
+                    Some(dump) => report::facts::write(&sub, dump)?,
+                    None => eprintln!("note: no facts for {}: COARSEN did not run to its end on it", run.result.file),
+                }
             }
         }
         Ok(())
@@ -256,6 +276,7 @@ impl AnalysisArgs {
             finite_time: self.finite_time,
             witness: self.witness.is_some() || self.witness_dir.is_some(),
             dump_smt: self.dump_smt.is_some(),
+            dump_facts: self.dump_facts.is_some(),
             invariants: self.invariants.is_some(),
             dot: self.dot.is_some(),
             stats: self.stats,

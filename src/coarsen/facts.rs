@@ -13,20 +13,19 @@ use super::cells::Cells;
 use super::conditions::Conditions;
 use super::locks;
 use crate::ir::{Action, LocId, Multiplicity, Program, TemplateId};
+use datalog::schema::{Conformance, RelationSchema, Role, INTERFERENCE as SCHEMA};
 use datalog::{Engine, Program as Rules};
 use hashbrown::{HashMap, HashSet};
 
 /// A Datalog error, with a message for the user.
 pub type FactError = String;
 
-/// Input relations the rules may declare; missing ones are simply not fed.
-const INPUTS: &[(&str, usize)] =
-    &[("cf", 2), ("spawn", 2), ("multi_spawn", 1), ("mod", 2), ("kill", 2), ("use", 2), ("acquires", 2), ("holds", 2), ("atomic", 1), ("needs", 3), ("cond_val", 3), ("observe", 1), ("join_waits", 2)];
-
 /// The output relation of flows into what an action reads when it executes.
 pub const FLOW: &str = "may_flow";
 /// The output relation of flows into observed cells while a thread stands somewhere.
 pub const STAND: &str = "may_stand";
+/// The input relation that changes from round to round.
+const COND_VAL: &str = "cond_val";
 
 /// The interference analysis of one program, alive across COARSEN rounds.
 pub struct Interference {
@@ -34,6 +33,15 @@ pub struct Interference {
     cond_val: HashSet<[u32; 3]>,
     feeds_cond_val: bool,
     sym: Symmetry,
+    /// The facts and derived relations of every round, when asked for (`--dump-facts`).
+    dump: Option<Recorder>,
+}
+
+/// What `--dump-facts` needs beyond what the rounds keep anyway: the derived relations as
+/// COARSEN took them in, change by change.
+struct Recorder {
+    out: crate::dump::FactsDump,
+    derived: [std::collections::BTreeSet<[u32; 3]>; 2],
 }
 
 /// Thread templates with identical facts (one start routine created at many sites), folded
@@ -143,8 +151,10 @@ impl Symmetry {
 }
 
 impl Interference {
-    /// Starts the engine on the rules and feeds the facts that never change.
-    pub fn new(rules: &Rules, prog: &Program, cells: &Cells, conds: &Conditions, reads: &[Vec<super::CellId>], workers: usize, symmetry: bool) -> Result<Interference, FactError> {
+    /// Starts the engine on the rules and feeds the facts that never change; `dump` keeps
+    /// every round's facts for [`Interference::take_dump`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(rules: &Rules, prog: &Program, cells: &Cells, conds: &Conditions, reads: &[Vec<super::CellId>], workers: usize, symmetry: bool, dump: bool) -> Result<Interference, FactError> {
         let mut engine = Engine::new(rules, workers).map_err(|e| format!("cannot start the Datalog engine: {e}"))?;
         let declared = |name: &str| rules.relation(name).map(|r| r.is_input()).unwrap_or(false);
         let mut facts: Vec<(&str, Vec<Vec<u32>>)> = Vec::new();
@@ -208,12 +218,14 @@ impl Interference {
         facts.push(("observe", conds.cells.iter().filter(|c| shared(c)).map(|c| vec![c.0]).collect()));
         // Joiners are root locations and joined templates are never folded: no mapping needed.
         facts.push(("join_waits", super::joins::waits(prog).iter().map(|t| t.to_vec()).collect()));
-        for (name, tuples) in facts {
-            if declared(name) {
-                engine.insert(name, tuples.iter().map(|t| t.as_slice())).map_err(|e| format!("Datalog relation `{name}`: {e}"))?;
+        let facts = typed(facts)?;
+        for (rel, tuples) in &facts {
+            if declared(rel.name) {
+                engine.insert(rel.name, tuples.iter().map(|t| t.as_slice())).map_err(|e| format!("Datalog relation `{}`: {e}", rel.name))?;
             }
         }
-        Ok(Interference { engine, cond_val: HashSet::new(), feeds_cond_val: declared("cond_val"), sym })
+        let dump = dump.then(|| Recorder { out: crate::dump::FactsDump { fixed: facts.into_iter().map(|(r, t)| (r.name.to_string(), t)).collect(), rounds: Vec::new() }, derived: Default::default() });
+        Ok(Interference { engine, cond_val: HashSet::new(), feeds_cond_val: declared(COND_VAL), sym, dump })
     }
 
     /// Locations folded into an identical template's.
@@ -230,13 +242,19 @@ impl Interference {
             let mut removed: Vec<[u32; 3]> = self.cond_val.difference(&cond_val).copied().collect();
             added.sort_unstable();
             removed.sort_unstable();
-            self.engine.insert("cond_val", added.iter().map(|t| t.as_slice())).map_err(|e| e.to_string())?;
-            self.engine.remove("cond_val", removed.iter().map(|t| t.as_slice())).map_err(|e| e.to_string())?;
+            self.engine.insert(COND_VAL, added.iter().map(|t| t.as_slice())).map_err(|e| e.to_string())?;
+            self.engine.remove(COND_VAL, removed.iter().map(|t| t.as_slice())).map_err(|e| e.to_string())?;
         }
         self.cond_val = cond_val;
         let changes = self.engine.advance().map_err(|e| format!("Datalog evaluation failed: {e}"))?;
         let mut flows = Vec::new();
-        for (rel, usage) in [(FLOW, super::Use::Exec), (STAND, super::Use::Stand)] {
+        for (k, (rel, usage)) in [(FLOW, super::Use::Exec), (STAND, super::Use::Stand)].into_iter().enumerate() {
+            if let (Some(c), Some(rec)) = (changes.get(rel), self.dump.as_mut()) {
+                for t in c.removed.iter() {
+                    rec.derived[k].remove(&[t[0], t[1], t[2]]);
+                }
+                rec.derived[k].extend(c.added.iter().map(|t| [t[0], t[1], t[2]]));
+            }
             if let Some(c) = changes.get(rel) {
                 let mut unfolded = Vec::new();
                 for t in c.added.iter() {
@@ -246,32 +264,58 @@ impl Interference {
                 }
             }
         }
+        if let Some(rec) = self.dump.as_mut() {
+            let mut cond_val: Vec<Vec<u32>> = self.cond_val.iter().map(|t| t.to_vec()).collect();
+            cond_val.sort_unstable();
+            let derived = [FLOW, STAND].iter().zip(&rec.derived).map(|(name, set)| (name.to_string(), set.iter().map(|t| t.to_vec()).collect())).collect();
+            rec.out.rounds.push(crate::dump::FactsRound { inputs: vec![(COND_VAL.to_string(), cond_val)], derived });
+        }
         Ok(flows)
+    }
+
+    /// Every round's facts so far, if they were asked for.
+    pub fn take_dump(&mut self) -> Option<crate::dump::FactsDump> {
+        self.dump.take().map(|r| r.out)
     }
 }
 
-/// The rules must compute `may_flow` and `may_stand` (both `(number, number, number)`), and
-/// the inputs they declare must have the arities duet-rs feeds.
+/// One exported relation with its rows.
+type Typed = (&'static RelationSchema, Vec<Vec<u32>>);
+
+/// The exported facts, each matched to its relation in the schema: a relation the schema does
+/// not have as an input, a row of another arity, or a fixed input left out is a bug here.
+fn typed(facts: Vec<(&str, Vec<Vec<u32>>)>) -> Result<Vec<Typed>, FactError> {
+    let mut out = Vec::with_capacity(facts.len());
+    for (name, rows) in facts {
+        let rel = SCHEMA.get(name).filter(|r| r.role == Role::Input).ok_or_else(|| format!("COARSEN exports `{name}`, which is no input of the {} schema", SCHEMA.name))?;
+        if let Some(r) = rows.iter().find(|r| r.len() != rel.arity()) {
+            return Err(format!("COARSEN exports a row of {} columns for `{name}`, which the {} schema declares as {}", r.len(), SCHEMA.name, rel.decl()));
+        }
+        out.push((rel, rows));
+    }
+    for rel in SCHEMA.with_role(Role::Input) {
+        if rel.name != COND_VAL && !out.iter().any(|(r, _)| r.name == rel.name) {
+            return Err(format!("COARSEN exports no `{}`, an input of the {} schema", rel.name, SCHEMA.name));
+        }
+    }
+    Ok(out)
+}
+
+/// The rules must derive the outputs COARSEN reads, and every relation of the schema they
+/// declare must have its columns (`datalog::schema::INTERFERENCE`, at
+/// [`Conformance::Compatible`]: inputs they leave out are not fed).
 pub fn check_schema(rules: &Rules) -> Result<(), FactError> {
-    for out in [FLOW, STAND] {
-        match rules.relation(out) {
-            Some(r) if r.arity() == 3 && r.is_output() => {}
-            Some(r) => {
-                return Err(format!(
-                    "the rules declare `{out}` with {} columns{}; duet-rs needs `.decl {out}(def: number, cell: number, at: number)` and `.output {out}`",
-                    r.arity(),
-                    if r.is_output() { "" } else { " and not as .output" }
-                ))
-            }
-            None => return Err(format!("the rules do not declare `{out}`: duet-rs needs `.decl {out}(def: number, cell: number, at: number)` and `.output {out}`")),
+    // COARSEN exchanges these by name: a schema that renamed them would leave it reading
+    // nothing, which is no flow at all.
+    for (name, role) in [(FLOW, Role::Output), (STAND, Role::Output), (COND_VAL, Role::Input)] {
+        if !SCHEMA.get(name).is_some_and(|r| r.role == role && r.arity() == 3) {
+            return Err(format!("the {} schema has no {role:?} `{name}` of three columns, which COARSEN exchanges (a bug)", SCHEMA.name));
         }
     }
-    for (name, arity) in INPUTS {
-        if let Some(r) = rules.relation(name) {
-            if r.arity() != *arity {
-                return Err(format!("the rules declare input `{name}` with {} columns; duet-rs feeds it with {arity}", r.arity()));
-            }
-        }
+    let errors = SCHEMA.check(rules, Conformance::Compatible);
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors.join("; "))
     }
-    Ok(())
 }

@@ -53,6 +53,8 @@ pub struct CoarsenOptions {
     /// Give the rules every thread template separately, even those with identical facts
     /// (see [`facts::Symmetry`]).
     pub no_symmetry: bool,
+    /// Keep the Datalog facts of every round ([`Outcome::facts`]).
+    pub dump_facts: bool,
 }
 
 /// What one round cost and produced.
@@ -109,6 +111,9 @@ pub struct Outcome {
     /// before the action (empty where no thread reaches): the structured form of
     /// [`Outcome::invariants`], for correctness witnesses.
     pub bounds: Vec<Vec<(AbsLoc, Range)>>,
+    /// The interference rules' input facts and derived flows, round by round, when
+    /// [`CoarsenOptions::dump_facts`] asked for them.
+    pub facts: Option<crate::dump::FactsDump>,
 }
 
 /// The constants of the program, with their neighbours, as widening thresholds.
@@ -235,7 +240,7 @@ fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog
     solver.narrow(&dfg);
     let mut absint_seconds = start.elapsed().as_secs_f64();
 
-    let mut interference = facts::Interference::new(rules, prog, &cells, &conds, &need, opts.workers.max(1), symmetry)?;
+    let mut interference = facts::Interference::new(rules, prog, &cells, &conds, &need, opts.workers.max(1), symmetry, opts.dump_facts)?;
     let mut rounds = Vec::new();
     for round in 1u32.. {
         let mut cond_val: HashSet<[u32; 3]> = HashSet::new();
@@ -292,7 +297,8 @@ fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog
     let (read_flows, read_ranges) = read_facts(prog, &cells, &dfg, &states, &solver.frames);
     let assertions = prog.assertions.iter().enumerate().map(|(i, a)| judge(prog, AssertId(i as u32), a, &states, &solver.frames)).collect();
     let folded_locations = interference.folded();
-    Ok(Outcome { assertions, rounds, dfg, cells, invariants, sequential_edges, read_flows, read_ranges, folded_locations, bounds })
+    let facts = interference.take_dump();
+    Ok(Outcome { assertions, rounds, dfg, cells, invariants, sequential_edges, read_flows, read_ranges, folded_locations, bounds, facts })
 }
 
 /// The bounds a state gives every abstract location of its frame.

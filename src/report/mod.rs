@@ -3,6 +3,7 @@
 //! write of a report file.
 
 pub mod atomic;
+pub mod facts;
 pub mod graphml;
 pub mod json;
 pub mod location;

@@ -17,6 +17,55 @@ pub struct Interference {
     pub may_stand: Rows,
 }
 
+impl Interference {
+    /// `(relation name, rows)` for every output relation, as the `.dl` files name them.
+    pub fn relations(&self) -> [(&'static str, &Rows); 4] {
+        [("coreachable", &self.coreachable), ("may_reach", &self.may_reach), ("may_flow", &self.may_flow), ("may_stand", &self.may_stand)]
+    }
+}
+
+/// How both transcriptions take their inputs: rows arrive under the relation names of
+/// `datalog::schema::INTERFERENCE`, so a name or arity the transcription does not have is an
+/// error that names it (see `accepts`), not a relation silently left empty.
+macro_rules! feeding {
+    () => {
+        fn feed(rt: &mut Crepe, rel: &str, r: &[u32]) -> Result<(), String> {
+            match (rel, r) {
+                ("cf", &[a, b]) => rt.extend([Cf(a, b)]),
+                ("spawn", &[a, e]) => rt.extend([Spawn(a, e)]),
+                ("multi_spawn", &[a]) => rt.extend([MultiSpawn(a)]),
+                ("mod", &[a, x]) => rt.extend([Defines(a, x)]),
+                ("kill", &[a, x]) => rt.extend([Kill(a, x)]),
+                ("use", &[a, x]) => rt.extend([Reads(a, x)]),
+                ("acquires", &[a, l]) => rt.extend([Acquires(a, l)]),
+                ("holds", &[a, l]) => rt.extend([Holds(a, l)]),
+                ("atomic", &[a]) => rt.extend([Atomic(a)]),
+                ("needs", &[a, c, v]) => rt.extend([Needs(a, c, v)]),
+                ("cond_val", &[b, c, v]) => rt.extend([CondVal(b, c, v)]),
+                ("observe", &[x]) => rt.extend([Observe(x)]),
+                ("join_waits", &[a, v]) => rt.extend([JoinWaits(a, v)]),
+                _ => return Err(format!("the crepe transcription has no input `{rel}` of {} columns", r.len())),
+            }
+            Ok(())
+        }
+
+        /// Whether the transcription takes rows of `arity` columns for input `rel`.
+        pub fn accepts(rel: &str, arity: usize) -> Result<(), String> {
+            feed(&mut Crepe::new(), rel, &vec![0; arity])
+        }
+
+        fn runtime(f: &super::Facts) -> Crepe {
+            let mut rt = Crepe::new();
+            for (rel, rows) in f.relations() {
+                for r in rows {
+                    feed(&mut rt, rel, r).unwrap_or_else(|e| panic!("{e}"));
+                }
+            }
+            rt
+        }
+    };
+}
+
 pub mod optimised {
     use crepe::crepe;
 
@@ -129,23 +178,7 @@ pub mod optimised {
         (co.len(), mr.len(), mf.len())
     }
 
-    fn runtime(f: &super::Facts) -> Crepe {
-        let mut rt = Crepe::new();
-        rt.extend(f.cf.iter().map(|r| Cf(r[0], r[1])));
-        rt.extend(f.spawn.iter().map(|r| Spawn(r[0], r[1])));
-        rt.extend(f.multi_spawn.iter().map(|r| MultiSpawn(r[0])));
-        rt.extend(f.r#mod.iter().map(|r| Defines(r[0], r[1])));
-        rt.extend(f.kill.iter().map(|r| Kill(r[0], r[1])));
-        rt.extend(f.r#use.iter().map(|r| Reads(r[0], r[1])));
-        rt.extend(f.acquires.iter().map(|r| Acquires(r[0], r[1])));
-        rt.extend(f.holds.iter().map(|r| Holds(r[0], r[1])));
-        rt.extend(f.atomic.iter().map(|r| Atomic(r[0])));
-        rt.extend(f.needs.iter().map(|r| Needs(r[0], r[1], r[2])));
-        rt.extend(f.cond_val.iter().map(|r| CondVal(r[0], r[1], r[2])));
-        rt.extend(f.observe.iter().map(|r| Observe(r[0])));
-        rt.extend(f.join_waits.iter().map(|r| JoinWaits(r[0], r[1])));
-        rt
-    }
+    feeding!();
 
     pub fn run(f: &super::Facts) -> super::Interference {
         let (co, mr, mf, ms) = runtime(f).run();
@@ -219,23 +252,7 @@ pub mod reference {
         (co.len(), mr.len(), mf.len())
     }
 
-    fn runtime(f: &super::Facts) -> Crepe {
-        let mut rt = Crepe::new();
-        rt.extend(f.cf.iter().map(|r| Cf(r[0], r[1])));
-        rt.extend(f.spawn.iter().map(|r| Spawn(r[0], r[1])));
-        rt.extend(f.multi_spawn.iter().map(|r| MultiSpawn(r[0])));
-        rt.extend(f.r#mod.iter().map(|r| Defines(r[0], r[1])));
-        rt.extend(f.kill.iter().map(|r| Kill(r[0], r[1])));
-        rt.extend(f.r#use.iter().map(|r| Reads(r[0], r[1])));
-        rt.extend(f.acquires.iter().map(|r| Acquires(r[0], r[1])));
-        rt.extend(f.holds.iter().map(|r| Holds(r[0], r[1])));
-        rt.extend(f.atomic.iter().map(|r| Atomic(r[0])));
-        rt.extend(f.needs.iter().map(|r| Needs(r[0], r[1], r[2])));
-        rt.extend(f.cond_val.iter().map(|r| CondVal(r[0], r[1], r[2])));
-        rt.extend(f.observe.iter().map(|r| Observe(r[0])));
-        rt.extend(f.join_waits.iter().map(|r| JoinWaits(r[0], r[1])));
-        rt
-    }
+    feeding!();
 
     pub fn run(f: &super::Facts) -> super::Interference {
         let (co, mr, mf, ms) = runtime(f).run();
