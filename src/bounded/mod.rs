@@ -127,6 +127,8 @@ pub struct Stats {
     pub summarise: f64,
     /// Seconds pruning and encoding.
     pub encode: f64,
+    /// Seconds building the encoding's terms in Z3 and asserting them.
+    pub load: f64,
     /// Seconds in the solver (all queries).
     pub solve: f64,
     /// Loops unrolled exactly by their trip count.
@@ -223,7 +225,9 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
             BoundedOutcome::BoundedSafe { reason: why }
         }
     };
+    let tl = Instant::now();
     let mut z3 = solve::Z3::new(&sk.terms, &enc.constraints, opts.timeout);
+    stats.load = tl.elapsed().as_secs_f64();
     let mut outcomes = Vec::new();
     let mut schedules = Vec::new();
     let mut witness: Option<crate::witness::Violation> = None;
