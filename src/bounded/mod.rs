@@ -271,7 +271,12 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
                     }
                     o = match z3.check(&sk.terms, &assume) {
                         solve::Answer::Sat => confirm(prog, &layout, &sk, &enc, &mut z3, q, opts, &mut witness, &mut schedule),
-                        solve::Answer::Unsat => Attempt::Rejected(format!("{why}; no other violation within the bound avoids that")),
+                        // Every candidate left overflows a signed integer or runs a loop past
+                        // the bound: no execution within the bound that C defines fails. Never
+                        // `safe`, even when exhaustive: the claim leaves undefined behaviour out.
+                        solve::Answer::Unsat => Attempt::Done(BoundedOutcome::BoundedSafe {
+                            reason: format!("no violation within the bound ({bound_text}) that avoids signed overflow and runs no loop past the bound (a candidate did not replay: {why})"),
+                        }),
                         solve::Answer::Unknown(w) => Attempt::Rejected(format!("{why}; searching again: {w}")),
                     };
                 }
