@@ -334,9 +334,9 @@ fn stats_section(s: &bounded::Stats, hints: bool, title: &str) -> Section {
     Section {
         title: title.into(),
         body: format!(
-            "coarsen hints {}\ninstances {}\ncounted loops {}\ncounted thread templates {}\nevents {}\nreads {}\nwrites {}\ncopy pairs {}\nbetween constraints {}\nclock units {}\nterm nodes {}\nsummarise s {:.3}\nencode s {:.3}\nsolve s {:.3}\n",
+            "coarsen hints {}\ninstances {}\ncounted loops {}\ncounted thread templates {}\nevents {}\nreads {}\nwrites {}\ncopy pairs {}\nbetween constraints {}\nclock units {}\nterm nodes {}\nsummarise s {:.3}\nencode s {:.3}\nload s {:.3}\nsolve s {:.3}\n",
             if hints { "on" } else { "off" },
-            s.instances, s.counted_loops, s.counted_templates, s.events, e.reads, e.writes, e.copy_pairs, e.between, e.units, e.terms, s.summarise, s.encode, s.solve
+            s.instances, s.counted_loops, s.counted_templates, s.events, e.reads, e.writes, e.copy_pairs, e.between, e.units, e.terms, s.summarise, s.encode, s.load, s.solve
         ),
     }
 }
@@ -407,6 +407,8 @@ struct Deepening<'a> {
     /// The first violation's witness and the last round's SMT text, once asked for.
     artifacts: crate::verdict::Artifacts,
     totals: bounded::Stats,
+    /// One line of figures per round, for `--stats`.
+    per_round: Vec<String>,
     rounds: u32,
     previous: Duration,
     /// Why deepening stopped, once it has.
@@ -434,6 +436,7 @@ impl<'a> Deepening<'a> {
             last: HashMap::new(),
             artifacts: crate::verdict::Artifacts::default(),
             totals: bounded::Stats::default(),
+            per_round: Vec::new(),
             rounds: 0,
             previous: Duration::ZERO,
             stopped,
@@ -493,7 +496,18 @@ impl<'a> Deepening<'a> {
             self.totals.counted_templates = s.counted_templates;
             self.totals.summarise += s.summarise;
             self.totals.encode += s.encode;
+            self.totals.load += s.load;
             self.totals.solve += s.solve;
+            self.per_round.push(format!(
+                "round {k} events {} term nodes {} summarise s {:.3} encode s {:.3} load s {:.3} solve s {:.3} total s {:.3}",
+                s.events,
+                s.encoding.terms,
+                s.summarise,
+                s.encode,
+                s.load,
+                s.solve,
+                self.previous.as_secs_f64()
+            ));
             let mut budget_hit = false;
             let summarised = s.instances > 0;
             for (a, outcome) in report.outcomes {
@@ -542,6 +556,10 @@ impl<'a> Deepening<'a> {
         if self.opts.stats {
             let mut sec = stats_section(&self.totals, self.hints.is_some(), "bounded");
             sec.body.push_str(&format!("deepening rounds {}\nsearch s {:.3}\n", self.rounds, self.search_start.elapsed().as_secs_f64()));
+            for line in &self.per_round {
+                sec.body.push_str(line);
+                sec.body.push('\n');
+            }
             sections.push(sec);
         }
         for a in self.open {

@@ -327,3 +327,18 @@ fn hints_never_change_a_verdict() {
         }
     }
 }
+
+#[test]
+fn candidates_that_only_overflow_leave_the_bound_clean_but_never_safe() {
+    let p = program("tests/programs/bounded/overflow_only.c", &[]);
+    for k in [1, 2] {
+        let o = outcomes(&p, k);
+        match &o[0] {
+            BoundedOutcome::BoundedSafe { reason } => assert!(reason.contains("signed overflow"), "{reason}"),
+            other => panic!("bound {k}: expected bounded-safe, got {other:?}"),
+        }
+    }
+    let twin = program("tests/programs/bounded/overflow_only.c", &["TWIN"]);
+    let o = outcomes(&twin, 1);
+    assert!(is_violated(&o[0]), "a = 5 fails without overflow: {o:?}");
+}

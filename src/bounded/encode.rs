@@ -14,7 +14,7 @@
 //!   `exit` and other assertion failure that happens.
 
 use super::prune::{Pruned, Source};
-use super::skeleton::{EvKind, Skeleton};
+use super::skeleton::{EvKind, Event, Skeleton};
 use super::summary::range_constraint;
 use super::term::{Terms, T};
 use super::Hints;
@@ -81,201 +81,22 @@ pub fn encode(prog: &Program, layout: &Layout, sk: &mut Skeleton, pr: &Pruned, h
         return Err(format!("the encoding would need about {} copy-constraint instances (limit {MAX_INSTANCES})", stats.copy_pairs + stats.between));
     }
     stats.between = 0;
-    let t = &mut sk.terms;
-    let clocks: Vec<T> = (0..sk.units).map(|_| t.fresh((None, None))).collect();
+    let clocks: Vec<T> = (0..sk.units).map(|_| sk.terms.fresh((None, None))).collect();
     // The clock of the failure a query selects. Only what happens up to it must be a
     // consistent execution: later events (of threads the failure does not need) are free,
     // which spares the solver from completing every thread.
-    let t_fail = t.fresh((None, None));
+    let t_fail = sk.terms.fresh((None, None));
     let mut cs: Vec<T> = std::mem::take(&mut sk.constraints);
     let ev = sk.events.clone();
-    let before = |t: &mut super::term::Terms, a: u32, b: u32| -> T {
-        let (ea, eb) = (&ev[a as usize], &ev[b as usize]);
-        if ea.unit == eb.unit {
-            t.bool(ea.rank < eb.rank)
-        } else {
-            t.lt(clocks[ea.unit as usize], clocks[eb.unit as usize])
-        }
-    };
-    // Program order, forks and the order inside threads, between units.
-    let mut seen: HashSet<(u32, u32)> = HashSet::new();
-    for e in &ev {
-        for &p in &e.preds {
-            let pu = ev[p as usize].unit;
-            if pu != e.unit && seen.insert((pu, e.unit)) {
-                cs.push(t.lt(clocks[pu as usize], clocks[e.unit as usize]));
-            }
-        }
-    }
-    // Joins: completing one means a modelled thread with that handle has ended before.
-    for (j, e) in ev.iter().enumerate() {
-        let EvKind::Join { joined } = e.kind else { continue };
-        let cands: Vec<u32> = match t.as_const(e.val) {
-            Some(h) if h > 0 && (h as usize) < sk.instances.len() => vec![h as u32],
-            Some(_) => Vec::new(),
-            None => (1..sk.instances.len() as u32).collect(),
-        };
-        let mut alts = Vec::new();
-        for c in cands {
-            let hc = t.int(c as i128);
-            let same = t.eq(e.val, hc);
-            let mut ends = Vec::new();
-            for &end in &sk.instances[c as usize].ends {
-                let b = before(t, end, j as u32);
-                let o = ev[end as usize].occ;
-                ends.push(t.and(&[o, b]));
-            }
-            let any = t.or(&ends);
-            alts.push(t.and(&[same, any]));
-        }
-        let ok = t.or(&alts);
-        let by_fail = t.le(clocks[e.unit as usize], t_fail);
-        let active = t.and(&[joined, by_fail]);
-        cs.push(t.implies(active, ok));
-    }
-    // Ranges COARSEN proved for read values. Not of pointers: COARSEN bounds real addresses
-    // (32-bit under ILP32), while here a pointer is an address of the flat 64-bit layout.
+    let ord = Order { ev: &ev, clocks: &clocks, t_fail };
+    program_order(&mut sk.terms, &ord, &mut cs);
+    joins(sk, &ord, &mut cs);
     if let Some(h) = hints {
-        for &r in &pr.reads {
-            let e = &ev[r as usize];
-            if let Some(a) = e.absloc.filter(|a| prog.memory.info(*a).ty != crate::ir::Ty::Ptr) {
-                if let Some(range) = h.ranges.get(&(e.loc, a)) {
-                    if let Some(c) = range_constraint(t, e.val, *range) {
-                        cs.push(t.implies(e.occ, c));
-                    }
-                }
-            }
-        }
+        read_ranges(prog, &mut sk.terms, &ev, pr, h, &mut cs);
     }
-    // Copy constraints.
-    let ids: Vec<T> = pr.reads.iter().map(|_| t.fresh((None, None))).collect();
-    let wid: HashMap<u32, i128> = pr.writes.iter().enumerate().map(|(i, &w)| (w, i as i128 + 1)).collect();
-    let zero = t.int(0);
-    let local = t.int(LOCAL_BASE);
-    for (ri, &r) in pr.reads.iter().enumerate() {
-        let re = ev[r as usize].clone();
-        let mutex = matches!(re.kind, EvKind::Read { mutex: true });
-        let mut some = Vec::new();
-        for &src in &pr.may_copy[ri] {
-            let idv = match src {
-                Source::Init => 0,
-                Source::Write(w) => wid[&w],
-            };
-            let idc = t.int(idv);
-            let is = t.eq(ids[ri], idc);
-            some.push(is);
-            let mut body = Vec::new();
-            match src {
-                Source::Init => {
-                    let init = if mutex {
-                        zero
-                    } else if let Some(a) = t.as_const(re.addr) {
-                        if layout.initially_zero(a) {
-                            zero
-                        } else {
-                            t.init(re.addr)
-                        }
-                    } else {
-                        let mut g = t.lt(re.addr, local);
-                        if let Some((stride, tls)) = layout.thread_locals() {
-                            // Each thread's thread-local globals start as zero too.
-                            let heap = t.int(HEAP_BASE);
-                            let (above, below) = (t.le(local, re.addr), t.lt(re.addr, heap));
-                            let off = t.sub(re.addr, local);
-                            let s = t.int(stride);
-                            let within = t.rem(off, s);
-                            let n = t.int(tls);
-                            let in_tls = t.lt(within, n);
-                            let tl = t.and(&[above, below, in_tls]);
-                            g = t.or(&[g, tl]);
-                        }
-                        let i = t.init(re.addr);
-                        t.ite(g, zero, i)
-                    };
-                    body.push(t.eq(re.val, init));
-                }
-                Source::Write(w) => {
-                    let we = &ev[w as usize];
-                    body.push(we.occ);
-                    body.push(t.eq(re.val, we.val));
-                    body.push(t.eq(re.addr, we.addr));
-                    body.push(before(t, w, r));
-                }
-            }
-            // No write to the location between the source and the read.
-            let others: &[u32] = if pr.pruned { &pr.may_intervene[ri] } else { &pr.writes };
-            for &x in others {
-                if Source::Write(x) == src {
-                    continue;
-                }
-                if let Source::Write(w) = src {
-                    if pr.write_before(x, w) {
-                        continue;
-                    }
-                }
-                let xe = &ev[x as usize];
-                let same = match src {
-                    Source::Write(w) => t.eq(xe.addr, ev[w as usize].addr),
-                    Source::Init => t.eq(xe.addr, re.addr),
-                };
-                if t.as_bool(same) == Some(false) || t.as_bool(xe.occ) == Some(false) {
-                    continue;
-                }
-                let after_r = before(t, r, x);
-                let ok = match src {
-                    Source::Write(w) => {
-                        let bw = before(t, x, w);
-                        t.or(&[bw, after_r])
-                    }
-                    Source::Init => after_r,
-                };
-                let cond = t.and(&[xe.occ, same]);
-                body.push(t.implies(cond, ok));
-                stats.between += 1;
-            }
-            let b = t.and(&body);
-            cs.push(t.implies(is, b));
-        }
-        let any = t.or(&some);
-        let by_fail = t.le(clocks[re.unit as usize], t_fail);
-        let active = t.and(&[re.occ, by_fail]);
-        cs.push(t.implies(active, any));
-    }
-    // Queries.
-    let mut fails: BTreeMap<AssertId, Vec<u32>> = BTreeMap::new();
-    let mut halts = Vec::new();
-    for (i, e) in ev.iter().enumerate() {
-        match e.kind {
-            EvKind::Fail(a) if t.as_bool(e.occ) != Some(false) => fails.entry(a).or_default().push(i as u32),
-            EvKind::Halt if t.as_bool(e.occ) != Some(false) => halts.push(i as u32),
-            _ => {}
-        }
-    }
-    let mut queries = Vec::new();
-    for &a in targets {
-        let Some(fs) = fails.get(&a) else { continue };
-        let act = t.fresh_bool();
-        let mut sels = Vec::new();
-        let mut failures = Vec::new();
-        for &f in fs {
-            let sel = t.fresh_bool();
-            sels.push(sel);
-            failures.push((f, sel));
-            let at = t.eq(t_fail, clocks[ev[f as usize].unit as usize]);
-            let mut body = vec![ev[f as usize].occ, at];
-            let stoppers = halts.iter().copied().chain(fails.iter().filter(|(b, _)| **b != a).flat_map(|(_, v)| v.iter().copied()));
-            for h in stoppers.collect::<Vec<_>>() {
-                let b = before(t, f, h);
-                body.push(t.implies(ev[h as usize].occ, b));
-            }
-            let b = t.and(&body);
-            cs.push(t.implies(sel, b));
-        }
-        let any = t.or(&sels);
-        cs.push(t.implies(act, any));
-        queries.push(Query { assert: a, activate: act, failures });
-    }
-    let _ = prog;
+    stats.between = copies(layout, &mut sk.terms, &ord, pr, &mut cs);
+    let queries = queries(&mut sk.terms, &ord, targets, &mut cs);
+    let t = &mut sk.terms;
     let no_overflow = t.fresh_bool();
     for &g in &sk.no_overflow {
         cs.push(t.implies(no_overflow, g));
@@ -298,6 +119,230 @@ pub fn encode(prog: &Program, layout: &Layout, sk: &mut Skeleton, pr: &Pruned, h
     cs.retain(|c| t.as_bool(*c) != Some(true));
     stats.terms = reachable(t, &cs);
     Ok(Encoding { constraints: cs, clocks, queries, no_overflow, no_havoc, stats })
+}
+
+/// The events with their clocks: the order the constraints speak of.
+struct Order<'a> {
+    ev: &'a [Event],
+    clocks: &'a [T],
+    t_fail: T,
+}
+
+impl Order<'_> {
+    /// Event `a` happens before event `b`.
+    fn before(&self, t: &mut Terms, a: u32, b: u32) -> T {
+        let (ea, eb) = (&self.ev[a as usize], &self.ev[b as usize]);
+        if ea.unit == eb.unit {
+            t.bool(ea.rank < eb.rank)
+        } else {
+            t.lt(self.clocks[ea.unit as usize], self.clocks[eb.unit as usize])
+        }
+    }
+
+    /// Event `e`'s unit runs no later than the selected failure.
+    fn by_fail(&self, t: &mut Terms, e: &Event) -> T {
+        t.le(self.clocks[e.unit as usize], self.t_fail)
+    }
+}
+
+/// Program order, forks and the order inside threads, between units.
+fn program_order(t: &mut Terms, ord: &Order, cs: &mut Vec<T>) {
+    let mut seen: HashSet<(u32, u32)> = HashSet::new();
+    for e in ord.ev {
+        for &p in &e.preds {
+            let pu = ord.ev[p as usize].unit;
+            if pu != e.unit && seen.insert((pu, e.unit)) {
+                cs.push(t.lt(ord.clocks[pu as usize], ord.clocks[e.unit as usize]));
+            }
+        }
+    }
+}
+
+/// Joins: completing one means a modelled thread with that handle has ended before.
+fn joins(sk: &mut Skeleton, ord: &Order, cs: &mut Vec<T>) {
+    let t = &mut sk.terms;
+    for (j, e) in ord.ev.iter().enumerate() {
+        let EvKind::Join { joined } = e.kind else { continue };
+        let cands: Vec<u32> = match t.as_const(e.val) {
+            Some(h) if h > 0 && (h as usize) < sk.instances.len() => vec![h as u32],
+            Some(_) => Vec::new(),
+            None => (1..sk.instances.len() as u32).collect(),
+        };
+        let mut alts = Vec::new();
+        for c in cands {
+            let hc = t.int(c as i128);
+            let same = t.eq(e.val, hc);
+            let mut ends = Vec::new();
+            for &end in &sk.instances[c as usize].ends {
+                let b = ord.before(t, end, j as u32);
+                let o = ord.ev[end as usize].occ;
+                ends.push(t.and(&[o, b]));
+            }
+            let any = t.or(&ends);
+            alts.push(t.and(&[same, any]));
+        }
+        let ok = t.or(&alts);
+        let by_fail = ord.by_fail(t, e);
+        let active = t.and(&[joined, by_fail]);
+        cs.push(t.implies(active, ok));
+    }
+}
+
+/// Ranges COARSEN proved for read values. Not of pointers: COARSEN bounds real addresses
+/// (32-bit under ILP32), while here a pointer is an address of the flat 64-bit layout.
+fn read_ranges(prog: &Program, t: &mut Terms, ev: &[Event], pr: &Pruned, h: &Hints, cs: &mut Vec<T>) {
+    for &r in &pr.reads {
+        let e = &ev[r as usize];
+        if let Some(a) = e.absloc.filter(|a| prog.memory.info(*a).ty != crate::ir::Ty::Ptr) {
+            if let Some(range) = h.ranges.get(&(e.loc, a)) {
+                if let Some(c) = range_constraint(t, e.val, *range) {
+                    cs.push(t.implies(e.occ, c));
+                }
+            }
+        }
+    }
+}
+
+/// The copy constraints: each read copies one write it may copy (or the initial contents)
+/// with no write to the location in between. Returns the number of "in between" instances.
+fn copies(layout: &Layout, t: &mut Terms, ord: &Order, pr: &Pruned, cs: &mut Vec<T>) -> u64 {
+    let ev = ord.ev;
+    let mut between = 0;
+    let ids: Vec<T> = pr.reads.iter().map(|_| t.fresh((None, None))).collect();
+    let wid: HashMap<u32, i128> = pr.writes.iter().enumerate().map(|(i, &w)| (w, i as i128 + 1)).collect();
+    let zero = t.int(0);
+    let local = t.int(LOCAL_BASE);
+    for (ri, &r) in pr.reads.iter().enumerate() {
+        let re = ev[r as usize].clone();
+        let mutex = matches!(re.kind, EvKind::Read { mutex: true });
+        let mut some = Vec::new();
+        for &src in &pr.may_copy[ri] {
+            let idv = match src {
+                Source::Init => 0,
+                Source::Write(w) => wid[&w],
+            };
+            let idc = t.int(idv);
+            let is = t.eq(ids[ri], idc);
+            some.push(is);
+            let mut body = Vec::new();
+            match src {
+                Source::Init => {
+                    let init = if mutex { zero } else { initial_value(layout, t, re.addr, local) };
+                    body.push(t.eq(re.val, init));
+                }
+                Source::Write(w) => {
+                    let we = &ev[w as usize];
+                    body.push(we.occ);
+                    body.push(t.eq(re.val, we.val));
+                    body.push(t.eq(re.addr, we.addr));
+                    body.push(ord.before(t, w, r));
+                }
+            }
+            // No write to the location between the source and the read.
+            let others: &[u32] = if pr.pruned { &pr.may_intervene[ri] } else { &pr.writes };
+            for &x in others {
+                if Source::Write(x) == src {
+                    continue;
+                }
+                if let Source::Write(w) = src {
+                    if pr.write_before(x, w) {
+                        continue;
+                    }
+                }
+                let xe = &ev[x as usize];
+                let same = match src {
+                    Source::Write(w) => t.eq(xe.addr, ev[w as usize].addr),
+                    Source::Init => t.eq(xe.addr, re.addr),
+                };
+                if t.as_bool(same) == Some(false) || t.as_bool(xe.occ) == Some(false) {
+                    continue;
+                }
+                let after_r = ord.before(t, r, x);
+                let ok = match src {
+                    Source::Write(w) => {
+                        let bw = ord.before(t, x, w);
+                        t.or(&[bw, after_r])
+                    }
+                    Source::Init => after_r,
+                };
+                let cond = t.and(&[xe.occ, same]);
+                body.push(t.implies(cond, ok));
+                between += 1;
+            }
+            let b = t.and(&body);
+            cs.push(t.implies(is, b));
+        }
+        let any = t.or(&some);
+        let by_fail = ord.by_fail(t, &re);
+        let active = t.and(&[re.occ, by_fail]);
+        cs.push(t.implies(active, any));
+    }
+    between
+}
+
+/// What memory at `addr` holds before any write: zero for the program's locals and for
+/// zero-initialised objects, each thread's thread-local globals included, else `init(addr)`.
+/// `local` is the first address of thread-local memory.
+fn initial_value(layout: &Layout, t: &mut Terms, addr: T, local: T) -> T {
+    let zero = t.int(0);
+    if let Some(a) = t.as_const(addr) {
+        return if layout.initially_zero(a) { zero } else { t.init(addr) };
+    }
+    let mut g = t.lt(addr, local);
+    if let Some((stride, tls)) = layout.thread_locals() {
+        // Each thread's thread-local globals start as zero too.
+        let heap = t.int(HEAP_BASE);
+        let (above, below) = (t.le(local, addr), t.lt(addr, heap));
+        let off = t.sub(addr, local);
+        let s = t.int(stride);
+        let within = t.rem(off, s);
+        let n = t.int(tls);
+        let in_tls = t.lt(within, n);
+        let tl = t.and(&[above, below, in_tls]);
+        g = t.or(&[g, tl]);
+    }
+    let i = t.init(addr);
+    t.ite(g, zero, i)
+}
+
+/// One query per target assertion with a failing instance: its activation literal selects
+/// one failing instance, which must come before every halt and every other failure.
+fn queries(t: &mut Terms, ord: &Order, targets: &[AssertId], cs: &mut Vec<T>) -> Vec<Query> {
+    let ev = ord.ev;
+    let mut fails: BTreeMap<AssertId, Vec<u32>> = BTreeMap::new();
+    let mut halts = Vec::new();
+    for (i, e) in ev.iter().enumerate() {
+        match e.kind {
+            EvKind::Fail(a) if t.as_bool(e.occ) != Some(false) => fails.entry(a).or_default().push(i as u32),
+            EvKind::Halt if t.as_bool(e.occ) != Some(false) => halts.push(i as u32),
+            _ => {}
+        }
+    }
+    let mut queries = Vec::new();
+    for &a in targets {
+        let Some(fs) = fails.get(&a) else { continue };
+        let act = t.fresh_bool();
+        let mut sels = Vec::new();
+        let mut failures = Vec::new();
+        for &f in fs {
+            let sel = t.fresh_bool();
+            sels.push(sel);
+            failures.push((f, sel));
+            let at = t.eq(ord.t_fail, ord.clocks[ev[f as usize].unit as usize]);
+            let mut body = vec![ev[f as usize].occ, at];
+            let stoppers = halts.iter().copied().chain(fails.iter().filter(|(b, _)| **b != a).flat_map(|(_, v)| v.iter().copied()));
+            for h in stoppers.collect::<Vec<_>>() {
+                let b = ord.before(t, f, h);
+                body.push(t.implies(ev[h as usize].occ, b));
+            }
+            let b = t.and(&body);
+            cs.push(t.implies(sel, b));
+        }
+        let any = t.or(&sels);
+        cs.push(t.implies(act, any));
+        queries.push(Query { assert: a, activate: act, failures });
+    }
+    queries
 }
 
 fn reachable(t: &Terms, roots: &[T]) -> usize {

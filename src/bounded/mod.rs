@@ -130,6 +130,8 @@ pub struct Stats {
     pub summarise: f64,
     /// Seconds pruning and encoding.
     pub encode: f64,
+    /// Seconds building the encoding's terms in Z3 and asserting them.
+    pub load: f64,
     /// Seconds in the solver (all queries).
     pub solve: f64,
     /// Loops unrolled exactly by their trip count.
@@ -226,7 +228,9 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
             BoundedOutcome::BoundedSafe { reason: why }
         }
     };
+    let tl = Instant::now();
     let mut z3 = solve::Z3::new(&sk.terms, &enc.constraints, opts.timeout);
+    stats.load = tl.elapsed().as_secs_f64();
     let mut outcomes = Vec::new();
     let mut schedules = Vec::new();
     let mut witness: Option<crate::witness::Violation> = None;
@@ -270,7 +274,12 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
                     }
                     o = match z3.check(&sk.terms, &assume) {
                         solve::Answer::Sat => confirm(prog, &layout, &sk, &enc, &mut z3, q, opts, &mut witness, &mut schedule),
-                        solve::Answer::Unsat => Attempt::Rejected(format!("{why}; no other violation within the bound avoids that")),
+                        // Every candidate left overflows a signed integer or runs a loop past
+                        // the bound: no execution within the bound that C defines fails. Never
+                        // `safe`, even when exhaustive: the claim leaves undefined behaviour out.
+                        solve::Answer::Unsat => Attempt::Done(BoundedOutcome::BoundedSafe {
+                            reason: format!("no violation within the bound ({bound_text}) that avoids signed overflow and runs no loop past the bound (a candidate did not replay: {why})"),
+                        }),
                         solve::Answer::Unknown(w) => Attempt::Rejected(format!("{why}; searching again: {w}")),
                     };
                 }

@@ -150,9 +150,23 @@ pub struct Z3 {
     init: FuncDecl,
 }
 
+/// Z3 parameters for measurements, from `DUET_Z3_PARAMS` (`key=value` pairs separated by
+/// spaces, e.g. `smt.arith.solver=2`), set once for the process before its first solver.
+/// Unset, Z3 runs with its defaults and the fixed seed below.
+pub fn measurement_params() -> Vec<(String, String)> {
+    std::env::var("DUET_Z3_PARAMS").unwrap_or_default().split_whitespace().filter_map(|kv| kv.split_once('=')).map(|(k, v)| (k.to_string(), v.to_string())).collect()
+}
+
+static PARAMS: std::sync::Once = std::sync::Once::new();
+
 impl Z3 {
     /// Loads the constraints, with a timeout per query.
     pub fn new(terms: &Terms, constraints: &[T], timeout: Duration) -> Z3 {
+        PARAMS.call_once(|| {
+            for (k, v) in measurement_params() {
+                z3::set_global_param(&k, &v);
+            }
+        });
         let solver = Solver::new();
         let mut p = Params::new();
         p.set_u32("timeout", timeout.as_millis().clamp(1, u32::MAX as u128) as u32);

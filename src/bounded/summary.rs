@@ -545,67 +545,7 @@ impl<'a> Summariser<'a> {
                 let a = self.mutex_addr(&st, &mut act, m)?;
                 self.event(&st, &mut act, EvKind::Write, a, zero, psi, Some(m));
             }
-            Action::Fork { template, handle, arg } => {
-                // The front-end leaves out a null argument; the parameter is then NULL.
-                let argv = match arg {
-                    Some(e) => Some(self.eval(&st, &mut act, e)?),
-                    None => Some(zero),
-                };
-                let bounded = prog.template(*template).multiplicity == Multiplicity::Unbounded;
-                let count = self.per_template.get(template).copied().unwrap_or(0);
-                // In parameterized mode one fork stands for unboundedly many instances.
-                let n = if !bounded {
-                    1
-                } else if prog.mode.parameterized {
-                    self.threads.saturating_sub(count)
-                } else {
-                    u32::from(count < self.counts.threads.get(template).copied().unwrap_or(self.threads))
-                };
-                let n = n.min(MAX_INSTANCES.saturating_sub(self.specs.len()) as u32);
-                for k in 0..n {
-                    let id = self.specs.len() as u32 + k;
-                    children.push(id);
-                }
-                if bounded {
-                    self.per_template.insert(*template, count + n);
-                }
-                let handles: Vec<T> = if children.is_empty() {
-                    self.sk.unscheduled_forks += 1;
-                    vec![self.sk.terms.fresh((Some(UNSCHEDULED_HANDLE_BASE), Some(UNSCHEDULED_HANDLE_BASE + (1 << 24))))]
-                } else {
-                    children.iter().map(|c| self.sk.terms.int(*c as i128)).collect()
-                };
-                let mut params = Vec::new();
-                for (k, h) in handles.iter().enumerate() {
-                    if let Some(hl) = handle {
-                        let place = self.place(&st, &mut act, hl)?;
-                        let ty = prog.lval_type(hl).scalar(prog.data_model);
-                        let hv = self.convert(ty, *h);
-                        self.store(&mut st, &mut act, place, hv, psi, Some(hl));
-                    }
-                    let mut param = None;
-                    if let (Some(&c), Some(v), Some(p)) = (children.get(k), argv, prog.template(*template).params.first()) {
-                        let ty = prog.var(*p).ty.scalar(prog.data_model);
-                        let v = self.convert(ty, v);
-                        if self.is_register(*p) {
-                            param = Some((*p, v));
-                        } else {
-                            let a = self.sk.terms.int(self.layout.var_addr(prog, *p, c));
-                            self.event(&st, &mut act, EvKind::Write, a, v, psi, Some(&Lval::Var(*p)));
-                        }
-                    }
-                    params.push(param);
-                }
-                let f = self.event(&st, &mut act, EvKind::Fork { children: children.clone() }, zero, zero, psi, None);
-                for (k, _) in children.iter().enumerate() {
-                    // Whether the child runs at all: a created thread may be starved for ever,
-                    // and leaving the threads a failure does not need unscheduled is what a
-                    // solver finds easiest.
-                    let runs = self.sk.terms.fresh_bool();
-                    let psi0 = self.sk.terms.and(&[psi, runs]);
-                    self.specs.push(Pending { template: *template, fork: Some(f), psi0, param: params[k] });
-                }
-            }
+            Action::Fork { template, handle, arg } => children = self.fork(&mut st, &mut act, *template, handle.as_ref(), arg.as_ref())?,
             Action::Join(h) => {
                 let hv = self.eval(&st, &mut act, h)?;
                 let joined = self.sk.terms.fresh_bool();
@@ -626,6 +566,84 @@ impl<'a> Summariser<'a> {
             }
             Action::Halt(Halt::ThreadExit) => {}
         }
+        self.close(loc, psi, occ, &mut st, &mut act);
+        Ok((st, Some(act), children))
+    }
+
+    /// A thread creation: the instances it creates (none once the template's bound is
+    /// reached), their handles stored, their parameters bound, their starts pending.
+    fn fork(&mut self, st: &mut State, act: &mut Act, template: TemplateId, handle: Option<&Lval>, arg: Option<&Expr>) -> Result<Vec<u32>, Stop> {
+        let prog = self.prog;
+        let psi = st.psi;
+        let zero = self.sk.terms.int(0);
+        let mut children = Vec::new();
+        // The front-end leaves out a null argument; the parameter is then NULL.
+        let argv = match arg {
+            Some(e) => Some(self.eval(st, act, e)?),
+            None => Some(zero),
+        };
+        let bounded = prog.template(template).multiplicity == Multiplicity::Unbounded;
+        let count = self.per_template.get(&template).copied().unwrap_or(0);
+        // In parameterized mode one fork stands for unboundedly many instances.
+        let n = if !bounded {
+            1
+        } else if prog.mode.parameterized {
+            self.threads.saturating_sub(count)
+        } else {
+            u32::from(count < self.counts.threads.get(&template).copied().unwrap_or(self.threads))
+        };
+        let n = n.min(MAX_INSTANCES.saturating_sub(self.specs.len()) as u32);
+        for k in 0..n {
+            let id = self.specs.len() as u32 + k;
+            children.push(id);
+        }
+        if bounded {
+            self.per_template.insert(template, count + n);
+        }
+        let handles: Vec<T> = if children.is_empty() {
+            self.sk.unscheduled_forks += 1;
+            vec![self.sk.terms.fresh((Some(UNSCHEDULED_HANDLE_BASE), Some(UNSCHEDULED_HANDLE_BASE + (1 << 24))))]
+        } else {
+            children.iter().map(|c| self.sk.terms.int(*c as i128)).collect()
+        };
+        let mut params = Vec::new();
+        for (k, h) in handles.iter().enumerate() {
+            if let Some(hl) = handle {
+                let place = self.place(st, act, hl)?;
+                let ty = prog.lval_type(hl).scalar(prog.data_model);
+                let hv = self.convert(ty, *h);
+                self.store(st, act, place, hv, psi, Some(hl));
+            }
+            let mut param = None;
+            if let (Some(&c), Some(v), Some(p)) = (children.get(k), argv, prog.template(template).params.first()) {
+                let ty = prog.var(*p).ty.scalar(prog.data_model);
+                let v = self.convert(ty, v);
+                if self.is_register(*p) {
+                    param = Some((*p, v));
+                } else {
+                    let a = self.sk.terms.int(self.layout.var_addr(prog, *p, c));
+                    self.event(st, act, EvKind::Write, a, v, psi, Some(&Lval::Var(*p)));
+                }
+            }
+            params.push(param);
+        }
+        let f = self.event(st, act, EvKind::Fork { children: children.clone() }, zero, zero, psi, None);
+        for (k, _) in children.iter().enumerate() {
+            // Whether the child runs at all: a created thread may be starved for ever,
+            // and leaving the threads a failure does not need unscheduled is what a
+            // solver finds easiest.
+            let runs = self.sk.terms.fresh_bool();
+            let psi0 = self.sk.terms.and(&[psi, runs]);
+            self.specs.push(Pending { template, fork: Some(f), psi0, param: params[k] });
+        }
+        Ok(children)
+    }
+
+    /// What follows every action: its accesses' occurrence, the thread's end, its place in
+    /// program order and in its atomic unit.
+    fn close(&mut self, loc: LocId, psi: T, occ: T, st: &mut State, act: &mut Act) {
+        let l = self.prog.loc(loc);
+        let zero = self.sk.terms.int(0);
         if !matches!(l.action, Action::Assert(..) | Action::Halt(Halt::Abort | Halt::Exit)) {
             st.psi = occ;
         }
@@ -639,7 +657,7 @@ impl<'a> Summariser<'a> {
         let ends_thread = l.succs.is_empty() && !matches!(l.action, Action::Halt(Halt::Abort | Halt::Exit));
         if ends_thread {
             let o = st.psi;
-            self.event(&st, &mut act, EvKind::End, zero, zero, o, None);
+            self.event(st, act, EvKind::End, zero, zero, o, None);
         }
         if let Some(p) = act.prev {
             st.last = vec![p];
@@ -663,7 +681,6 @@ impl<'a> Summariser<'a> {
         if leaves_section || (!l.atomic && !matches!(l.action, Action::AtomicBegin)) {
             st.unit = None;
         }
-        Ok((st, Some(act), children))
     }
 
     fn mutex_addr(&mut self, st: &State, act: &mut Act, m: &Lval) -> Result<T, Stop> {
@@ -807,116 +824,9 @@ impl<'a> Summariser<'a> {
                 Place::Mem(a) => a,
                 Place::Reg(v, _) => return Err(Stop::Demote(v)),
             },
-            Expr::Unary(op, x, t) => {
-                if *t == Ty::Float {
-                    return Ok(self.approx("floating-point arithmetic", act.loc));
-                }
-                let v = self.eval(st, act, x)?;
-                let tm = &mut self.sk.terms;
-                match op {
-                    UnOp::Neg => {
-                        let z = tm.int(0);
-                        let n = tm.sub(z, v);
-                        self.overflow_guard(st.psi, *t, n);
-                        self.convert(*t, n)
-                    }
-                    UnOp::BitNot => {
-                        let (bits, signed) = int_params(*t);
-                        tm.bitnot(bits, signed, v)
-                    }
-                    UnOp::Not => {
-                        let z = tm.int(0);
-                        let c = tm.eq(v, z);
-                        tm.bool_to_int(c)
-                    }
-                }
-            }
-            Expr::Binary(op, a, b, t) => {
-                if *t == Ty::Float {
-                    return Ok(self.approx("floating-point arithmetic", act.loc));
-                }
-                let x = self.eval(st, act, a)?;
-                let y = self.eval(st, act, b)?;
-                if *t == Ty::Ptr && matches!(op, BinOp::Add | BinOp::Sub) {
-                    let s = self.layout.pointee_slots(&ops::ctype_of(prog, a));
-                    let tm = &mut self.sk.terms;
-                    let sv = tm.int(s);
-                    let off = tm.mul(y, sv);
-                    let r = if *op == BinOp::Add { tm.add(x, off) } else { tm.sub(x, off) };
-                    return Ok(self.convert(Ty::Ptr, r));
-                }
-                if ops::is_pointer_difference(prog, *op, a, b) {
-                    let s = self.layout.pointee_slots(&ops::ctype_of(prog, a));
-                    let tm = &mut self.sk.terms;
-                    let d = tm.sub(x, y);
-                    let sv = tm.int(s);
-                    let q = tm.div(d, sv);
-                    return Ok(self.convert(*t, q));
-                }
-                let (bits, signed) = int_params(*t);
-                let tm = &mut self.sk.terms;
-                let r = match op {
-                    BinOp::Add => tm.add(x, y),
-                    BinOp::Sub => tm.sub(x, y),
-                    BinOp::Mul => tm.mul(x, y),
-                    BinOp::Div => tm.div(x, y),
-                    BinOp::Rem => tm.rem(x, y),
-                    BinOp::Shl => return Ok(tm.bits(BitOp::Shl, bits, signed, x, y)),
-                    BinOp::Shr => return Ok(tm.bits(BitOp::Shr, bits, signed, x, y)),
-                    BinOp::BitAnd => return Ok(tm.bits(BitOp::And, bits, signed, x, y)),
-                    BinOp::BitOr => return Ok(tm.bits(BitOp::Or, bits, signed, x, y)),
-                    BinOp::BitXor => return Ok(tm.bits(BitOp::Xor, bits, signed, x, y)),
-                    BinOp::Lt => {
-                        let c = tm.lt(x, y);
-                        return Ok(tm.bool_to_int(c));
-                    }
-                    BinOp::Le => {
-                        let c = tm.le(x, y);
-                        return Ok(tm.bool_to_int(c));
-                    }
-                    BinOp::Gt => {
-                        let c = tm.lt(y, x);
-                        return Ok(tm.bool_to_int(c));
-                    }
-                    BinOp::Ge => {
-                        let c = tm.le(y, x);
-                        return Ok(tm.bool_to_int(c));
-                    }
-                    BinOp::Eq => {
-                        let c = tm.eq(x, y);
-                        return Ok(tm.bool_to_int(c));
-                    }
-                    BinOp::Ne => {
-                        let c = tm.eq(x, y);
-                        let n = tm.not(c);
-                        return Ok(tm.bool_to_int(n));
-                    }
-                };
-                if matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div) {
-                    self.overflow_guard(st.psi, *t, r);
-                }
-                self.convert(*t, r)
-            }
-            Expr::Cast(t, x) => {
-                if *t == Ty::Float {
-                    return Ok(self.approx("a conversion to floating point", act.loc));
-                }
-                let v = self.eval(st, act, x)?;
-                if let (Ty::Int(i), Ty::Ptr) = (*t, x.ty(prog)) {
-                    if i.bits < 64 {
-                        // Addresses here lie beyond 32 bits, where a real one need not: an
-                        // address that does not fit the integer converts to an unknown value.
-                        let unknown = self.approx("a pointer converted to a narrower integer", act.loc);
-                        let terms = &mut self.sk.terms;
-                        let (lo, hi) = (terms.int(i.min()), terms.int(i.max()));
-                        let (above, below) = (terms.le(lo, v), terms.le(v, hi));
-                        let fits = terms.and(&[above, below]);
-                        let v = terms.ite(fits, v, unknown);
-                        return Ok(self.convert(*t, v));
-                    }
-                }
-                self.convert(*t, v)
-            }
+            Expr::Unary(op, x, t) => self.eval_unary(st, act, *op, x, *t)?,
+            Expr::Binary(op, a, b, t) => self.eval_binary(st, act, *op, a, b, *t)?,
+            Expr::Cast(t, x) => self.eval_cast(st, act, *t, x)?,
             Expr::Nondet(t) | Expr::Havoc(t, _) => {
                 if *t == Ty::Float {
                     return Ok(self.approx("a floating-point input", act.loc));
@@ -926,6 +836,124 @@ impl<'a> Summariser<'a> {
                 s
             }
         })
+    }
+    /// A unary operation.
+    fn eval_unary(&mut self, st: &State, act: &mut Act, op: UnOp, x: &Expr, t: Ty) -> Result<T, Stop> {
+        if t == Ty::Float {
+            return Ok(self.approx("floating-point arithmetic", act.loc));
+        }
+        let v = self.eval(st, act, x)?;
+        let tm = &mut self.sk.terms;
+        Ok(match op {
+            UnOp::Neg => {
+                let z = tm.int(0);
+                let n = tm.sub(z, v);
+                self.overflow_guard(st.psi, t, n);
+                self.convert(t, n)
+            }
+            UnOp::BitNot => {
+                let (bits, signed) = int_params(t);
+                tm.bitnot(bits, signed, v)
+            }
+            UnOp::Not => {
+                let z = tm.int(0);
+                let c = tm.eq(v, z);
+                tm.bool_to_int(c)
+            }
+        })
+    }
+
+    /// A binary operation: pointer arithmetic scaled by the pointee, machine integers
+    /// otherwise, with signed overflow recorded.
+    fn eval_binary(&mut self, st: &State, act: &mut Act, op: BinOp, a: &Expr, b: &Expr, t: Ty) -> Result<T, Stop> {
+        let prog = self.prog;
+        if t == Ty::Float {
+            return Ok(self.approx("floating-point arithmetic", act.loc));
+        }
+        let x = self.eval(st, act, a)?;
+        let y = self.eval(st, act, b)?;
+        if t == Ty::Ptr && matches!(op, BinOp::Add | BinOp::Sub) {
+            let s = self.layout.pointee_slots(&ops::ctype_of(prog, a));
+            let tm = &mut self.sk.terms;
+            let sv = tm.int(s);
+            let off = tm.mul(y, sv);
+            let r = if op == BinOp::Add { tm.add(x, off) } else { tm.sub(x, off) };
+            return Ok(self.convert(Ty::Ptr, r));
+        }
+        if ops::is_pointer_difference(prog, op, a, b) {
+            let s = self.layout.pointee_slots(&ops::ctype_of(prog, a));
+            let tm = &mut self.sk.terms;
+            let d = tm.sub(x, y);
+            let sv = tm.int(s);
+            let q = tm.div(d, sv);
+            return Ok(self.convert(t, q));
+        }
+        let (bits, signed) = int_params(t);
+        let tm = &mut self.sk.terms;
+        let r = match op {
+            BinOp::Add => tm.add(x, y),
+            BinOp::Sub => tm.sub(x, y),
+            BinOp::Mul => tm.mul(x, y),
+            BinOp::Div => tm.div(x, y),
+            BinOp::Rem => tm.rem(x, y),
+            BinOp::Shl => return Ok(tm.bits(BitOp::Shl, bits, signed, x, y)),
+            BinOp::Shr => return Ok(tm.bits(BitOp::Shr, bits, signed, x, y)),
+            BinOp::BitAnd => return Ok(tm.bits(BitOp::And, bits, signed, x, y)),
+            BinOp::BitOr => return Ok(tm.bits(BitOp::Or, bits, signed, x, y)),
+            BinOp::BitXor => return Ok(tm.bits(BitOp::Xor, bits, signed, x, y)),
+            BinOp::Lt => {
+                let c = tm.lt(x, y);
+                return Ok(tm.bool_to_int(c));
+            }
+            BinOp::Le => {
+                let c = tm.le(x, y);
+                return Ok(tm.bool_to_int(c));
+            }
+            BinOp::Gt => {
+                let c = tm.lt(y, x);
+                return Ok(tm.bool_to_int(c));
+            }
+            BinOp::Ge => {
+                let c = tm.le(y, x);
+                return Ok(tm.bool_to_int(c));
+            }
+            BinOp::Eq => {
+                let c = tm.eq(x, y);
+                return Ok(tm.bool_to_int(c));
+            }
+            BinOp::Ne => {
+                let c = tm.eq(x, y);
+                let n = tm.not(c);
+                return Ok(tm.bool_to_int(n));
+            }
+        };
+        if matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div) {
+            self.overflow_guard(st.psi, t, r);
+        }
+        Ok(self.convert(t, r))
+    }
+
+    /// A conversion to type `t`.
+    fn eval_cast(&mut self, st: &State, act: &mut Act, t: Ty, x: &Expr) -> Result<T, Stop> {
+        let prog = self.prog;
+        if t == Ty::Float {
+            return Ok(self.approx("a conversion to floating point", act.loc));
+        }
+        let v = self.eval(st, act, x)?;
+        if let (Ty::Int(i), Ty::Ptr) = (t, x.ty(prog)) {
+            if i.bits < 64 {
+                // Addresses here lie beyond 32 bits, where a real one need not: an
+                // address that does not fit the integer converts to an unknown value.
+                let unknown = self.approx("a pointer converted to a narrower integer", act.loc);
+                let terms = &mut self.sk.terms;
+                let (lo, hi) = (terms.int(i.min()), terms.int(i.max()));
+                let (above, below) = (terms.le(lo, v), terms.le(v, hi));
+                let fits = terms.and(&[above, below]);
+                let v = terms.ite(fits, v, unknown);
+                return Ok(self.convert(t, v));
+            }
+        }
+        Ok(self.convert(t, v))
     }
 }
 
