@@ -190,7 +190,7 @@ fn an_unwritable_directory_is_a_usage_error_before_any_analysis() {
 /// The shipped rules, built in and on disk, declare exactly the schema's relations.
 #[test]
 fn shipped_rules_follow_the_schema() {
-    for (name, text) in duet_rs::rules::FILES {
+    for (name, text) in duet_rs::coarsen::rules::FILES {
         let p = datalog::Program::parse(text, name, &mut datalog::NoIncludes).unwrap();
         assert_eq!(INTERFERENCE.check(&p, Conformance::Exact), Vec::<String>::new(), "built-in {name}");
     }
