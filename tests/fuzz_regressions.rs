@@ -13,7 +13,17 @@ fn c_inputs_lower_or_fail_with_a_location() {
     // Through the command, as a user meets them: lowering runs on the front-end's own
     // large-stack thread there, so deep nesting is judged as in real use.
     for f in inputs("c") {
-        let o = std::process::Command::new(env!("CARGO_BIN_EXE_duet-rs")).arg("ir").arg(&f).output().unwrap();
+        // A hang is a failure too: give each input a minute, not the whole CI run.
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_duet-rs")).arg("ir").arg(&f).stdout(std::process::Stdio::null()).stderr(std::process::Stdio::piped()).spawn().unwrap();
+        let start = std::time::Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if start.elapsed() > std::time::Duration::from_secs(60) {
+                child.kill().ok();
+                panic!("{}: still lowering after 60 s (a hang)", f.display());
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let o = child.wait_with_output().unwrap();
         let err = String::from_utf8_lossy(&o.stderr);
         match o.status.code() {
             Some(0) => {}

@@ -1,6 +1,7 @@
 //! Passes over the lowered IR that establish its invariants: dead code removed, atomic
 //! sections marked, one shared access per action, template multiplicities, and the alias model.
 
+use crate::ir::memory::LockId;
 use crate::ir::*;
 use hashbrown::HashSet;
 
@@ -14,6 +15,78 @@ pub fn finish(prog: &mut Program) {
     compute_multiplicity(prog);
     prog.memory = MemoryModel::build(prog);
     reject_byte_views(prog);
+    reject_errorcheck_relocks(prog);
+    if let Some(l) = prog.memory.mistyped_at {
+        let span = prog.loc(l).span;
+        prog.unsupported.push(Unsupported { span, construct: "a member access through a pointer to an object of another type".into() });
+    }
+}
+
+/// An error-checking mutex differs from the IR's only when its owner locks it again: the call
+/// returns `EDEADLK` where the IR blocks, which would lose executions. So when the program
+/// makes a mutex error-checking, a lock that a thread may already hold when it acquires it
+/// (a may-analysis per template; a lock the alias model cannot name may be any of them) is an
+/// unsupported construct. Unlocking one the thread does not hold returns `EPERM` and leaves it
+/// alone, where the IR releases it; see ARCHITECTURE.md.
+fn reject_errorcheck_relocks(prog: &mut Program) {
+    let Some(made) = prog.errorcheck_mutex else { return };
+    // Per location: the locks a thread there may hold, and whether it may hold one the alias
+    // model cannot name.
+    let mut held: Vec<Option<(Vec<LockId>, bool)>> = vec![None; prog.locs.len()];
+    let mut found: Option<Span> = None;
+    for t in &prog.templates {
+        held[t.entry.index()] = Some((Vec::new(), false));
+        let mut work = vec![t.entry];
+        while let Some(l) = work.pop() {
+            let Some((mut out, mut any)) = held[l.index()].clone() else { continue };
+            let loc = prog.loc(l);
+            match (&loc.action, prog.memory.lock_of[l.index()]) {
+                (Action::Acquire(_), Some(LockRef::Exact(k))) => {
+                    if any || out.contains(&k) {
+                        found.get_or_insert(loc.span);
+                    }
+                    if !out.contains(&k) {
+                        out.push(k);
+                        out.sort_unstable();
+                    }
+                }
+                (Action::Acquire(_), _) => {
+                    if any || !out.is_empty() {
+                        found.get_or_insert(loc.span);
+                    }
+                    any = true;
+                }
+                (Action::Release(_), Some(LockRef::Exact(k))) => out.retain(|x| *x != k),
+                _ => {}
+            }
+            for s in &loc.succs {
+                let next = match &held[s.index()] {
+                    None => (out.clone(), any),
+                    Some((old, a)) => {
+                        let mut u = old.clone();
+                        for k in &out {
+                            if !u.contains(k) {
+                                u.push(*k);
+                            }
+                        }
+                        u.sort_unstable();
+                        (u, *a || any)
+                    }
+                };
+                if held[s.index()].as_ref() != Some(&next) {
+                    held[s.index()] = Some(next);
+                    work.push(*s);
+                }
+            }
+        }
+    }
+    if let Some(span) = found {
+        let at = format!("{}:{}", made.line, made.col);
+        prog.unsupported.push(Unsupported {
+            span,
+            construct: format!("a thread that may lock again an error-checking mutex it holds (the program makes one error-checking at {at}; the relock returns EDEADLK instead of blocking)"),
+        });
+    }
 }
 
 /// C lets a character lvalue read or write any object byte by byte, but the IR keeps one

@@ -145,6 +145,11 @@ pub struct MemoryModel {
     lock_index: HashMap<AbsKind, LockId>,
     /// Per IR location: the lock of an acquire, release or busy action.
     pub lock_of: Vec<Option<LockRef>>,
+    /// The first location that accesses a member of an object through a pointer that reached
+    /// it under another type: the model gives that access unknown memory, which does not
+    /// cover the object's own cells.
+    pub mistyped_at: Option<LocId>,
+    mistyped: std::cell::Cell<bool>,
     /// Points-to sets of the abstract locations that hold pointers.
     pts: HashMap<AbsKind, BTreeSet<Target>>,
 }
@@ -154,8 +159,12 @@ impl MemoryModel {
     pub fn build(prog: &Program) -> MemoryModel {
         let mut m = MemoryModel::default();
         m.points_to(prog);
-        for loc in &prog.locs {
+        for (i, loc) in prog.locs.iter().enumerate() {
+            m.mistyped.set(false);
             let access = m.access_of(prog, &loc.action);
+            if m.mistyped.get() && m.mistyped_at.is_none() {
+                m.mistyped_at = Some(LocId(i as u32));
+            }
             m.access.push(access);
             let lock = match &loc.action {
                 Action::Acquire(lv) | Action::Release(lv) | Action::LockBusy(lv) => Some(m.lock_ref(prog, lv)),
@@ -220,12 +229,24 @@ impl MemoryModel {
     fn lval_targets(&self, prog: &Program, lv: &Lval) -> Vec<Target> {
         match lv {
             Lval::Var(v) => vec![Target { root: Root::Var(*v), path: Vec::new(), indexed: false }],
-            Lval::Field(b, _, i) => self
+            Lval::Field(b, rec, i) => self
                 .lval_targets(prog, b)
                 .into_iter()
-                .map(|mut t| {
-                    t.path.push(*i);
-                    t
+                .map(|mut t| match t.root {
+                    // A pointer that reached this object under another type (through `void *`
+                    // or a cast) names no member of it by this path; the path would also grow
+                    // without end around a cycle of such pointers. Unknown memory instead.
+                    Root::Var(v) if !record_at(prog, v, &t.path, *rec) => {
+                        self.mistyped.set(true);
+                        Target::unknown()
+                    }
+                    Root::Var(_) => {
+                        t.path.push(*i);
+                        t
+                    }
+                    // Heap and unknown memory are keyed by the accessed type alone, so a path
+                    // would name nothing, and around a cycle of pointers it would grow forever.
+                    Root::Heap(_) | Root::Unknown => t,
                 })
                 .collect(),
             Lval::Index(b, _) => self
@@ -550,6 +571,25 @@ fn union_at(prog: &Program, root: VarId, path: &[u32]) -> Option<usize> {
 }
 
 /// Whether the declared type along a field path contains an array (a summary location).
+/// Whether the member of `root` at `path` (arrays stepped through) is a `rec` record.
+fn record_at(prog: &Program, root: VarId, path: &[u32], rec: super::RecordId) -> bool {
+    let mut ty = &prog.var(root).ty;
+    for i in path.iter().map(Some).chain([None]) {
+        while let CType::Array(e, _) = ty {
+            ty = e;
+        }
+        let CType::Record(r) = ty else { return false };
+        match i {
+            Some(&i) => match prog.records[r.0 as usize].fields.get(i as usize) {
+                Some((_, t)) => ty = t,
+                None => return false,
+            },
+            None => return *r == rec,
+        }
+    }
+    false
+}
+
 fn crosses_array(prog: &Program, root: VarId, path: &[u32]) -> bool {
     let mut ty = prog.var(root).ty.clone();
     for &i in path {

@@ -147,11 +147,15 @@ impl<'a> Lowerer<'a> {
                 is_function: &'f dyn Fn(&str) -> bool,
                 /// Names a call can reach directly: defined or declared functions, built-ins.
                 is_direct: &'f dyn Fn(&str) -> bool,
+                /// Names this function declares as variables (parameters and locals): a call
+                /// through one is indirect even when a function or built-in has the name, as
+                /// the lowering's scopes decide.
+                variables: HashSet<String>,
             }
             impl<'ast> Visit<'ast> for V<'_> {
                 fn visit_call_expression(&mut self, c: &'ast CallExpression, span: &'ast LSpan) {
                     match &c.callee.node {
-                        Expression::Identifier(id) if (self.is_direct)(&id.node.name) => {}
+                        Expression::Identifier(id) if (self.is_direct)(&id.node.name) && !self.variables.contains(&id.node.name) => {}
                         _ => self.indirect = true,
                     }
                     lang_c::visit::visit_call_expression(self, c, span);
@@ -165,10 +169,15 @@ impl<'a> Lowerer<'a> {
             let mut all = HashMap::new();
             let is_function = |n: &str| self.functions.contains_key(n);
             // A name that is no function of the program, no declared function and no built-in
-            // is a pointer variable: a call through it may reach any address-taken function.
-            let is_direct = |n: &str| self.functions.contains_key(n) || self.prototypes.contains_key(n) || super::call::is_builtin(n) || super::library::is_modelled(n);
+            // is a pointer variable: a call through it may reach any address-taken function. So
+            // is a global variable named like a built-in: a call graph that missed that edge
+            // let mutual recursion through it inline without end.
+            let is_direct =
+                |n: &str| !self.globals.contains_key(n) && (self.functions.contains_key(n) || self.prototypes.contains_key(n) || super::call::is_builtin(n) || super::library::is_modelled(n));
             for (name, info) in &self.functions {
-                let mut v = V { out: HashSet::new(), indirect: false, is_function: &is_function, is_direct: &is_direct };
+                let mut variables: HashSet<String> = info.params.iter().filter_map(|(p, _)| p.clone()).collect();
+                declared_names(&info.def.statement, &mut variables);
+                let mut v = V { out: HashSet::new(), indirect: false, is_function: &is_function, is_direct: &is_direct, variables };
                 v.visit_statement(&info.def.statement.node, &info.def.statement.span);
                 let mut out: Vec<String> = v.out.into_iter().collect();
                 if v.indirect {
@@ -500,4 +509,18 @@ impl Lowerer<'_> {
             _ => false,
         }
     }
+}
+
+/// Every name a statement declares as a variable, in any block.
+fn declared_names(s: &lang_c::span::Node<Statement>, out: &mut HashSet<String>) {
+    struct D<'o>(&'o mut HashSet<String>);
+    impl<'ast> Visit<'ast> for D<'_> {
+        fn visit_declarator(&mut self, d: &'ast lang_c::ast::Declarator, span: &'ast LSpan) {
+            if let lang_c::ast::DeclaratorKind::Identifier(id) = &d.kind.node {
+                self.0.insert(id.node.name.clone());
+            }
+            lang_c::visit::visit_declarator(self, d, span);
+        }
+    }
+    D(out).visit_statement(&s.node, &s.span);
 }
