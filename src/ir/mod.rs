@@ -500,6 +500,9 @@ pub struct Program {
     pub data_model: DataModel,
     /// Number of allocation sites.
     pub alloc_sites: u32,
+    /// Where the program makes a mutex error-checking, if it does: the IR's mutex blocks an
+    /// owner that locks again, where such a mutex returns `EDEADLK`.
+    pub errorcheck_mutex: Option<Span>,
     /// The alias model: abstract locations, mod/ref sets, lock identities.
     pub memory: MemoryModel,
     /// The function definitions of the input, by source extent (for witnesses, which name

@@ -120,6 +120,10 @@ pub(super) fn mutex_kind_blocks(kind: i128) -> bool {
     matches!(kind, 0 | 3)
 }
 
+/// glibc's `PTHREAD_MUTEX_ERRORCHECK`: exact in the IR except that its owner's relock returns
+/// `EDEADLK`, which `passes` rules out or reports.
+pub(super) const MUTEX_ERRORCHECK: i128 = 2;
+
 /// How many keys a program can create (glibc's `PTHREAD_KEYS_MAX`); one more fails with
 /// `EAGAIN`.
 const KEYS_MAX: u64 = 1024;
@@ -868,8 +872,10 @@ impl<'a> Lowerer<'a> {
             "pthread_mutexattr_settype" => {
                 self.effect(&args[0])?;
                 let kind = self.value(&args[1])?;
-                if !matches!(kind.e, Expr::Const(k, _) if mutex_kind_blocks(k)) {
-                    self.unsupported(args[1].span, "a recursive or error-checking mutex (`pthread_mutexattr_settype`): its owner may lock it again");
+                match kind.e {
+                    Expr::Const(k, _) if mutex_kind_blocks(k) => {}
+                    Expr::Const(MUTEX_ERRORCHECK, _) => self.errorcheck_mutex = Some(span),
+                    _ => self.unsupported(args[1].span, "a recursive mutex, or one of a kind not known when lowering (`pthread_mutexattr_settype`): its owner may lock it again"),
                 }
                 self.emit(Action::Assign(Lval::Var(r), Expr::int(0)), span);
                 result(r)

@@ -89,6 +89,8 @@ pub(super) struct Lowerer<'a> {
     pub approximations: std::cell::RefCell<Vec<Approximation>>,
     external_seen: HashSet<String>,
     pub alloc_sites: u32,
+    /// Where the program makes a mutex error-checking, if it does.
+    pub errorcheck_mutex: Option<Span>,
     globals: HashMap<String, VarId>,
     pub functions: HashMap<String, FuncInfo<'a>>,
     prototypes: HashMap<String, Declared>,
@@ -160,6 +162,7 @@ impl<'a> Lowerer<'a> {
             approximations: Default::default(),
             external_seen: HashSet::new(),
             alloc_sites: 0,
+            errorcheck_mutex: None,
             globals: HashMap::new(),
             functions: HashMap::new(),
             prototypes: HashMap::new(),
@@ -671,8 +674,10 @@ impl<'a> Lowerer<'a> {
             // `PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP` and its error-checking twin differ only
             // in an integer kind, which the IR's mutexes cannot follow.
             (_, CType::Mutex) => {
-                if let Some(at) = self.non_blocking_mutex_kind(init) {
-                    self.unsupported(at, "a recursive or error-checking mutex initializer: its owner may lock it again");
+                match self.mutex_kind(init) {
+                    Some((at, k)) if k == library::MUTEX_ERRORCHECK => self.errorcheck_mutex = Some(self.span(at)),
+                    Some((at, _)) => self.unsupported(at, "a recursive mutex initializer: its owner may lock it again"),
+                    None => {}
                 }
                 Ok(())
             }
@@ -702,15 +707,15 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    /// The first integer constant in a mutex initializer that names a kind of mutex whose owner
-    /// does not block on relocking (addresses and other non-constants are not kinds).
-    fn non_blocking_mutex_kind(&self, init: &Node<Initializer>) -> Option<LSpan> {
+    /// The first integer constant in a mutex initializer that names a kind other than glibc's
+    /// normal and adaptive ones (addresses and other non-constants are not kinds).
+    fn mutex_kind(&self, init: &Node<Initializer>) -> Option<(LSpan, i128)> {
         match &init.node {
             Initializer::Expression(e) => match self.types.const_eval(&e.node) {
-                Some(k) if !library::mutex_kind_blocks(k) => Some(e.span),
+                Some(k) if !library::mutex_kind_blocks(k) => Some((e.span, k)),
                 _ => None,
             },
-            Initializer::List(items) => items.iter().find_map(|i| self.non_blocking_mutex_kind(&i.node.initializer)),
+            Initializer::List(items) => items.iter().find_map(|i| self.mutex_kind(&i.node.initializer)),
         }
     }
 
@@ -850,6 +855,7 @@ impl<'a> Lowerer<'a> {
             mode,
             data_model: dm,
             alloc_sites: self.alloc_sites,
+            errorcheck_mutex: self.errorcheck_mutex,
             memory: MemoryModel::default(),
             functions,
         }
