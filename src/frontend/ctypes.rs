@@ -367,12 +367,31 @@ impl TypeEnv {
                             self.bit_widths.insert((id, fields.len()), w as u8);
                         }
                     }
+                    // C requires complete member types; a record inside itself by value would
+                    // make its size, and every walk over its members, infinite.
+                    if self.contains_by_value(&decl.ty, id) {
+                        let what = if is_union { "union" } else { "struct" };
+                        return Err(format!(
+                            "member `{}` has the incomplete type `{what} {}` (a record cannot contain itself; use a pointer)",
+                            decl.name.unwrap_or_default(),
+                            self.records[id.0 as usize].name
+                        ));
+                    }
                     fields.push((decl.name.unwrap_or_default(), decl.ty));
                 }
             }
             self.records[id.0 as usize].fields = fields;
         }
         Ok(CType::Record(id))
+    }
+
+    /// Whether a value of type `t` holds a `rec` record inside it (not behind a pointer).
+    fn contains_by_value(&self, t: &CType, rec: RecordId) -> bool {
+        match t {
+            CType::Array(e, _) => self.contains_by_value(e, rec),
+            CType::Record(r) => *r == rec || self.records[r.0 as usize].fields.iter().any(|(_, f)| self.contains_by_value(f, rec)),
+            _ => false,
+        }
     }
 
     fn new_record(&mut self, tag: Option<String>, is_union: bool) -> RecordId {
