@@ -30,60 +30,41 @@ pub fn finish(prog: &mut Program) {
 /// alone, where the IR releases it; see ARCHITECTURE.md.
 fn reject_errorcheck_relocks(prog: &mut Program) {
     let Some(made) = prog.errorcheck_mutex else { return };
-    // Per location: the locks a thread there may hold, and whether it may hold one the alias
-    // model cannot name.
-    let mut held: Vec<Option<(Vec<LockId>, bool)>> = vec![None; prog.locs.len()];
-    let mut found: Option<Span> = None;
-    for t in &prog.templates {
-        held[t.entry.index()] = Some((Vec::new(), false));
-        let mut work = vec![t.entry];
-        while let Some(l) = work.pop() {
-            let Some((mut out, mut any)) = held[l.index()].clone() else { continue };
-            let loc = prog.loc(l);
-            match (&loc.action, prog.memory.lock_of[l.index()]) {
-                (Action::Acquire(_), Some(LockRef::Exact(k))) => {
-                    if any || out.contains(&k) {
-                        found.get_or_insert(loc.span);
-                    }
-                    if !out.contains(&k) {
-                        out.push(k);
-                        out.sort_unstable();
-                    }
-                }
-                (Action::Acquire(_), _) => {
-                    if any || !out.is_empty() {
-                        found.get_or_insert(loc.span);
-                    }
-                    any = true;
-                }
-                (Action::Release(_), Some(LockRef::Exact(k))) => out.retain(|x| *x != k),
-                _ => {}
+    // The locks a thread may hold, and whether it may hold one the alias model cannot name.
+    type May = (Vec<LockId>, bool);
+    let step = |(held, any): &May, l: LocId| {
+        let (mut held, mut any) = (held.clone(), *any);
+        match (&prog.loc(l).action, prog.memory.lock_of[l.index()]) {
+            (Action::Acquire(_), Some(LockRef::Exact(k))) if !held.contains(&k) => {
+                held.push(k);
+                held.sort_unstable();
             }
-            for s in &loc.succs {
-                let next = match &held[s.index()] {
-                    None => (out.clone(), any),
-                    Some((old, a)) => {
-                        let mut u = old.clone();
-                        for k in &out {
-                            if !u.contains(k) {
-                                u.push(*k);
-                            }
-                        }
-                        u.sort_unstable();
-                        (u, *a || any)
-                    }
-                };
-                if held[s.index()].as_ref() != Some(&next) {
-                    held[s.index()] = Some(next);
-                    work.push(*s);
-                }
-            }
+            (Action::Acquire(_), Some(LockRef::Exact(_))) => {}
+            (Action::Acquire(_), _) => any = true,
+            (Action::Release(_), Some(LockRef::Exact(k))) => held.retain(|x| *x != k),
+            _ => {}
         }
-    }
-    if let Some(span) = found {
+        (held, any)
+    };
+    let join = |(a, x): &May, (b, y): &May| {
+        let mut u = a.clone();
+        u.extend(b.iter().filter(|k| !a.contains(k)));
+        u.sort_unstable();
+        (u, *x || *y)
+    };
+    let states = memory::lock_states(prog, (Vec::new(), false), step, join);
+    let relock = (0..prog.locs.len()).find(|&i| {
+        let Some((held, any)) = &states[i] else { return false };
+        match (&prog.locs[i].action, prog.memory.lock_of[i]) {
+            (Action::Acquire(_), Some(LockRef::Exact(k))) => *any || held.contains(&k),
+            (Action::Acquire(_), _) => *any || !held.is_empty(),
+            _ => false,
+        }
+    });
+    if let Some(i) = relock {
         let at = format!("{}:{}", made.line, made.col);
         prog.unsupported.push(Unsupported {
-            span,
+            span: prog.locs[i].span,
             construct: format!("a thread that may lock again an error-checking mutex it holds (the program makes one error-checking at {at}; the relock returns EDEADLK instead of blocking)"),
         });
     }

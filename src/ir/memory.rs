@@ -44,6 +44,32 @@ pub fn stores_to(prog: &Program, u: LocId, a: AbsLoc) -> bool {
     matches!(prog.loc(u).action, Action::Assign(..) | Action::Alloc(..) | Action::Fork { .. }) && prog.memory.access(u).mods.contains(&a)
 }
 
+/// A forward data-flow fixpoint over every template, for lock states: `entry` at each
+/// template's entry, `step` across a location's action, `join` where paths meet. The state
+/// before each location (`None` where no thread reaches). Must- and may-held locks both use it.
+pub fn lock_states<S: Clone + PartialEq>(prog: &Program, entry: S, step: impl Fn(&S, LocId) -> S, join: impl Fn(&S, &S) -> S) -> Vec<Option<S>> {
+    let mut at: Vec<Option<S>> = vec![None; prog.locs.len()];
+    for t in &prog.templates {
+        at[t.entry.index()] = Some(entry.clone());
+        let mut work = vec![t.entry];
+        while let Some(l) = work.pop() {
+            let Some(cur) = &at[l.index()] else { continue };
+            let out = step(cur, l);
+            for s in &prog.loc(l).succs {
+                let next = match &at[s.index()] {
+                    None => out.clone(),
+                    Some(old) => join(old, &out),
+                };
+                if at[s.index()].as_ref() != Some(&next) {
+                    at[s.index()] = Some(next);
+                    work.push(*s);
+                }
+            }
+        }
+    }
+    at
+}
+
 /// Index of an abstract memory location in [`MemoryModel::locs`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct AbsLoc(pub u32);
@@ -570,7 +596,6 @@ fn union_at(prog: &Program, root: VarId, path: &[u32]) -> Option<usize> {
     None
 }
 
-/// Whether the declared type along a field path contains an array (a summary location).
 /// Whether the member of `root` at `path` (arrays stepped through) is a `rec` record.
 fn record_at(prog: &Program, root: VarId, path: &[u32], rec: super::RecordId) -> bool {
     let mut ty = &prog.var(root).ty;
@@ -590,6 +615,7 @@ fn record_at(prog: &Program, root: VarId, path: &[u32], rec: super::RecordId) ->
     false
 }
 
+/// Whether the declared type along a field path contains an array (a summary location).
 fn crosses_array(prog: &Program, root: VarId, path: &[u32]) -> bool {
     let mut ty = prog.var(root).ty.clone();
     for &i in path {
