@@ -108,3 +108,35 @@ fn writes_through_a_pointer_in_the_shared_copy() {
     assert_eq!(s[0], "safe", "{s:?}");
     assert!(s[1] != "safe" && s[1] != "violated", "{s:?}");
 }
+
+/// `--inline-limit`: a call larger than the limit enters one shared copy of the callee per
+/// thread template (call and return edges) instead of an inlined copy. The proof of a helper
+/// called from four sites survives the context-insensitive return, and the IR holds one copy
+/// of the helper per thread instead of one per call.
+#[test]
+fn a_call_over_the_inline_limit_shares_one_copy_and_keeps_its_proof() {
+    check("inline_shared_helper.c", &["safe", "safe"]);
+    assert_eq!(statuses("inline_shared_helper.c", &["--inline-limit", "5"]), ["safe", "safe"]);
+    assert_eq!(statuses("inline_shared_helper.c", &["--inline-limit", "5", "--engines", "coarsen"]), ["safe", "safe"]);
+    let locks = |extra: &[&str]| {
+        let mut args = vec!["ir"];
+        args.extend_from_slice(extra);
+        args.push("tests/programs/recursion/inline_shared_helper.c");
+        let (out, err) = common::texts(&common::duet(&args));
+        assert!(!out.is_empty(), "{err}");
+        out.lines().filter(|l| l.contains("acquire")).count()
+    };
+    // main's final lock and one per inlined call, against one per thread's shared copy.
+    assert_eq!((locks(&[]), locks(&["--inline-limit", "5"])), (5, 3));
+}
+
+/// The failing twins under a small inline limit: never `safe`, and an atomic section that
+/// covers only one caller of the shared copy never gives a false violation.
+#[test]
+fn the_inline_limit_never_hides_a_failure_or_invents_one() {
+    check("inline_shared_helper_racy.c", &["violated"]);
+    assert_ne!(statuses("inline_shared_helper_racy.c", &["--inline-limit", "5"]), ["safe"]);
+    assert_eq!(statuses("inline_atomic_and_plain_caller.c", &[]), ["safe", "violated"]);
+    let s = statuses("inline_atomic_and_plain_caller.c", &["--inline-limit", "1"]);
+    assert!(s[0] != "violated" && s[1] != "safe", "{s:?}");
+}

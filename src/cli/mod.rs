@@ -64,6 +64,11 @@ pub struct InputArgs {
     /// included; a deeper call enters the shared copy of the recursive functions.
     #[arg(long, default_value_t = crate::frontend::RECURSION_DEPTH, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=64))]
     recursion_depth: usize,
+    /// Size (C statements and expressions of the callee, its own calls included) above which
+    /// a call enters one shared copy of the function per thread template instead of being
+    /// inlined; the bounded search then gives `bounded-safe` at most for what follows.
+    #[arg(long, default_value_t = crate::frontend::INLINE_LIMIT, value_name = "N")]
+    inline_limit: usize,
 }
 
 impl InputArgs {
@@ -77,6 +82,7 @@ impl InputArgs {
             whole_program: !self.no_whole_program,
             parameterized: self.parameterized,
             recursion_depth: self.recursion_depth,
+            inline_limit: self.inline_limit,
         }
     }
 }

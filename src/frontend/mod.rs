@@ -7,6 +7,8 @@
 pub mod bp;
 pub mod ctypes;
 mod lower;
+/// The default of [`FrontendOptions::inline_limit`].
+pub use lower::INLINE_LIMIT;
 /// The default of [`FrontendOptions::recursion_depth`].
 pub use lower::RECURSION_DEPTH;
 pub mod passes;
@@ -37,15 +39,32 @@ pub struct FrontendOptions {
     /// included, at least 1) before a deeper call enters the shared copy.
     #[serde(default = "default_recursion_depth")]
     pub recursion_depth: usize,
+    /// A call whose inlined size (C statements and expressions, callees included) exceeds
+    /// this enters one shared copy of the callee per thread template instead of a copy.
+    #[serde(default = "default_inline_limit")]
+    pub inline_limit: usize,
 }
 
 fn default_recursion_depth() -> usize {
     lower::RECURSION_DEPTH
 }
 
+fn default_inline_limit() -> usize {
+    lower::INLINE_LIMIT
+}
+
 impl Default for FrontendOptions {
     fn default() -> Self {
-        FrontendOptions { cc: "cc".into(), defines: Vec::new(), includes: Vec::new(), m32: false, whole_program: true, parameterized: false, recursion_depth: lower::RECURSION_DEPTH }
+        FrontendOptions {
+            cc: "cc".into(),
+            defines: Vec::new(),
+            includes: Vec::new(),
+            m32: false,
+            whole_program: true,
+            parameterized: false,
+            recursion_depth: lower::RECURSION_DEPTH,
+            inline_limit: lower::INLINE_LIMIT,
+        }
     }
 }
 

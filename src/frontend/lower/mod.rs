@@ -20,7 +20,7 @@ use lang_c::span::{Node, Span as LSpan};
 use std::collections::VecDeque;
 
 pub(super) use indirect::check_sites as check_indirect_calls;
-pub use recursion::RECURSION_DEPTH;
+pub use recursion::{INLINE_LIMIT, RECURSION_DEPTH};
 
 /// Templates larger than this stop the lowering: inlining has exploded.
 const MAX_LOCATIONS: usize = 2_000_000;

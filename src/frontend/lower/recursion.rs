@@ -42,6 +42,13 @@ pub const RECURSION_DEPTH: usize = 8;
 /// (a tree walk) multiplies.
 pub const RECURSION_COPIES: usize = 256;
 
+/// The default of `--inline-limit`: the size of an inlined call (C statements and expressions
+/// of the callee, with the callees it inlines in turn) above which a non-recursive call enters
+/// the callee's shared copy instead. Large enough that no program of the shared benchmarks,
+/// drivers included, is affected: their largest call measures 550 (the bounded search
+/// cuts a shared copy like a loop, so a call that enters one gives `bounded-safe` at most).
+pub const INLINE_LIMIT: usize = 2_000;
+
 /// Frames of a shared copy whose locals are saved on its explicit stack; a deeper frame's
 /// locals are havocked when it returns (covering, and recorded as an approximation).
 pub const STACK_DEPTH: u64 = 1024;
@@ -112,6 +119,10 @@ pub(super) struct RecursionState {
     keys: HashMap<(TemplateId, String), usize>,
     /// Exact recursive copies inlined per template.
     copies: HashMap<TemplateId, usize>,
+    /// Each function's size once inlined (see [`INLINE_LIMIT`]).
+    sizes: HashMap<String, usize>,
+    /// Functions whose size is being measured (on the measuring call chain).
+    measuring: HashSet<String>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -123,6 +134,15 @@ impl<'a> Lowerer<'a> {
             return self.region_call(r, name, args, span, true).map(Ok);
         }
         let depth = self.frames.iter().filter(|f| f.name == name).count();
+        if depth == 0 && self.inline_size(name) > self.opts.inline_limit && !self.frames.iter().any(|f| f.name.starts_with("__VERIFIER_atomic_")) {
+            // Too large to copy at every call: one copy per template, with call and return
+            // edges. A copy called from inside and outside atomic sections is atomic only
+            // where every path to it is: more interleavings, which a proof covers and a replay
+            // filters out (the interpreter tracks atomic sections as they run).
+            let r = self.region_for(name, span)?;
+            let inside = self.rec.regions[r].stack.is_none();
+            return self.region_call(r, name, args, span, inside).map(Ok);
+        }
         if depth == 0 {
             return Ok(Err(args));
         }
@@ -191,6 +211,49 @@ impl<'a> Lowerer<'a> {
             self.rec.callees = Some(all);
         }
         self.rec.callees.as_ref().expect("computed above")
+    }
+
+    /// The size of a call of `name` once inlined: its C statements and expressions, plus the
+    /// size of every call it makes to a defined function (a recursive callee counts once).
+    pub(super) fn inline_size(&mut self, name: &str) -> usize {
+        if let Some(n) = self.rec.sizes.get(name) {
+            return *n;
+        }
+        struct Count<'f> {
+            nodes: usize,
+            calls: Vec<String>,
+            defined: &'f dyn Fn(&str) -> bool,
+        }
+        impl<'ast> Visit<'ast> for Count<'_> {
+            fn visit_statement(&mut self, s: &'ast Statement, span: &'ast LSpan) {
+                self.nodes += 1;
+                lang_c::visit::visit_statement(self, s, span);
+            }
+            fn visit_expression(&mut self, e: &'ast Expression, span: &'ast LSpan) {
+                self.nodes += 1;
+                if let Expression::Call(c) = e {
+                    if let Expression::Identifier(id) = &c.node.callee.node {
+                        if (self.defined)(&id.node.name) {
+                            self.calls.push(id.node.name.clone());
+                        }
+                    }
+                }
+                lang_c::visit::visit_expression(self, e, span);
+            }
+        }
+        let Some(info) = self.functions.get(name) else { return 0 };
+        let def = info.def;
+        let defined = |n: &str| self.functions.contains_key(n);
+        let mut c = Count { nodes: 0, calls: Vec::new(), defined: &defined };
+        c.visit_statement(&def.statement.node, &def.statement.span);
+        let (own, calls) = (c.nodes, c.calls);
+        // A call back into a function still being measured (recursion) adds nothing: its body
+        // is counted once.
+        self.rec.measuring.insert(name.to_string());
+        let total = calls.iter().fold(own, |n, g| n.saturating_add(if self.rec.measuring.contains(g) { 0 } else { self.inline_size(g) }));
+        self.rec.measuring.remove(name);
+        self.rec.sizes.insert(name.to_string(), total);
+        total
     }
 
     /// The functions reachable from `name` in the call graph, `name` included.
