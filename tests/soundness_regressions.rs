@@ -98,3 +98,20 @@ fn a_mutex_whose_owner_may_lock_it_again_is_not_a_plain_mutex() {
     let vs = verdicts("errorcheck_no_relock.c", &[]);
     assert_eq!((vs[0].0.as_str(), vs[1].0.as_str()), ("safe", "violated"), "{vs:?}");
 }
+
+/// Unrolled loop iterations share a node that leaves the loop from inside an atomic section
+/// (an abort in an assume); merging their sections there made the code after the loop
+/// unreachable, a wrong `safe` (and a wrong `bounded-safe` for a loop of unknown count).
+#[test]
+fn atomic_sections_of_two_iterations_do_not_merge() {
+    let runs = never_wrong("atomic_assume_in_loop.c");
+    assert_eq!(runs[0][1].0, "violated", "{runs:?}");
+    // Two iterations reach the failure: bound 1 may only say `bounded-safe`.
+    let file = "atomic_assume_in_nondet_loop.c";
+    for extra in [&[][..], &["--bound", "2"]] {
+        let vs = verdicts(file, extra);
+        assert_ne!(vs[0].0, "violated", "{file} {extra:?}: {vs:?}");
+        assert_eq!(vs[1].0, "violated", "{file} {extra:?}: {vs:?}");
+    }
+    assert_ne!(verdicts(file, &["--engines", "coarsen"])[1].0, "safe");
+}

@@ -373,8 +373,14 @@ impl<'a> Summariser<'a> {
         last.extend(new.last);
         last.sort();
         last.dedup();
+        // Two different atomic sections meet where the unrolled loop's iterations share a node
+        // that leaves the loop from inside a section (an `abort` branch). Keeping either unit
+        // would put the node's events in one iteration's section after a later iteration's,
+        // a cycle in program order that made every path through the loop infeasible. The
+        // merged path opens a new unit at its next atomic action: fewer atomic steps than the
+        // program has, which a proof covers and a replay filters out.
         let unit = match (acc.unit, new.unit) {
-            (Some(a), Some(b)) => Some(a.min(b)),
+            (Some(a), Some(b)) if a != b => None,
             (a, b) => a.or(b),
         };
         State { psi, regs, gens, allocs, last, unit, depth: acc.depth.max(new.depth) }
