@@ -535,10 +535,12 @@ impl<'a> Deepening<'a> {
             self.open.retain(|a| !matches!(verdicts[a.index()].status, Status::Violated | Status::Safe));
             if self.open.is_empty() {
                 self.stopped = Some("every assertion was decided".into());
+            } else if budget_hit {
+                // Checked before exhaustiveness: an exploration whose queries ran out of time
+                // decided nothing, however complete its unrolling.
+                self.stopped = Some("the search budget was spent".into());
             } else if report.exhaustive {
                 self.stopped = Some(format!("the exploration at bound {k} was exhaustive"));
-            } else if budget_hit {
-                self.stopped = Some("the search budget was spent".into());
             } else if !summarised {
                 // The program could not be summarised at all (an unsupported construct): a
                 // larger bound will not help.

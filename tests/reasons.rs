@@ -41,3 +41,19 @@ fn an_open_assertion_says_why_the_finite_state_engine_did_not_prove_it() {
         assert!(reason.contains("the finite-state engine declined: thread template `w` has unboundedly many instances"), "{reason}");
     }
 }
+
+/// A round whose queries ran out of time decided nothing, even when its unrolling was
+/// complete: the reason says the budget was spent, never that the exploration was exhaustive.
+#[test]
+fn a_spent_budget_is_not_called_an_exhaustive_exploration() {
+    let o = common::duet(&["check", "--search-time", "2", "--format", "json", "tests/programs/reasons/slow_bitand.c"]);
+    let (out, err) = common::texts(&o);
+    let r: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+    let v = &r["tasks"][0]["assertions"][0];
+    let reason = v["reason"].as_str().unwrap();
+    assert_ne!(v["status"], "safe", "{out}");
+    if v["status"] != "violated" {
+        assert!(reason.contains("deepening stopped: the search budget was spent"), "{reason}");
+        assert!(!reason.contains("exhaustive"), "{reason}");
+    }
+}
