@@ -293,7 +293,11 @@ fn finite_pass(prog: &Program, opts: &CheckOptions, verdicts: &mut [AssertionVer
             }
         }
     }
+    let mut not_proved = Vec::new();
     for out in finite::prove(prog, &open, &fo) {
+        if matches!(out.status, finite::FiniteStatus::NotProved(_)) {
+            not_proved.push(out.assertion);
+        }
         // Saying why the engine did not prove is what tells a user whether an exceptions file
         // or a smaller projection could help.
         match &out.status {
@@ -311,6 +315,44 @@ fn finite_pass(prog: &Program, opts: &CheckOptions, verdicts: &mut [AssertionVer
             v.status = Status::Safe;
             v.reason = format!("safe: proved by {how}, for every interleaving of the threads the program creates");
             v.detail = None;
+        }
+    }
+    if !not_proved.is_empty() {
+        transactions_pass(prog, budget, &not_proved, verdicts);
+    }
+}
+
+/// Transaction-based summaries on what the finite-state engine built a projection for but did
+/// not prove: the same projection explored by transactions (fewer interleavings, so it may
+/// finish within the budget where the exact exploration does not), with locks the projection
+/// does not name (arrays of mutexes) made exact. It proves only for the threads the program
+/// creates, and touches only open verdicts.
+fn transactions_pass(prog: &Program, budget: Duration, open: &[AssertId], verdicts: &mut [AssertionVerdict]) {
+    let to = finite::transactions::TxOptions { deadline: Some(Instant::now() + budget), ..Default::default() };
+    match finite::transactions::prove(prog, open, &coarsen::locks::must_hold(prog), &to) {
+        Ok(r) => {
+            for (a, outcome) in r.outcomes {
+                let v = &mut verdicts[a.index()];
+                if v.status != Status::Unknown {
+                    continue;
+                }
+                match outcome {
+                    Ok(()) => {
+                        v.status = Status::Safe;
+                        v.reason = format!(
+                            "safe: proved by transaction-based summaries (reduction by movers) of its finite-state projection, for every interleaving of the {} threads the program creates ({})",
+                            r.threads, r.termination
+                        );
+                        v.detail = None;
+                    }
+                    Err(why) => v.reason.push_str(&format!("; the transactions did not prove it: {why}")),
+                }
+            }
+        }
+        Err(why) => {
+            for a in open {
+                verdicts[a.index()].reason.push_str(&format!("; the transactions declined: {why}"));
+            }
         }
     }
 }

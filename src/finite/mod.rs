@@ -13,7 +13,9 @@ pub mod cartesian;
 pub mod exceptions;
 pub mod explicit;
 pub mod model;
+pub mod movers;
 pub mod space;
+pub mod transactions;
 
 use crate::diag::Diagnostic;
 use crate::ir::{AssertId, Program};

@@ -152,6 +152,15 @@ impl<'p> Model<'p> {
         self.global_names.iter().position(|n| n == name)
     }
 
+    /// Where the projection keeps a variable: whether in the global store, the index of its
+    /// first cell in that store, and its number of cells; `None` when it is not tracked.
+    pub fn cell_of(&self, v: VarId) -> Option<(bool, usize, u32)> {
+        self.home.get(&v).map(|&(h, len)| match h {
+            Home::Global(b) => (true, b, len),
+            Home::Local(b) => (false, 1 + b, len),
+        })
+    }
+
     /// Number of global cells.
     pub fn global_len(&self) -> usize {
         self.global_names.len()

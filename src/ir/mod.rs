@@ -503,6 +503,9 @@ pub struct Program {
     /// Where the program makes a mutex error-checking, if it does: the IR's mutex blocks an
     /// owner that locks again, where such a mutex returns `EDEADLK`.
     pub errorcheck_mutex: Option<Span>,
+    /// The recursive calls the front-end lowered (callee, first call site), in lowering
+    /// order: the functions whose inlined copies nest (see `frontend/lower/recursion.rs`).
+    pub recursive_calls: Vec<(String, Span)>,
     /// The alias model: abstract locations, mod/ref sets, lock identities.
     pub memory: MemoryModel,
     /// The function definitions of the input, by source extent (for witnesses, which name

@@ -91,6 +91,8 @@ pub(super) struct Lowerer<'a> {
     pub alloc_sites: u32,
     /// Where the program makes a mutex error-checking, if it does.
     pub errorcheck_mutex: Option<Span>,
+    /// Recursive calls lowered (callee, call site), first per callee.
+    pub recursive_calls: Vec<(String, Span)>,
     globals: HashMap<String, VarId>,
     pub functions: HashMap<String, FuncInfo<'a>>,
     prototypes: HashMap<String, Declared>,
@@ -163,6 +165,7 @@ impl<'a> Lowerer<'a> {
             external_seen: HashSet::new(),
             alloc_sites: 0,
             errorcheck_mutex: None,
+            recursive_calls: Vec::new(),
             globals: HashMap::new(),
             functions: HashMap::new(),
             prototypes: HashMap::new(),
@@ -856,6 +859,7 @@ impl<'a> Lowerer<'a> {
             data_model: dm,
             alloc_sites: self.alloc_sites,
             errorcheck_mutex: self.errorcheck_mutex,
+            recursive_calls: self.recursive_calls,
             memory: MemoryModel::default(),
             functions,
         }

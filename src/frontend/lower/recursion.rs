@@ -131,6 +131,9 @@ impl<'a> Lowerer<'a> {
     /// arguments back for an exact inlined copy (counted when it is recursive).
     pub(super) fn recursive_call(&mut self, name: &str, args: Vec<Val>, span: Span) -> Result<Result<Option<Val>, Vec<Val>>, Fatal> {
         if let Some(r) = self.frames.last().and_then(|f| f.region).filter(|r| self.rec.regions[*r].scc.iter().any(|g| g == name)) {
+            if !self.recursive_calls.iter().any(|(f, _)| f == name) {
+                self.recursive_calls.push((name.to_string(), span));
+            }
             return self.region_call(r, name, args, span, true).map(Ok);
         }
         let depth = self.frames.iter().filter(|f| f.name == name).count();
@@ -145,6 +148,9 @@ impl<'a> Lowerer<'a> {
         }
         if depth == 0 {
             return Ok(Err(args));
+        }
+        if !self.recursive_calls.iter().any(|(f, _)| f == name) {
+            self.recursive_calls.push((name.to_string(), span));
         }
         let copies = self.rec.copies.entry(self.tpl).or_insert(0);
         if depth < self.opts.recursion_depth.max(1) && *copies < RECURSION_COPIES {
