@@ -551,6 +551,7 @@ impl<'a> Deepening<'a> {
                 self.previous.as_secs_f64()
             ));
             let mut budget_hit = false;
+            let mut undecided = false;
             let summarised = s.instances > 0;
             for (a, outcome) in report.outcomes {
                 let v = &mut verdicts[a.index()];
@@ -570,7 +571,10 @@ impl<'a> Deepening<'a> {
                     BoundedOutcome::BoundedSafe { reason } => {
                         self.clean.insert(a, (k, reason.clone()));
                     }
-                    BoundedOutcome::Unknown { reason } => budget_hit |= reason.contains(bounded::SEARCH_BUDGET_SPENT) || reason.contains("solver timeout"),
+                    BoundedOutcome::Unknown { reason } => {
+                        undecided = true;
+                        budget_hit |= reason.contains(bounded::SEARCH_BUDGET_SPENT) || reason.contains("solver timeout");
+                    }
                 }
                 self.last.insert(a, (k, outcome));
             }
@@ -581,6 +585,8 @@ impl<'a> Deepening<'a> {
                 // Checked before exhaustiveness: an exploration whose queries ran out of time
                 // decided nothing, however complete its unrolling.
                 self.stopped = Some("the search budget was spent".into());
+            } else if report.exhaustive && undecided {
+                self.stopped = Some(format!("bound {k} unrolls the whole program, so a larger bound would pose the same undecided queries"));
             } else if report.exhaustive {
                 self.stopped = Some(format!("the exploration at bound {k} was exhaustive"));
             } else if !summarised {

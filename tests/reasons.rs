@@ -42,8 +42,8 @@ fn an_open_assertion_says_why_the_finite_state_engine_did_not_prove_it() {
     }
 }
 
-/// A round whose queries ran out of time decided nothing, even when its unrolling was
-/// complete: the reason says the budget was spent, never that the exploration was exhaustive.
+/// A round whose queries ran out of time, or that the solver gave up on, decided nothing even
+/// when its unrolling was complete: the reason never calls the exploration exhaustive.
 #[test]
 fn a_spent_budget_is_not_called_an_exhaustive_exploration() {
     let o = common::duet(&["check", "--search-time", "2", "--format", "json", "tests/programs/reasons/slow_bitand.c"]);
@@ -53,7 +53,9 @@ fn a_spent_budget_is_not_called_an_exhaustive_exploration() {
     let reason = v["reason"].as_str().unwrap();
     assert_ne!(v["status"], "safe", "{out}");
     if v["status"] != "violated" {
-        assert!(reason.contains("deepening stopped: the search budget was spent"), "{reason}");
+        let budget = reason.contains("deepening stopped: the search budget was spent");
+        let gave_up = reason.contains("solver gave up") && reason.contains("deepening stopped: bound 1 unrolls the whole program");
+        assert!(budget || gave_up, "{reason}");
         assert!(!reason.contains("exhaustive"), "{reason}");
     }
 }
