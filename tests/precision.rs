@@ -85,3 +85,21 @@ fn definite_joins_need_a_single_instance() {
     assert_eq!(definite("result.c", false), 1);
     assert_eq!(duet_rs::coarsen::joins::results(&load(&dir.join("result.c"), &FrontendOptions::default()).unwrap()).len(), 1);
 }
+
+/// Locks relative to the accessed object: the disciplined programs have their cells protected,
+/// and each soundness trap leaves the cell it reads unprotected.
+#[test]
+fn relative_locks_protect_only_disciplined_cells() {
+    let dir = common::repo("tests/programs/precision");
+    let protected = |file: &str| {
+        let prog = load(&dir.join(file), &FrontendOptions::default()).unwrap();
+        duet_rs::coarsen::privatise::plan(&prog).protected
+    };
+    assert_eq!(protected("lock_rel_struct.c"), ["cache[*].refs"]);
+    assert_eq!(protected("lock_array.c"), ["a[*]"]);
+    assert!(protected("lock_rel_param.c").contains(&"devs[*].state".to_string()));
+    for twin in ["lock_rel_other_fail.c", "lock_rel_reassign_fail.c", "lock_rel_unguarded_fail.c", "lock_rel_param_fail.c", "lock_array_index_fail.c", "lock_array_changed_fail.c"] {
+        assert!(protected(twin).is_empty(), "{twin}: {:?}", protected(twin));
+    }
+    assert!(!protected("lock_rel_heap_fail.c").iter().any(|n| n.contains("heap")), "the heap cell written through another device");
+}
