@@ -103,3 +103,21 @@ fn relative_locks_protect_only_disciplined_cells() {
     }
     assert!(!protected("lock_rel_heap_fail.c").iter().any(|n| n.contains("heap")), "the heap cell written through another device");
 }
+
+/// Partitioning by held lockset: after the split, every copy of the write under the correlated
+/// test surely holds the lock; with `c` changed in between, a copy of the write does not.
+#[test]
+fn partition_makes_correlated_locks_definite() {
+    let dir = common::repo("tests/programs/precision");
+    let held_at_writes = |file: &str, line: u32| {
+        let prog = load(&dir.join(file), &FrontendOptions::default()).unwrap();
+        let split = duet_rs::coarsen::partition::partition(&prog).expect("a location is reached with two locksets");
+        let held = duet_rs::coarsen::locks::must_hold(&split);
+        let writes: Vec<bool> =
+            split.loc_ids().filter(|l| split.loc(*l).span.line == line && matches!(split.loc(*l).action, duet_rs::ir::Action::Assign(..))).map(|l| !held[l.index()].is_empty()).collect();
+        assert!(!writes.is_empty(), "{file}:{line} has writes");
+        writes
+    };
+    assert!(held_at_writes("correlated_lock.c", 14).iter().all(|h| *h));
+    assert!(held_at_writes("correlated_lock_changed_fail.c", 14).iter().any(|h| !h));
+}

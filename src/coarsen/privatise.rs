@@ -60,7 +60,7 @@ struct Held {
 }
 
 /// A local variable (or temporary) that no other thread can see or store to.
-fn private_var(prog: &Program, v: VarId) -> bool {
+pub(super) fn private_var(prog: &Program, v: VarId) -> bool {
     if !matches!(prog.var(v).kind, VarKind::Local(_) | VarKind::Temp(_)) || prog.var(v).addr_taken {
         return false;
     }
@@ -92,7 +92,7 @@ fn element_of_base(prog: &Program, lv: &Lval) -> Option<(VarId, VarId)> {
 
 /// The variable an index expression is, when its value is the variable's: the variable
 /// itself, or a conversion to a type that holds every value of the variable's type.
-fn index_base(prog: &Program, idx: &Expr) -> Option<VarId> {
+pub(super) fn index_base(prog: &Program, idx: &Expr) -> Option<VarId> {
     match idx {
         Expr::Load(Lval::Var(b)) => Some(*b),
         Expr::Cast(t, inner) => {
