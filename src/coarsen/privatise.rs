@@ -16,7 +16,8 @@
 //!   shape at a time (checked: an acquire of a shape that may be held rejects the shape), so
 //!   every held key of a shape names the same concrete lock.
 //! - an abstract location `x` is *protected* by a shape when every access to it, in every
-//!   template, is `b->f` (or `a[b]`) with a key `(b, shape)` held: the accessed concrete cell then
+//!   template, is `b->f` (or `a[b]`) with a key `(b, shape)` held, except accesses by `main`
+//!   before its first fork (no other thread exists yet): the accessed concrete cell then
 //!   lies in the object (at the index) whose lock the accessing thread holds. No two threads
 //!   access one concrete cell of `x` at once, and a thread sees there only values left at some
 //!   release of that cell's lock (or the initial value).
@@ -249,6 +250,23 @@ fn held(prog: &Program) -> Vec<Option<Held>> {
     lock_states(prog, Held::default(), step, join)
 }
 
+/// The root's locations that no fork precedes on any path: only `main` runs there (the root
+/// template has one instance, and every other thread is created by some fork).
+fn before_any_fork(prog: &Program) -> Vec<bool> {
+    let mut alone = vec![false; prog.locs.len()];
+    let Some(root) = prog.templates.first() else { return alone };
+    let mut work = vec![root.entry];
+    while let Some(l) = work.pop() {
+        if std::mem::replace(&mut alone[l.index()], true) {
+            continue;
+        }
+        if !matches!(prog.loc(l).action, Action::Fork { .. }) {
+            work.extend(prog.loc(l).succs.iter().copied());
+        }
+    }
+    alone
+}
+
 /// What the pass found: for each shape, the slots it caches.
 #[derive(Debug, Default)]
 pub struct Plan {
@@ -286,11 +304,16 @@ pub fn plan(prog: &Program) -> Plan {
             _ => {}
         }
     }
+    let alone = before_any_fork(prog);
     // Per abstract location: the shapes that guard every access (None: not yet accessed).
     let mut guard: BTreeMap<AbsLoc, Option<BTreeSet<Shape>>> = BTreeMap::new();
     let mut uses: Vec<(Slot, Shape, VarId, Vec<AbsLoc>)> = Vec::new();
     for l in prog.loc_ids() {
         let Some(st) = &states[l.index()] else { continue };
+        // While `main` runs alone, an access overlaps no critical section.
+        if alone[l.index()] {
+            continue;
+        }
         let action = &prog.loc(l).action;
         let access = prog.memory.access(l);
         let mut seen: BTreeSet<AbsLoc> = BTreeSet::new();
