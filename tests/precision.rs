@@ -85,3 +85,43 @@ fn definite_joins_need_a_single_instance() {
     assert_eq!(definite("result.c", false), 1);
     assert_eq!(duet_rs::coarsen::joins::results(&load(&dir.join("result.c"), &FrontendOptions::default()).unwrap()).len(), 1);
 }
+
+/// Locks relative to the accessed object: the disciplined programs have their cells protected,
+/// and each soundness trap leaves the cell it reads unprotected.
+#[test]
+fn relative_locks_protect_only_disciplined_cells() {
+    let dir = common::repo("tests/programs/precision");
+    let protected = |file: &str| {
+        let prog = load(&dir.join(file), &FrontendOptions::default()).unwrap();
+        duet_rs::coarsen::privatise::plan(&prog).protected
+    };
+    assert_eq!(protected("lock_rel_struct.c"), ["cache[*].refs"]);
+    assert_eq!(protected("lock_array.c"), ["a[*]"]);
+    assert!(protected("lock_rel_param.c").contains(&"devs[*].state".to_string()));
+    // `main` initialises without the lock before any thread exists.
+    assert_eq!(protected("lock_rel_init.c"), ["cache[*].refs"]);
+    for twin in
+        ["lock_rel_other_fail.c", "lock_rel_reassign_fail.c", "lock_rel_unguarded_fail.c", "lock_rel_param_fail.c", "lock_array_index_fail.c", "lock_array_changed_fail.c", "lock_rel_init_late_fail.c"]
+    {
+        assert!(protected(twin).is_empty(), "{twin}: {:?}", protected(twin));
+    }
+    assert!(!protected("lock_rel_heap_fail.c").iter().any(|n| n.contains("heap")), "the heap cell written through another device");
+}
+
+/// Partitioning by held lockset: after the split, every copy of the write under the correlated
+/// test surely holds the lock; with `c` changed in between, a copy of the write does not.
+#[test]
+fn partition_makes_correlated_locks_definite() {
+    let dir = common::repo("tests/programs/precision");
+    let held_at_writes = |file: &str, line: u32| {
+        let prog = load(&dir.join(file), &FrontendOptions::default()).unwrap();
+        let split = duet_rs::coarsen::partition::partition(&prog).expect("a location is reached with two locksets");
+        let held = duet_rs::coarsen::locks::must_hold(&split);
+        let writes: Vec<bool> =
+            split.loc_ids().filter(|l| split.loc(*l).span.line == line && matches!(split.loc(*l).action, duet_rs::ir::Action::Assign(..))).map(|l| !held[l.index()].is_empty()).collect();
+        assert!(!writes.is_empty(), "{file}:{line} has writes");
+        writes
+    };
+    assert!(held_at_writes("correlated_lock.c", 14).iter().all(|h| *h));
+    assert!(held_at_writes("correlated_lock_changed_fail.c", 14).iter().any(|h| !h));
+}

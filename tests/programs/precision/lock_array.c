@@ -1,0 +1,35 @@
+/* Pattern 6 with a lock array: `locks[i]` guards `a[i]` for the same unchanged `i`. */
+#include <pthread.h>
+extern void __VERIFIER_assert(int);
+extern int __VERIFIER_nondet_int(void);
+#define N 8
+pthread_mutex_t locks[N];
+int a[N];
+void *worker(void *arg) {
+    int i = __VERIFIER_nondet_int();
+    if (i < 0 || i >= N) return 0;
+    pthread_mutex_lock(&locks[i]);
+    a[i]++;
+    a[i] = a[i] + 2;
+    a[i] -= 3;
+    pthread_mutex_unlock(&locks[i]);
+    return 0;
+}
+void *checker(void *arg) {
+    int j = __VERIFIER_nondet_int();
+    if (j < 0 || j >= N) return 0;
+    pthread_mutex_lock(&locks[j]);
+    __VERIFIER_assert(a[j] == 0); // expect: safe
+    pthread_mutex_unlock(&locks[j]);
+    return 0;
+}
+int main(void) {
+    pthread_t t;
+    for (int k = 0; k < N; k++)
+        pthread_mutex_init(&locks[k], 0);
+    for (int k = 0; k < 4; k++) {
+        pthread_create(&t, 0, worker, 0);
+        pthread_create(&t, 0, checker, 0);
+    }
+    return 0;
+}
