@@ -8,8 +8,8 @@
 //! is which: threads running the same code are interchangeable).
 //!
 //! Threads are grouped into [`Class`]es of interchangeable threads: the instances of one
-//! template, and templates inlined from the same start routine whose code is identical up to
-//! the naming of their locals (checked location by location). A class has a fixed number of
+//! template, and templates whose code is identical up to the naming of their locals (checked
+//! location by location), as the creations of one start routine. A class has a fixed number of
 //! threads, or unboundedly many for a template created in a loop (the parameterized case).
 //!
 //! Cells are tracked when an assertion or a branch condition depends on them (a cone of
@@ -255,7 +255,9 @@ impl<'p> Model<'p> {
         }
         for c in &mut classes {
             if c.members.len() > 1 {
-                c.name = format!("{} (x{})", prog.template(c.template).function, c.count.unwrap_or(0));
+                let f = &prog.template(c.template).function;
+                let one_routine = c.members.iter().all(|&t| &prog.template(t).function == f);
+                c.name = if one_routine { format!("{f} (x{})", c.count.unwrap_or(0)) } else { format!("{} (and {} identical)", prog.template(c.template).name, c.count.unwrap_or(1) - 1) };
             }
         }
         let mut slots = Vec::new();
@@ -275,13 +277,15 @@ impl<'p> Model<'p> {
         self.slots = slots;
     }
 
-    /// Whether template `b` behaves exactly as template `a` in the projection: the same start
-    /// routine inlined the same way, location by location, with its own locals in place of
-    /// `a`'s at the same cells, the same globals, locks, parameters and dead cells.
+    /// Whether template `b` behaves exactly as template `a` in the projection: the same actions
+    /// and control flow, location by location, with its own locals in place of `a`'s at the
+    /// same cells, the same globals, assertions, locks, parameters and dead cells. Source
+    /// positions may differ (start routines that only call the same function are identical);
+    /// reports then show `a`'s.
     fn identical(&self, a: TemplateId, b: TemplateId) -> bool {
         let prog = self.prog;
         let (ta, tb) = (prog.template(a), prog.template(b));
-        if ta.function != tb.function || ta.locs.len() != tb.locs.len() || ta.params.len() != tb.params.len() || self.local_len[a.index()] != self.local_len[b.index()] {
+        if ta.locs.len() != tb.locs.len() || ta.params.len() != tb.params.len() || self.local_len[a.index()] != self.local_len[b.index()] {
             return false;
         }
         let pos_a: HashMap<LocId, usize> = ta.locs.iter().enumerate().map(|(k, &l)| (l, k)).collect();
@@ -303,7 +307,7 @@ impl<'p> Model<'p> {
         };
         for (&la, &lb) in ta.locs.iter().zip(&tb.locs) {
             let (x, y) = (prog.loc(la), prog.loc(lb));
-            if x.atomic != y.atomic || x.span != y.span || self.dead[la.index()] != self.dead[lb.index()] || x.succs.len() != y.succs.len() {
+            if x.atomic != y.atomic || self.dead[la.index()] != self.dead[lb.index()] || x.succs.len() != y.succs.len() {
                 return false;
             }
             if x.succs.iter().zip(&y.succs).any(|(s, t)| pos_a.get(s) != pos_b.get(t) || !pos_a.contains_key(s)) {
