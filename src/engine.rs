@@ -266,9 +266,9 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
     CheckReport { verdicts, sections, artifacts }
 }
 
-/// The finite-state engine on the assertions still open. It proves only for the threads the
-/// program creates, which is every execution when no template is created unboundedly; it
-/// declines the other programs, and its "not proved" is left to the bounded search.
+/// The finite-state engine on the assertions still open. Its proofs cover the threads the
+/// program creates, and every number of threads of a template created unboundedly (the
+/// parameterized abstraction); its "not proved" is left to the bounded search.
 fn finite_pass(prog: &Program, opts: &CheckOptions, verdicts: &mut [AssertionVerdict]) {
     let open: Vec<AssertId> = (0..verdicts.len()).filter(|&i| verdicts[i].status == Status::Unknown && !prog.assertions[i].locs.is_empty()).map(|i| AssertId(i as u32)).collect();
     if open.is_empty() {
@@ -305,15 +305,23 @@ fn finite_pass(prog: &Program, opts: &CheckOptions, verdicts: &mut [AssertionVer
             finite::FiniteStatus::NotProved(why) => verdicts[out.assertion.index()].reason.push_str(&format!("; the finite-state engine did not prove it: {why}")),
             _ => {}
         }
-        if let finite::FiniteStatus::Proved { method, threads: finite::ThreadClaim::AsCreated } = out.status {
+        if let finite::FiniteStatus::Proved { method, threads } = out.status {
             let how = match method {
                 finite::Method::Cartesian => "the Cartesian thread-modular abstraction",
                 finite::Method::Exceptions => "the Cartesian abstraction refined by exception sets",
                 finite::Method::Exact => "an exact exploration of its finite-state projection",
             };
+            let claim = match threads {
+                finite::ThreadClaim::AsCreated => "for every interleaving of the threads the program creates".to_string(),
+                finite::ThreadClaim::Every(names) => {
+                    format!("for every interleaving and every number of threads of the unboundedly created {} (parameterized)", names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", "))
+                }
+                // A fixed instance count is not every execution of the program.
+                finite::ThreadClaim::Instances(_) => continue,
+            };
             let v = &mut verdicts[out.assertion.index()];
             v.status = Status::Safe;
-            v.reason = format!("safe: proved by {how}, for every interleaving of the threads the program creates");
+            v.reason = format!("safe: proved by {how}, {claim}");
             v.detail = None;
         }
     }

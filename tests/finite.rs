@@ -132,28 +132,117 @@ fn malformed_exceptions_are_located() {
     assert!(err.message.contains("not a tracked global"), "{}", err.message);
 }
 
-/// Figure 3 with its ghost counter: proved with Section 5's exceptions, not without them.
-#[test]
-fn figure3_needs_exceptions() {
-    let dir = std::env::temp_dir().join(format!("duet-finite-{}", std::process::id()));
+/// A Figure 3 instance written by `gen_fig3.py` (`extra`: its mode flag).
+fn figure3(n: u32, m: u32, extra: &[&str]) -> Program {
+    let dir = std::env::temp_dir().join(format!("duet-finite-{}-{n}-{m}{}", std::process::id(), extra.join("")));
     std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("fig3_4_2.c");
+    let path = dir.join(format!("fig3_{n}_{m}.c"));
     let gen = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("benchmarks/finite/gen_fig3.py");
-    let out = std::process::Command::new("python3").arg(&gen).args(["4", "2"]).output().expect("python3");
+    let out = std::process::Command::new("python3").arg(&gen).args([n.to_string(), m.to_string()]).args(extra).output().expect("python3");
     std::fs::write(&path, &out.stdout).unwrap();
     let prog = frontend::load(&path, &FrontendOptions::default()).unwrap();
-    let open: Vec<AssertId> = (0..prog.assertions.len() as u32).map(AssertId).collect();
-    let with = finite::prove(&prog, &open, &FiniteOptions { exact_fallback: false, ..FiniteOptions::default() });
-    for o in &with {
-        assert_eq!(o.status, FiniteStatus::Proved { method: Method::Exceptions, threads: finite::ThreadClaim::AsCreated }, "{o:?}");
-    }
-    let without = finite::prove(&prog, &open, &FiniteOptions { exact_fallback: false, auto_exceptions: false, ..FiniteOptions::default() });
-    assert!(without.iter().all(|o| !o.proved()), "{without:?}");
     std::fs::remove_dir_all(&dir).ok();
+    prog
+}
+
+fn all_open(prog: &Program) -> Vec<AssertId> {
+    (0..prog.assertions.len() as u32).map(AssertId).collect()
+}
+
+/// Figure 3 with its ghost counter: proved with Section 5's exceptions, not without them;
+/// whether its threads share one start routine or each has its own that calls the same code
+/// (one symmetric class either way).
+#[test]
+fn figure3_needs_exceptions() {
+    for extra in [&[][..], &["--distinct"][..]] {
+        let prog = figure3(4, 2, extra);
+        let m = Model::build(&prog, None).unwrap();
+        let classes: Vec<Option<u32>> = m.classes.iter().map(|c| c.count).collect();
+        assert_eq!(classes, vec![Some(1), Some(4)], "{extra:?}");
+        let open = all_open(&prog);
+        let with = finite::prove(&prog, &open, &FiniteOptions { exact_fallback: false, ..FiniteOptions::default() });
+        for o in &with {
+            assert_eq!(o.status, FiniteStatus::Proved { method: Method::Exceptions, threads: finite::ThreadClaim::AsCreated }, "{extra:?} {o:?}");
+        }
+        let without = finite::prove(&prog, &open, &FiniteOptions { exact_fallback: false, auto_exceptions: false, ..FiniteOptions::default() });
+        assert!(without.iter().all(|o| !o.proved()), "{extra:?} {without:?}");
+    }
+}
+
+/// Threads created in a loop of unknown bound: the parameterized abstraction proves the spin
+/// lock for every number of threads (and needs the exceptions for it); a lock whose
+/// test-and-set is not atomic is never proved.
+#[test]
+fn parameterized_spin_lock() {
+    let prog = load("spin_loop.c");
+    let open = all_open(&prog);
+    let m = Model::build(&prog, None).unwrap();
+    assert_eq!(m.classes.iter().map(|c| c.count).collect::<Vec<_>>(), vec![Some(1), None]);
+    for o in finite::prove(&prog, &open, &FiniteOptions::default()) {
+        assert_eq!(o.status, FiniteStatus::Proved { method: Method::Exceptions, threads: finite::ThreadClaim::Every(vec!["worker".into()]) }, "{o:?}");
+    }
+    let without = finite::prove(&prog, &open, &FiniteOptions { auto_exceptions: false, ..FiniteOptions::default() });
+    assert!(without.iter().all(|o| !o.proved()), "{without:?}");
+    assert_not_proved("spin_loop_no_atomic.c");
+    // The same family created in a loop, from the generator.
+    let prog = figure3(3, 3, &["--loop"]);
+    for o in finite::prove(&prog, &all_open(&prog), &FiniteOptions::default()) {
+        assert!(matches!(o.status, FiniteStatus::Proved { threads: finite::ThreadClaim::Every(_), .. }), "{o:?}");
+    }
+}
+
+/// A property that holds for two threads and fails for three: proved for the two threads
+/// lock_count_two.c creates, and for two instances when asked, but never for every number of
+/// threads, nor for three.
+#[test]
+fn thread_count_twin_is_never_proved_for_every_count() {
+    assert_proved("lock_count_two.c");
+    let prog = load("lock_count_loop.c");
+    let open = all_open(&prog);
+    for exceptions in [true, false] {
+        for o in finite::prove(&prog, &open, &FiniteOptions { auto_exceptions: exceptions, ..FiniteOptions::default() }) {
+            assert!(!o.proved(), "{o:?}");
+        }
+    }
+    for o in finite::prove(&prog, &open, &FiniteOptions { instances: Some(2), ..FiniteOptions::default() }) {
+        assert!(matches!(o.status, FiniteStatus::Proved { threads: finite::ThreadClaim::Instances(2), .. }), "{o:?}");
+    }
+    for o in finite::prove(&prog, &open, &FiniteOptions { instances: Some(3), ..FiniteOptions::default() }) {
+        assert!(!o.proved(), "{o:?}");
+    }
+}
+
+/// `check` reports the parameterized proof as one for every number of threads (alone: COARSEN
+/// proves spin_loop.c too), and the default strategy finds the twins' violations.
+#[test]
+fn default_strategy_on_unbounded_threads() {
+    let run = |file: &str, engines: &[&str]| {
+        let path = format!("tests/programs/finite/{file}");
+        let mut args = vec!["check", "--format", "json", "--search-time", "60"];
+        args.extend(engines);
+        args.push(&path);
+        let o = common::duet(&args);
+        let (out, err) = common::texts(&o);
+        let r: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{file}: {e}: {out}{err}"));
+        r["tasks"][0]["assertions"].as_array().unwrap().iter().map(|a| (a["status"].as_str().unwrap().to_string(), a["reason"].as_str().unwrap().to_string())).collect::<Vec<_>>()
+    };
+    let vs = run("spin_loop.c", &["--engines", "finite"]);
+    assert!(!vs.is_empty());
+    for (status, reason) in &vs {
+        assert_eq!(status, "safe", "{reason}");
+        assert!(reason.contains("every number of threads of the unboundedly created `worker`"), "{reason}");
+    }
+    for file in ["lock_count_loop.c", "spin_loop_no_atomic.c"] {
+        let vs = run(file, &[]);
+        assert!(vs.iter().any(|(s, _)| s == "violated"), "{file}: {vs:?}");
+        assert!(vs.iter().all(|(s, _)| s != "safe"), "{file}: {vs:?}");
+    }
 }
 
 /// Timings for the Figure 3 family (`benchmarks/finite/run.sh`); measures, asserts nothing
-/// about speed. `FIG3_N` and `FIG3_M` (comma-separated) choose the sizes.
+/// about speed. `FIG3_N` and `FIG3_M` (comma-separated) choose the sizes; `FIG3_MODE` passes
+/// `--distinct` (a start routine per thread) or `--loop` (every number of threads) to the
+/// generator.
 #[test]
 #[ignore]
 fn bench_figure3() {
@@ -161,11 +250,12 @@ fn bench_figure3() {
     let dir = std::env::temp_dir().join(format!("duet-finite-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let gen = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("benchmarks/finite/gen_fig3.py");
-    println!("n\tm\tload_s\tprove_s\tproved\tplain_proved");
+    let mode: Vec<String> = std::env::var("FIG3_MODE").ok().filter(|m| !m.is_empty()).into_iter().collect();
+    println!("n\tm\tload_s\tprove_s\tproved\tplain_proved\tclasses");
     for n in list("FIG3_N", "10,20,30,40,50,60,70,80,90,100") {
         for m in list("FIG3_M", "1,3,5,7,9") {
             let path = dir.join(format!("fig3_{n}_{m}.c"));
-            let out = std::process::Command::new("python3").arg(&gen).args([n.to_string(), m.to_string()]).output().unwrap();
+            let out = std::process::Command::new("python3").arg(&gen).args([n.to_string(), m.to_string()]).args(&mode).output().unwrap();
             std::fs::write(&path, &out.stdout).unwrap();
             let t = std::time::Instant::now();
             let prog = frontend::load(&path, &FrontendOptions::default()).unwrap();
@@ -180,7 +270,8 @@ fn bench_figure3() {
             } else {
                 "-".into()
             };
-            println!("{n}\t{m}\t{load:.3}\t{prove:.3}\t{}\t{plain}", res.iter().all(|o| o.proved()));
+            let classes = Model::build(&prog, None).map(|md| md.classes.len()).unwrap_or(0);
+            println!("{n}\t{m}\t{load:.3}\t{prove:.3}\t{}\t{plain}\t{classes}", res.iter().all(|o| o.proved()));
         }
     }
     std::fs::remove_dir_all(&dir).ok();

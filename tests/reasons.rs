@@ -38,7 +38,10 @@ fn an_open_assertion_says_why_the_finite_state_engine_did_not_prove_it() {
     for v in vs {
         assert_eq!(v["status"], "unknown", "{out}");
         let reason = v["reason"].as_str().unwrap();
-        assert!(reason.contains("the finite-state engine declined: thread template `w` has unboundedly many instances"), "{reason}");
+        // The parameterized abstraction takes the loop's threads, but its counters do not stay
+        // small and the exact exploration needs a fixed thread count.
+        assert!(reason.contains("the finite-state engine did not prove it"), "{reason}");
+        assert!(reason.contains("the exact exploration needs a fixed number of threads, and `w` has unboundedly many"), "{reason}");
     }
 }
 

@@ -1,14 +1,26 @@
 //! Cartesian abstract interpretation with exception sets (SAS 2007, Sections 3 and 4).
 //!
-//! The abstract element gives, per global store `g` and thread slot `i`, the set `X_i^[g]` of
-//! slot `i`'s local stores; its concretisation is the union over `g` of the products
-//! `{g} × X_1^[g] × … × X_n^[g]`, plus the exception set `E`. One iteration computes
-//! `α_cart(α_E(init ∪ post(γ_E(γ_cart X))))`: every product of `γ_cart X` and every product of
-//! `E` takes one step of one thread, which yields again a product; Proposition 8 then
-//! projects that product minus `E` onto its components, by asking for each component
-//! element whether the product with that component fixed lies inside one product of `E`
-//! (Proposition 7; exact for maximized antichains, and a sound under-approximation of
-//! inclusion otherwise, which only keeps more states in `X`).
+//! Threads of one class run the same code and are interchangeable ([`super::model::Class`]),
+//! so the abstraction is the symmetric one: per global store `g` and class `c`, one set
+//! `X_c^[g]` of local stores that any thread of the class may stand in. Its concretisation is
+//! the union over `g` of the products `{g} × X_{c(1)}^[g] × … × X_{c(n)}^[g]`, plus the
+//! exception set `E`. This is the per-thread Cartesian abstraction made symmetric: for a
+//! program whose threads of a class are identical, the per-thread fixpoint is symmetric
+//! anyway, and the symmetric one costs the same for 2 threads or 100.
+//!
+//! A product is written per class as a few entries `(component, copies)`: the threads of the
+//! class split into groups whose local stores range over the component. One iteration
+//! computes `α(α_E(init ∪ post(γ_E(γ X))))`: every product of `γ X` and of `E` takes one step
+//! of one thread (one copy of one entry), which yields again a product; Proposition 8 then
+//! projects that product minus `E` onto the classes, by asking for each component element
+//! whether the product with one copy narrowed to it lies inside one product of `E`
+//! (Proposition 7; exact for the families' maximized antichains, and a sound
+//! under-approximation of inclusion otherwise, which only keeps more states in `X`).
+//!
+//! A class with unboundedly many threads has entries of [`MANY`] copies: any number,
+//! including none. Taking one copy away leaves [`MANY`]; the inclusion tests only ask whether
+//! a count is 0 or 1, which [`MANY`] never is, so a state is excluded only if it would be for
+//! every thread count, and the fixpoint covers every count at once (the parameterized case).
 //!
 //! The fixpoint runs as a worklist over global stores: a store is processed again whenever
 //! its `X` components or the thread states seen with it (which bound `E`) grow.
@@ -19,7 +31,21 @@ use super::space::{BitSet, Space};
 use crate::ir::{Action, AssertId};
 use std::collections::VecDeque;
 
-/// Per global store: the abstract components and the thread states seen with it.
+/// Copies of a group: a number, or [`MANY`].
+pub type Count = u64;
+
+/// Any number of copies, none included (a class created unboundedly).
+pub const MANY: Count = u64::MAX;
+
+fn less_one(c: Count) -> Count {
+    if c == MANY {
+        MANY
+    } else {
+        c - 1
+    }
+}
+
+/// Per global store: the abstract components and the thread states seen with it, per class.
 #[derive(Clone, Default)]
 struct GState {
     x: Vec<BitSet>,
@@ -33,9 +59,11 @@ pub struct Cartesian<'m, 'p> {
     states: Vec<GState>,
     families: Vec<Family>,
     products: Vec<ProductRule>,
-    /// Per family, per slot: the local stores inside the protected region.
+    /// Per class: how many threads it has.
+    counts: Vec<Count>,
+    /// Per family, per class: the local stores inside the protected region.
     in_mask: Vec<Vec<BitSet>>,
-    /// Per product rule, per slot: the local stores it allows (`None`: all).
+    /// Per product rule, per class: the local stores it allows (`None`: all).
     pred_mask: Vec<Vec<Option<BitSet>>>,
     classified: Vec<usize>,
     queue: VecDeque<u32>,
@@ -44,18 +72,19 @@ pub struct Cartesian<'m, 'p> {
     pub rounds: usize,
 }
 
-/// One product to step: a global store and a set of local stores per slot.
-type Source = (u32, Vec<BitSet>);
+/// One group of a product: its class, the local stores its threads range over, its copies.
+type Entry = (usize, BitSet, Count);
 
 impl<'m, 'p> Cartesian<'m, 'p> {
     /// Computes the least fixpoint with the given exceptions.
     pub fn run(m: &'m Model<'p>, families: Vec<Family>, products: Vec<ProductRule>, limit: usize, deadline: Option<std::time::Instant>) -> Result<Self, Decline> {
-        let n = m.slots.len();
+        let n = m.classes.len();
         let mut c = Cartesian {
             space: Space::new(m, limit),
             states: Vec::new(),
+            counts: m.classes.iter().map(|c| c.count.map_or(MANY, Count::from)).collect(),
             in_mask: vec![vec![BitSet::default(); n]; families.len()],
-            pred_mask: products.iter().map(|p| (0..n).map(|i| p.lines[m.slots[i].template.index()].as_ref().map(|_| BitSet::default())).collect()).collect(),
+            pred_mask: products.iter().map(|p| (0..n).map(|c| p.lines[m.classes[c].template.index()].as_ref().map(|_| BitSet::default())).collect()).collect(),
             families,
             products,
             classified: vec![0; n],
@@ -65,8 +94,9 @@ impl<'m, 'p> Cartesian<'m, 'p> {
         };
         let (g0, ls) = c.space.initial();
         c.classify();
-        let comps: Vec<BitSet> = ls.iter().map(|&l| single(l)).collect();
-        c.add_product(g0, &comps, None);
+        let init: Vec<Entry> = ls.iter().enumerate().filter(|&(k, _)| c.counts[k] > 0).map(|(k, &l)| (k, single(l), c.counts[k])).collect();
+        let refs: Vec<(usize, &BitSet, Count)> = init.iter().map(|(k, b, n)| (*k, b, *n)).collect();
+        c.add_product(g0, &refs);
         while let Some(g) = c.queue.pop_front() {
             c.queued[g as usize] = false;
             c.rounds += 1;
@@ -79,7 +109,7 @@ impl<'m, 'p> Cartesian<'m, 'p> {
     }
 
     fn n(&self) -> usize {
-        self.space.m.slots.len()
+        self.space.m.classes.len()
     }
 
     /// Classifies local stores numbered since the last call against every exception rule.
@@ -95,7 +125,7 @@ impl<'m, 'p> Cartesian<'m, 'p> {
                     }
                 }
                 for (p, rule) in self.products.iter().enumerate() {
-                    if let Some(lines) = &rule.lines[m.slots[i].template.index()] {
+                    if let Some(lines) = &rule.lines[m.classes[i].template.index()] {
                         if pc.is_some_and(|pc| lines.contains(&m.prog.loc(pc).span.line)) {
                             self.pred_mask[p][i].as_mut().unwrap().insert(l as u32);
                         }
@@ -131,56 +161,82 @@ impl<'m, 'p> Cartesian<'m, 'p> {
         self.products[p].globals.iter().all(|&(c, v)| gs[c] == v || gs[c] == TOP)
     }
 
-    /// The products of `γ_cart X` and of `E` at global store `g`.
-    fn sources(&self, g: u32) -> Vec<Source> {
+    /// Keeps a product if it has states: every group of a fixed number of copies has a
+    /// non-empty component (a group of [`MANY`] with none stands for no thread at all).
+    fn push_product(out: &mut Vec<Vec<Entry>>, entries: Vec<Entry>) {
+        let entries: Vec<Entry> = entries.into_iter().filter(|(_, b, n)| *n > 0 && !(*n == MANY && b.is_empty())).collect();
+        if entries.iter().all(|(_, b, _)| !b.is_empty()) {
+            out.push(entries);
+        }
+    }
+
+    /// The products of `γ X` and of `E` at global store `g`.
+    fn sources(&self, g: u32) -> Vec<Vec<Entry>> {
         let st = &self.states[g as usize];
         let n = self.n();
         let mut out = Vec::new();
-        if st.x.iter().all(|c| !c.is_empty()) {
-            out.push((g, st.x.clone()));
-        }
+        Self::push_product(&mut out, (0..n).map(|c| (c, st.x[c].clone(), self.counts[c])).collect());
         for f in 0..self.families.len() {
             if !self.family_taken(f, g) {
                 continue;
             }
+            // Section 5's `C(k)`: one thread, of class `k`, inside the region; all others out.
             for k in 0..n {
-                let comps: Vec<BitSet> = (0..n).map(|j| st.seen[j].intersect(&self.in_mask[f][j], j != k)).collect();
-                if comps.iter().all(|c| !c.is_empty()) {
-                    out.push((g, comps));
+                if self.counts[k] == 0 {
+                    continue;
                 }
+                let mut entries = Vec::with_capacity(n + 1);
+                for c in 0..n {
+                    let out_part = st.seen[c].intersect(&self.in_mask[f][c], true);
+                    if c == k {
+                        entries.push((c, st.seen[c].intersect(&self.in_mask[f][c], false), 1));
+                        entries.push((c, out_part, less_one(self.counts[c])));
+                    } else {
+                        entries.push((c, out_part, self.counts[c]));
+                    }
+                }
+                Self::push_product(&mut out, entries);
             }
         }
         for p in 0..self.products.len() {
             if !self.product_matches(p, g) {
                 continue;
             }
-            let comps: Vec<BitSet> = (0..n)
-                .map(|j| match &self.pred_mask[p][j] {
-                    Some(m) => st.seen[j].intersect(m, false),
-                    None => st.seen[j].clone(),
+            let entries = (0..n)
+                .map(|c| {
+                    let comp = match &self.pred_mask[p][c] {
+                        Some(m) => st.seen[c].intersect(m, false),
+                        None => st.seen[c].clone(),
+                    };
+                    (c, comp, self.counts[c])
                 })
                 .collect();
-            if comps.iter().all(|c| !c.is_empty()) {
-                out.push((g, comps));
-            }
+            Self::push_product(&mut out, entries);
         }
         out
     }
 
     fn process(&mut self, g: u32) -> Result<(), Decline> {
-        let m = self.space.m;
-        let gvals = self.space.globals.items[g as usize].clone();
-        for (_, comps) in self.sources(g) {
-            for i in 0..self.n() {
-                if !m.may_step(i, &gvals) {
-                    continue;
-                }
-                let from: Vec<u32> = comps[i].iter().collect();
-                for r in from {
-                    let succ = self.space.step(i, g, r, &mut |_, _| {})?.to_vec();
+        for entries in self.sources(g) {
+            for (e, (c, comp, copies)) in entries.iter().enumerate() {
+                for r in comp.iter() {
+                    let succ = self.space.step(*c, g, r, &mut |_, _| {})?.to_vec();
+                    if succ.is_empty() {
+                        continue;
+                    }
                     self.classify();
                     for (gp, rp) in succ {
-                        self.add_product(gp, &comps, Some((i, rp)));
+                        // One copy of the group stepped; the others stay where they were.
+                        let one = single(rp);
+                        let mut q: Vec<(usize, &BitSet, Count)> = Vec::with_capacity(entries.len() + 1);
+                        for (k, (ck, bk, nk)) in entries.iter().enumerate() {
+                            let nk = if k == e { less_one(*copies) } else { *nk };
+                            if nk > 0 && !(nk == MANY && bk.is_empty()) {
+                                q.push((*ck, bk, nk));
+                            }
+                        }
+                        q.push((*c, &one, 1));
+                        self.add_product(gp, &q);
                     }
                 }
             }
@@ -188,41 +244,43 @@ impl<'m, 'p> Cartesian<'m, 'p> {
         Ok(())
     }
 
-    /// Joins `α_cart(Q \ E)` into the element, for the product `Q` = `comps` at `gp`, with
-    /// slot `i`'s component replaced by `{rp}` when `step` is given.
-    fn add_product(&mut self, gp: u32, comps: &[BitSet], step: Option<(usize, u32)>) {
-        let n = self.n();
+    /// Joins `α(Q \ E)` into the element, for the product `Q` at `gp` given by its groups.
+    fn add_product(&mut self, gp: u32, q: &[(usize, &BitSet, Count)]) {
         self.gstate(gp);
-        let comp = |j: usize| -> std::borrow::Cow<'_, BitSet> {
-            match step {
-                Some((i, rp)) if i == j => std::borrow::Cow::Owned(single(rp)),
-                _ => std::borrow::Cow::Borrowed(&comps[j]),
+        let k = q.len();
+        // Proposition 8, per rule: which elements of each group's component would put the
+        // product with one copy narrowed to them inside the rule's product.
+        let mut excl: Vec<Option<BitSet>> = vec![None; k];
+        let mut excl_all = vec![false; k];
+        let add = |excl: &mut Option<BitSet>, b: &BitSet| match excl {
+            Some(x) => {
+                x.union(b);
             }
+            None => *excl = Some(b.clone()),
         };
-        // Proposition 8, per rule: which parts of each component the product with that
-        // component narrowed to them would put inside the rule's product.
-        let mut excl_in = vec![Vec::new(); n];
-        let mut excl_all: Vec<Vec<Option<()>>> = vec![Vec::new(); n];
         for f in 0..self.families.len() {
             if !self.family_taken(f, gp) {
                 continue;
             }
-            let a: Vec<bool> = (0..n).map(|j| comp(j).subset(&self.in_mask[f][j], false)).collect();
-            let b: Vec<bool> = (0..n).map(|j| comp(j).subset(&self.in_mask[f][j], true)).collect();
-            let cin = a.iter().filter(|&&x| x).count();
-            let cout = b.iter().filter(|&&x| x).count();
-            if cin > 2 || cout + 2 < n {
+            let inside: Vec<bool> = q.iter().map(|(c, b, _)| b.subset(&self.in_mask[f][*c], false)).collect();
+            let outside: Vec<bool> = q.iter().map(|(c, b, _)| b.subset(&self.in_mask[f][*c], true)).collect();
+            // Copies whose component lies inside the region, and copies not wholly outside it.
+            let cin = q.iter().zip(&inside).filter(|(_, &a)| a).fold(0u64, |s, ((_, _, n), _)| s.saturating_add(*n));
+            let cnot = q.iter().zip(&outside).filter(|(_, &b)| !b).fold(0u64, |s, ((_, _, n), _)| s.saturating_add(*n));
+            // Every copy inside is also not outside, so past two no narrowing can help.
+            if cnot > 2 {
                 continue;
             }
-            for j in 0..n {
-                let (ci, co) = (cin - a[j] as usize, cout - b[j] as usize);
-                let in_part = ci == 0 && co == n - 1;
-                let out_part = ci == 1 && co + 1 == n - 1;
-                match (in_part, out_part) {
-                    (true, true) => excl_all[j].push(None),
-                    (true, false) => excl_in[j].push(self.in_mask[f][j].clone()),
-                    (false, true) => excl_in[j].push(complement_of(&comp(j), &self.in_mask[f][j])),
-                    (false, false) => {}
+            for j in 0..k {
+                let ci = if inside[j] { less_one(cin) } else { cin };
+                let cn = if outside[j] { cnot } else { less_one(cnot) };
+                let (c, b, _) = q[j];
+                if ci == 0 && cn == 0 {
+                    // Narrowed to an element inside, the product is `C(this thread)`.
+                    add(&mut excl[j], &self.in_mask[f][c]);
+                } else if ci == 1 && cn == 1 {
+                    // Narrowed to an element outside, it is `C(the one inside)`.
+                    add(&mut excl[j], &b.intersect(&self.in_mask[f][c], true));
                 }
             }
         }
@@ -230,46 +288,40 @@ impl<'m, 'p> Cartesian<'m, 'p> {
             if !self.product_matches(p, gp) {
                 continue;
             }
-            let bad: Vec<bool> = (0..n).map(|j| self.pred_mask[p][j].as_ref().is_some_and(|m| !comp(j).subset(m, false))).collect();
-            let total = bad.iter().filter(|&&x| x).count();
-            for j in 0..n {
-                if total - bad[j] as usize == 0 {
-                    match &self.pred_mask[p][j] {
-                        Some(m) => excl_in[j].push(m.clone()),
-                        None => excl_all[j].push(None),
+            let bad: Vec<bool> = q.iter().map(|(c, b, _)| self.pred_mask[p][*c].as_ref().is_some_and(|m| !b.subset(m, false))).collect();
+            let total = q.iter().zip(&bad).filter(|(_, &x)| x).fold(0u64, |s, ((_, _, n), _)| s.saturating_add(*n));
+            for j in 0..k {
+                let others = if bad[j] { less_one(total) } else { total };
+                if others == 0 {
+                    match &self.pred_mask[p][q[j].0] {
+                        Some(m) => add(&mut excl[j], m),
+                        None => excl_all[j] = true,
                     }
                 }
             }
         }
         let mut grew = false;
-        for j in 0..n {
-            let c = comp(j).into_owned();
-            let st = &mut self.states[gp as usize];
-            grew |= st.seen[j].union(&c);
-            if !excl_all[j].is_empty() {
-                continue;
+        let st = &mut self.states[gp as usize];
+        for (j, (c, b, _)) in q.iter().enumerate() {
+            grew |= st.seen[*c].union(b);
+            if !excl_all[j] {
+                grew |= st.x[*c].union_minus(b, excl[j].as_ref());
             }
-            let mut minus: Option<BitSet> = None;
-            for e in excl_in[j].drain(..) {
-                match &mut minus {
-                    Some(mm) => {
-                        mm.union(&e);
-                    }
-                    None => minus = Some(e),
-                }
-            }
-            grew |= st.x[j].union_minus(&c, minus.as_ref());
         }
         if grew {
             self.mark(gp);
         }
     }
 
-    /// Thread states of slot `i` at global store `g` in `γ_cart X ∪ E` (projected).
-    fn thread_states(&self, g: u32, i: usize) -> BitSet {
+    /// Thread states of class `c` at global store `g` in `γ X ∪ E` (projected).
+    fn thread_states(&self, g: u32, c: usize) -> BitSet {
         let mut out = BitSet::default();
-        for (_, comps) in self.sources(g) {
-            out.union(&comps[i]);
+        for entries in self.sources(g) {
+            for (k, b, _) in &entries {
+                if *k == c {
+                    out.union(b);
+                }
+            }
         }
         out
     }
@@ -279,22 +331,22 @@ impl<'m, 'p> Cartesian<'m, 'p> {
         let m = self.space.m;
         let assertion = m.prog.assertion(a);
         let mut out = Vec::new();
-        for (i, slot) in m.slots.iter().enumerate() {
-            let here: Vec<_> = assertion.locs.iter().filter(|l| m.prog.loc(**l).template == slot.template).copied().collect();
-            if here.is_empty() {
+        for (c, class) in m.classes.iter().enumerate() {
+            let here: Vec<_> = assertion.locs.iter().filter(|l| m.prog.loc(**l).template == class.template).copied().collect();
+            if here.is_empty() || self.counts[c] == 0 {
                 continue;
             }
             for g in 0..self.states.len() as u32 {
                 let gv = &self.space.globals.items[g as usize];
-                for r in self.thread_states(g, i).iter() {
-                    let lv = &self.space.locals[i].items[r as usize];
+                for r in self.thread_states(g, c).iter() {
+                    let lv = &self.space.locals[c].items[r as usize];
                     let Some(pc) = m.pc(lv) else { continue };
                     if !here.contains(&pc) {
                         continue;
                     }
                     let Action::Assert(_, cond) = &m.prog.loc(pc).action else { continue };
-                    if m.holds(i, gv, lv, cond) != Some(true) && m.may_step(i, gv) {
-                        out.push(format!("{} at {} with {}", slot.name, m.show_local(lv), m.show_global(gv)));
+                    if m.holds(gv, lv, cond) != Some(true) && m.may_step(gv, lv) {
+                        out.push(format!("{} at {} with {}", class.name, m.show_local(lv), m.show_global(gv)));
                     }
                 }
             }
@@ -302,16 +354,24 @@ impl<'m, 'p> Cartesian<'m, 'p> {
         out
     }
 
-    /// Whether `γ_cart X ∪ E` holds a state with slot `a` on source line `la` and slot `b` on
-    /// line `lb` at once.
+    /// Whether `γ X ∪ E` holds a state with thread `a` (a slot) on source line `la` and thread
+    /// `b` on line `lb` at once.
     pub fn together(&self, a: usize, la: u32, b: usize, lb: u32) -> bool {
         let m = self.space.m;
-        let on = |i: usize, set: &BitSet, line: u32| set.iter().any(|r| m.pc(&self.space.locals[i].items[r as usize]).is_some_and(|pc| m.prog.loc(pc).span.line == line));
-        (0..self.states.len() as u32).any(|g| self.sources(g).iter().any(|(_, comps)| on(a, &comps[a], la) && on(b, &comps[b], lb)))
+        let (ca, cb) = (m.slots[a].class, m.slots[b].class);
+        let on = |c: usize, set: &BitSet, line: u32| set.iter().any(|r| m.pc(&self.space.locals[c].items[r as usize]).is_some_and(|pc| m.prog.loc(pc).span.line == line));
+        (0..self.states.len() as u32).any(|g| {
+            self.sources(g).iter().any(|entries| {
+                // Two different copies: of two groups, or two of one group.
+                let ea: Vec<usize> = (0..entries.len()).filter(|&k| entries[k].0 == ca && on(ca, &entries[k].1, la)).collect();
+                let eb: Vec<usize> = (0..entries.len()).filter(|&k| entries[k].0 == cb && on(cb, &entries[k].1, lb)).collect();
+                ea.iter().any(|&x| eb.iter().any(|&y| x != y || (ca != cb) || entries[x].2 >= 2))
+            })
+        })
     }
 
-    /// The element as text: per global store, each slot's program counters (`X`), then the
-    /// exception products in force there (`E`).
+    /// The element as text: per global store, each class's program counters in `X` and the
+    /// thread states seen there (which bound `E`).
     pub fn dump(&self) -> String {
         let m = self.space.m;
         let mut s = String::new();
@@ -336,7 +396,7 @@ impl<'m, 'p> Cartesian<'m, 'p> {
         s
     }
 
-    /// Number of (global store, slot, local store) triples in `X`.
+    /// Number of (global store, class, local store) triples in `X`.
     pub fn size(&self) -> usize {
         self.states.iter().map(|st| st.x.iter().map(BitSet::len).sum::<usize>()).sum()
     }
@@ -351,9 +411,4 @@ fn single(l: u32) -> BitSet {
     let mut b = BitSet::default();
     b.insert(l);
     b
-}
-
-/// The elements of `c` outside `mask`.
-fn complement_of(c: &BitSet, mask: &BitSet) -> BitSet {
-    c.intersect(mask, true)
 }

@@ -3,7 +3,8 @@
 //! Section 3 of the paper observes that an exception set that is a post-fixed point of the
 //! program's step (containing the initial states) makes the abstraction exact. This is the
 //! last refinement when the Cartesian fixpoint still holds a failing state: explore the
-//! projection's states one by one, within a state budget.
+//! projection's states one by one, within a state budget. Threads of one class are
+//! interchangeable, so a state keeps their local stores sorted (one state per orbit).
 
 use super::model::{Decline, Model};
 use super::space::Space;
@@ -21,21 +22,35 @@ pub struct Explicit<'m, 'p> {
 impl<'m, 'p> Explicit<'m, 'p> {
     /// Explores every reachable state, declining past `max_states` or the deadline.
     pub fn run(m: &'m Model<'p>, limit: usize, max_states: usize, deadline: Option<std::time::Instant>) -> Result<Self, Decline> {
+        if let Some(c) = m.classes.iter().find(|c| c.count.is_none()) {
+            return Err(format!("the exact exploration needs a fixed number of threads, and `{}` has unboundedly many", c.name));
+        }
         let mut space = Space::new(m, limit);
         let (g0, ls) = space.initial();
         let mut init = vec![g0];
-        init.extend(ls);
+        init.extend(m.slots.iter().map(|s| ls[s.class]));
+        // Slots of one class are contiguous: their range, per slot, for sorting.
+        let range: Vec<(usize, usize)> = m
+            .slots
+            .iter()
+            .map(|s| {
+                let a = m.slots.iter().position(|t| t.class == s.class).unwrap();
+                (a + 1, a + 1 + m.slots.iter().filter(|t| t.class == s.class).count())
+            })
+            .collect();
         let init: Box<[u32]> = init.into();
         let mut states = HashSet::new();
         states.insert(init.clone());
         let mut stack = vec![init];
         while let Some(s) = stack.pop() {
             for i in 0..m.slots.len() {
-                let succ = space.step(i, s[0], s[i + 1], &mut |_, _| {})?.to_vec();
+                let succ = space.step(m.slots[i].class, s[0], s[i + 1], &mut |_, _| {})?.to_vec();
                 for (g, l) in succ {
                     let mut t = s.clone();
                     t[0] = g;
                     t[i + 1] = l;
+                    let (a, b) = range[i];
+                    t[a..b].sort_unstable();
                     if states.insert(t.clone()) {
                         if states.len() > max_states {
                             return Err(format!("the exact exploration exceeds {max_states} states"));
@@ -60,13 +75,13 @@ impl<'m, 'p> Explicit<'m, 'p> {
         for s in &self.states {
             let gv = &self.space.globals.items[s[0] as usize];
             for (i, slot) in m.slots.iter().enumerate() {
-                let lv = &self.space.locals[i].items[s[i + 1] as usize];
+                let lv = &self.space.locals[slot.class].items[s[i + 1] as usize];
                 let Some(pc) = m.pc(lv) else { continue };
                 if !locs.contains(&pc) {
                     continue;
                 }
                 let Action::Assert(_, cond) = &m.prog.loc(pc).action else { continue };
-                let bad = *memo.entry((i, s[0], s[i + 1])).or_insert_with(|| m.holds(i, gv, lv, cond) != Some(true) && m.may_step(i, gv));
+                let bad = *memo.entry((i, s[0], s[i + 1])).or_insert_with(|| m.holds(gv, lv, cond) != Some(true) && m.may_step(gv, lv));
                 if bad && out.len() < 5 {
                     out.push(format!("{} at {} with {}", slot.name, m.show_local(lv), m.show_global(gv)));
                 }

@@ -5,9 +5,12 @@
 //! depend on; [`cartesian`] computes the Cartesian abstract fixpoint refined by exception
 //! sets ([`exceptions`]: Section 5's construction for flags and locks, or a file); when a
 //! failing state survives, [`explicit`] refines the exception set to every reachable state of
-//! the projection, within a budget. Proofs hold for the thread set the program creates (each
-//! template once per creation), or, when asked, for a given number of instances of every
-//! unboundedly created template; the outcome says which.
+//! the projection, within a budget. Threads running identical code form one class and are
+//! abstracted symmetrically, so the cost does not grow with their number. Proofs hold for the
+//! thread set the program creates (each template once per creation); for a template created
+//! unboundedly, for every number of its threads (the parameterized abstraction: its class has
+//! any number of copies), or, when asked, for a given number of instances; the outcome says
+//! which.
 
 pub mod cartesian;
 pub mod exceptions;
@@ -38,7 +41,8 @@ pub struct FiniteOptions {
     /// Stores the Cartesian phase may create before it gives way to the exact exploration
     /// (without exceptions, counters run up to the value bound there).
     pub cartesian_stores: usize,
-    /// Instances of each unboundedly created template; without it such programs are declined.
+    /// Instances of each unboundedly created template; without it such templates get any
+    /// number of threads (proofs then hold for every number).
     pub instances: Option<u32>,
     /// When to give up: past it both phases stop and the open assertions are not proved.
     pub deadline: Option<std::time::Instant>,
@@ -57,6 +61,8 @@ pub enum ThreadClaim {
     AsCreated,
     /// This many instances of every unboundedly created template (not every number).
     Instances(u32),
+    /// Every number of threads of the unboundedly created templates (named here).
+    Every(Vec<String>),
 }
 
 /// How an assertion was proved.
@@ -107,7 +113,7 @@ pub fn load_exceptions(path: &Path, prog: &Program, opts: &FiniteOptions) -> Res
     let display = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| Diagnostic::file(&display, format!("cannot read the exceptions file: {e}")))?;
     let spec = ExceptionSpec::parse(&display, &text)?;
-    if let Ok(m) = model::Model::build(prog, opts.instances) {
+    if let Ok(m) = model::Model::build_with(prog, opts.instances, false) {
         spec.resolve(&m)?;
     }
     Ok(spec)
@@ -116,13 +122,16 @@ pub fn load_exceptions(path: &Path, prog: &Program, opts: &FiniteOptions) -> Res
 /// Tries to prove the open assertions.
 pub fn prove(prog: &Program, open: &[AssertId], opts: &FiniteOptions) -> Vec<FiniteOutcome> {
     let all = |status: FiniteStatus| open.iter().map(|&a| FiniteOutcome { assertion: a, status: status.clone() }).collect();
-    let m = match model::Model::build(prog, opts.instances) {
+    // An exceptions file names templates, so identical ones stay apart for it.
+    let m = match model::Model::build_with(prog, opts.instances, opts.exceptions.is_none()) {
         Ok(m) => m,
         Err(why) => return all(FiniteStatus::Declined(why)),
     };
+    let unbounded: Vec<String> = prog.templates.iter().skip(1).filter(|t| t.multiplicity == crate::ir::Multiplicity::Unbounded).map(|t| t.name.clone()).collect();
     let threads = match opts.instances {
-        Some(k) if prog.templates.iter().skip(1).any(|t| t.multiplicity == crate::ir::Multiplicity::Unbounded) => ThreadClaim::Instances(k),
-        _ => ThreadClaim::AsCreated,
+        _ if unbounded.is_empty() => ThreadClaim::AsCreated,
+        Some(k) => ThreadClaim::Instances(k),
+        None => ThreadClaim::Every(unbounded),
     };
     let products = match &opts.exceptions {
         Some(spec) => match spec.resolve(&m) {

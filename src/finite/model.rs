@@ -1,9 +1,16 @@
 //! The finite-state projection of an IR program: thread slots, cells and the one-thread step.
 //!
-//! A program state is a global store and one local store per thread slot. The global store
-//! holds the tracked shared cells (scalars and array elements), one cell per definite mutex,
-//! the owner of the running atomic section and whether the program has stopped. A local
-//! store holds the program counter and the tracked locals of the slot's template.
+//! A program state is a global store and one local store per thread. The global store holds
+//! the tracked shared cells (scalars and array elements), one cell per definite mutex, whether
+//! an atomic section runs and whether the program has stopped. A local store holds the
+//! program counter, the tracked locals of the thread's template and whether the thread owns
+//! the running atomic section (kept locally so that a state says nothing about which thread
+//! is which: threads running the same code are interchangeable).
+//!
+//! Threads are grouped into [`Class`]es of interchangeable threads: the instances of one
+//! template, and templates whose code is identical up to the naming of their locals (checked
+//! location by location), as the creations of one start routine. A class has a fixed number of
+//! threads, or unboundedly many for a template created in a loop (the parameterized case).
 //!
 //! Cells are tracked when an assertion or a branch condition depends on them (a cone of
 //! influence) and nothing can reach them through a pointer. Every other value reads as
@@ -34,14 +41,29 @@ enum Home {
     Local(usize),
 }
 
-/// One thread of the finite-state program.
+/// One thread of the finite-state program (classes of unboundedly many threads have none).
 #[derive(Clone, Debug)]
 pub struct Slot {
-    /// The template it runs.
+    /// The template it was created as.
     pub template: TemplateId,
     /// Which instance of the template (0 unless the template has several).
     pub instance: u32,
     /// Display name: the template's, with `#k` for the k-th instance of several.
+    pub name: String,
+    /// Its class of interchangeable threads.
+    pub class: usize,
+}
+
+/// Interchangeable threads: they run the same code from the same initial local store.
+#[derive(Clone, Debug)]
+pub struct Class {
+    /// The template whose code every member runs (the others are identical to it).
+    pub template: TemplateId,
+    /// The templates merged into the class.
+    pub members: Vec<TemplateId>,
+    /// Number of threads, or `None` for unboundedly many.
+    pub count: Option<u32>,
+    /// Display name.
     pub name: String,
 }
 
@@ -52,7 +74,9 @@ pub type Succ = (Box<[i128]>, Box<[i128]>);
 pub struct Model<'p> {
     /// The program.
     pub prog: &'p Program,
-    /// The thread slots; slot 0 runs the root template.
+    /// The classes of interchangeable threads; class 0 is the root thread alone.
+    pub classes: Vec<Class>,
+    /// The threads of the classes with a fixed count, grouped by class; slot 0 runs the root.
     pub slots: Vec<Slot>,
     home: HashMap<VarId, (Home, u32)>,
     /// Names of the global cells, for displays and exception files.
@@ -61,7 +85,7 @@ pub struct Model<'p> {
     lock_base: usize,
     owner_cell: usize,
     halted_cell: usize,
-    /// Number of local cells per template (without the program counter).
+    /// Number of local cells per template (without the program counter and the owner bit).
     local_len: Vec<usize>,
     /// Values beyond this magnitude are widened to [`TOP`], which keeps counters finite.
     pub bound: i128,
@@ -69,7 +93,7 @@ pub struct Model<'p> {
     dead: Vec<Vec<usize>>,
     /// The initial global store (after the root's deterministic prefix).
     pub init_global: Box<[i128]>,
-    /// The initial local store of every slot.
+    /// The initial local store of every class.
     pub init_locals: Vec<Box<[i128]>>,
 }
 
@@ -77,24 +101,17 @@ pub struct Model<'p> {
 pub type Decline = String;
 
 impl<'p> Model<'p> {
-    /// Builds the projection; `instances` is how many instances an unbounded template gets.
+    /// Builds the projection, merging identical templates into one class; `instances` is how
+    /// many instances an unbounded template gets (`None`: unboundedly many).
     pub fn build(prog: &'p Program, instances: Option<u32>) -> Result<Model<'p>, Decline> {
+        Self::build_with(prog, instances, true)
+    }
+
+    /// Builds the projection; `merge` allows merging the identical templates of different
+    /// creation sites (exception files name templates, so they keep them apart).
+    pub fn build_with(prog: &'p Program, instances: Option<u32>, merge: bool) -> Result<Model<'p>, Decline> {
         if let Some(u) = prog.unsupported.first() {
             return Err(format!("unsupported construct at {}: {}", prog.span_str(u.span), u.construct));
-        }
-        let mut slots = Vec::new();
-        for (ti, t) in prog.templates.iter().enumerate() {
-            let count = match (ti, t.multiplicity) {
-                (0, _) | (_, Multiplicity::One) => 1,
-                (_, Multiplicity::Unbounded) => match instances {
-                    Some(k) => k,
-                    None => return Err(format!("thread template `{}` has unboundedly many instances; the finite engine needs a fixed count", t.name)),
-                },
-            };
-            for k in 0..count {
-                let name = if count > 1 { format!("{}#{}", t.name, k) } else { t.name.clone() };
-                slots.push(Slot { template: TemplateId(ti as u32), instance: k, name });
-            }
         }
         let tracked = tracked_vars(prog);
         let mut home = HashMap::new();
@@ -128,7 +145,8 @@ impl<'p> Model<'p> {
         global_names.push("halted".into());
         let mut m = Model {
             prog,
-            slots,
+            classes: Vec::new(),
+            slots: Vec::new(),
             home,
             global_names,
             n_globals,
@@ -141,8 +159,11 @@ impl<'p> Model<'p> {
             init_global: Box::new([]),
             init_locals: Vec::new(),
         };
-        m.bound = value_bound(prog, m.slots.len());
         m.dead = m.dead_cells();
+        m.make_classes(instances, merge);
+        let unbounded = m.classes.iter().any(|c| c.count.is_none());
+        // Any bound is sound; with unboundedly many threads counters are widened past it.
+        m.bound = value_bound(prog, m.slots.len() + if unbounded { 2 } else { 0 });
         m.initial_state()?;
         Ok(m)
     }
@@ -180,11 +201,13 @@ impl<'p> Model<'p> {
         let mut g = vec![0i128; self.global_names.len()];
         // Globals are zero-initialised in C; their initialisers are the root's first actions.
         let mut locals: Vec<Box<[i128]>> = self
-            .slots
+            .classes
             .iter()
-            .map(|s| {
-                let mut l = vec![TOP; 1 + self.local_len[s.template.index()]];
+            .map(|c| {
+                let n = 1 + self.local_len[c.template.index()];
+                let mut l = vec![TOP; n + 1];
                 l[0] = NOT_STARTED;
+                l[n] = 0;
                 l.into_boxed_slice()
             })
             .collect();
@@ -218,31 +241,176 @@ impl<'p> Model<'p> {
         Ok(())
     }
 
+    /// Groups the threads into classes: the root alone; then per template, its instances,
+    /// joined (when `merge`) by later templates of the same start routine with identical code.
+    fn make_classes(&mut self, instances: Option<u32>, merge: bool) {
+        let prog = self.prog;
+        let mut classes: Vec<Class> = Vec::new();
+        for (ti, t) in prog.templates.iter().enumerate() {
+            let tid = TemplateId(ti as u32);
+            let count = match (ti, t.multiplicity) {
+                (0, _) | (_, Multiplicity::One) => Some(1),
+                (_, Multiplicity::Unbounded) => instances,
+            };
+            let same = if ti > 0 && merge { classes.iter().position(|c| c.template.index() > 0 && c.count.is_some() && count.is_some() && self.identical(c.template, tid)) } else { None };
+            match same {
+                Some(c) => {
+                    let cl = &mut classes[c];
+                    cl.members.push(tid);
+                    cl.count = Some(cl.count.unwrap() + count.unwrap());
+                }
+                None => classes.push(Class { template: tid, members: vec![tid], count, name: t.name.clone() }),
+            }
+        }
+        for c in &mut classes {
+            if c.members.len() > 1 {
+                let f = &prog.template(c.template).function;
+                let one_routine = c.members.iter().all(|&t| &prog.template(t).function == f);
+                c.name = if one_routine { format!("{f} (x{})", c.count.unwrap_or(0)) } else { format!("{} (and {} identical)", prog.template(c.template).name, c.count.unwrap_or(1) - 1) };
+            }
+        }
+        let mut slots = Vec::new();
+        for (ci, c) in classes.iter().enumerate() {
+            for &t in &c.members {
+                let k = match (t.index(), prog.template(t).multiplicity) {
+                    (0, _) | (_, Multiplicity::One) => 1,
+                    _ => instances.unwrap_or(0),
+                };
+                for i in 0..k {
+                    let name = if k > 1 { format!("{}#{}", prog.template(t).name, i) } else { prog.template(t).name.clone() };
+                    slots.push(Slot { template: t, instance: i, name, class: ci });
+                }
+            }
+        }
+        self.classes = classes;
+        self.slots = slots;
+    }
+
+    /// Whether template `b` behaves exactly as template `a` in the projection: the same actions
+    /// and control flow, location by location, with its own locals in place of `a`'s at the
+    /// same cells, the same globals, assertions, locks, parameters and dead cells. Source
+    /// positions may differ (start routines that only call the same function are identical);
+    /// reports then show `a`'s.
+    fn identical(&self, a: TemplateId, b: TemplateId) -> bool {
+        let prog = self.prog;
+        let (ta, tb) = (prog.template(a), prog.template(b));
+        if ta.locs.len() != tb.locs.len() || ta.params.len() != tb.params.len() || self.local_len[a.index()] != self.local_len[b.index()] {
+            return false;
+        }
+        let pos_a: HashMap<LocId, usize> = ta.locs.iter().enumerate().map(|(k, &l)| (l, k)).collect();
+        let pos_b: HashMap<LocId, usize> = tb.locs.iter().enumerate().map(|(k, &l)| (l, k)).collect();
+        if pos_a.get(&ta.entry) != pos_b.get(&tb.entry) {
+            return false;
+        }
+        let mut vmap: HashMap<VarId, VarId> = HashMap::new();
+        let mut same_var = |x: VarId, y: VarId| -> bool {
+            if x == y {
+                return prog.var(x).is_global();
+            }
+            let (vx, vy) = (prog.var(x), prog.var(y));
+            let local_to = |v: &ir::Variable, t: TemplateId| matches!(v.kind, VarKind::Local(u) | VarKind::Temp(u) if u == t);
+            if !local_to(vx, a) || !local_to(vy, b) || vx.ty != vy.ty || vx.addr_taken != vy.addr_taken || self.home.get(&x) != self.home.get(&y) {
+                return false;
+            }
+            *vmap.entry(x).or_insert(y) == y
+        };
+        for (&la, &lb) in ta.locs.iter().zip(&tb.locs) {
+            let (x, y) = (prog.loc(la), prog.loc(lb));
+            if x.atomic != y.atomic || self.dead[la.index()] != self.dead[lb.index()] || x.succs.len() != y.succs.len() {
+                return false;
+            }
+            if x.succs.iter().zip(&y.succs).any(|(s, t)| pos_a.get(s) != pos_b.get(t) || !pos_a.contains_key(s)) {
+                return false;
+            }
+            if prog.memory.lock_of.get(la.index()) != prog.memory.lock_of.get(lb.index()) {
+                return false;
+            }
+            // The actions' printed forms, with variable numbers and approximation sites masked,
+            // must agree; the variables, in printed order, must correspond.
+            let (sa, va) = masked(&format!("{:?}", x.action));
+            let (sb, vb) = masked(&format!("{:?}", y.action));
+            if sa != sb || va.len() != vb.len() || va.iter().zip(&vb).any(|(&p, &q)| !same_var(VarId(p), VarId(q))) {
+                return false;
+            }
+        }
+        ta.params.iter().zip(&tb.params).all(|(&p, &q)| same_var(p, q) && self.fork_argument(a, p) == self.fork_argument(b, q))
+    }
+
     /// The program counter of a local store, if the thread has started.
     pub fn pc(&self, l: &[i128]) -> Option<LocId> {
         (l[0] >= 0).then(|| LocId(l[0] as u32))
     }
 
-    /// Whether slot `i` may step at all in global store `g` (no one else's atomic section
-    /// runs, the program has not stopped).
-    pub fn may_step(&self, i: usize, g: &[i128]) -> bool {
-        g[self.halted_cell] == 0 && (g[self.owner_cell] == 0 || g[self.owner_cell] == i as i128 + 1)
+    /// Whether a thread in local store `l` may step at all in global store `g` (no other
+    /// thread's atomic section runs, the program has not stopped).
+    pub fn may_step(&self, g: &[i128], l: &[i128]) -> bool {
+        g[self.halted_cell] == 0 && (g[self.owner_cell] == 0 || l[l.len() - 1] != 0)
     }
 
-    /// All successors of slot `i` standing in `(g, l)`.
-    pub fn step(&self, i: usize, g: &[i128], l: &[i128], out: &mut Vec<Succ>) -> Result<(), Decline> {
-        if !self.may_step(i, g) {
+    /// All successors of a thread of class `c` standing in `(g, l)`. An atomic section runs
+    /// as one step: no other thread can move inside it, so its inner states matter only where
+    /// an assertion is checked; those are successors as well (the section then continues from
+    /// them). A thread that blocks or ends inside a section stops every thread, so nothing
+    /// follows from there. Hiding the inner states keeps the abstraction from mixing a thread
+    /// inside a section with threads that only some other state lets be where they are.
+    pub fn step(&self, c: usize, g: &[i128], l: &[i128], out: &mut Vec<Succ>) -> Result<(), Decline> {
+        let mut first = Vec::new();
+        self.step1(c, g, l, &mut first)?;
+        if first.iter().all(|(ng, _)| ng[self.owner_cell] == 0) {
+            out.extend(first);
             return Ok(());
         }
-        let slot = &self.slots[i];
-        let tpl = self.prog.template(slot.template);
+        let mut seen: std::collections::HashSet<Succ> = std::collections::HashSet::new();
+        let mut work = Vec::new();
+        for s in first {
+            if s.0[self.owner_cell] == 0 {
+                if !out.contains(&s) {
+                    out.push(s);
+                }
+            } else if seen.insert(s.clone()) {
+                work.push(s);
+            }
+        }
+        let mut next = Vec::new();
+        while let Some((ng, nl)) = work.pop() {
+            if seen.len() > 100_000 {
+                return Err(format!("an atomic section at {} has more than 100000 inner states", self.prog.span_str(self.prog.loc(self.pc(l).unwrap_or(LocId(0))).span)));
+            }
+            next.clear();
+            self.step1(c, &ng, &nl, &mut next)?;
+            if self.pc(&nl).is_some_and(|pc| matches!(self.prog.loc(pc).action, Action::Assert(..))) {
+                let s = (ng.clone(), nl.clone());
+                if !out.contains(&s) {
+                    out.push(s);
+                }
+            }
+            for s in next.drain(..) {
+                if s.0[self.owner_cell] == 0 {
+                    if !out.contains(&s) {
+                        out.push(s);
+                    }
+                } else if seen.insert(s.clone()) {
+                    work.push(s);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The successors of one action of a thread of class `c` standing in `(g, l)`.
+    fn step1(&self, c: usize, g: &[i128], l: &[i128], out: &mut Vec<Succ>) -> Result<(), Decline> {
+        if !self.may_step(g, l) {
+            return Ok(());
+        }
+        let template = self.classes[c].template;
+        let tpl = self.prog.template(template);
         let Some(pc) = self.pc(l) else {
             // Early start: a created thread may begin whenever it is scheduled.
             let mut nl = l.to_vec();
             nl[0] = tpl.entry.0 as i128;
             for &p in &tpl.params {
                 if let Some(&(Home::Local(at), _)) = self.home.get(&p) {
-                    nl[1 + at] = self.fork_argument(slot.template, p);
+                    nl[1 + at] = self.fork_argument(template, p);
                 }
             }
             out.push((g.into(), nl.into_boxed_slice()));
@@ -252,7 +420,7 @@ impl<'p> Model<'p> {
         let mut ng = g.to_vec();
         let mut nl = l.to_vec();
         let ok = {
-            let mut st = St { m: self, g: &mut ng, l: &mut nl, slot: i };
+            let mut st = St { m: self, g: &mut ng, l: &mut nl };
             st.exec(&loc.action)?
         };
         if !ok {
@@ -360,10 +528,10 @@ impl<'p> Model<'p> {
 
     /// Evaluates an assertion's condition in a thread state: `Some(true)` when it holds,
     /// `Some(false)` when it fails, `None` when the projection cannot tell.
-    pub fn holds(&self, i: usize, g: &[i128], l: &[i128], cond: &Expr) -> Option<bool> {
+    pub fn holds(&self, g: &[i128], l: &[i128], cond: &Expr) -> Option<bool> {
         let mut g2 = g.to_vec();
         let mut l2 = l.to_vec();
-        let mut st = St { m: self, g: &mut g2, l: &mut l2, slot: i };
+        let mut st = St { m: self, g: &mut g2, l: &mut l2 };
         match st.eval(cond) {
             TOP => None,
             v => Some(v != 0),
@@ -389,6 +557,28 @@ impl<'p> Model<'p> {
             Some(pc) => format!("{}@{}", pc, self.prog.loc(pc).span.line),
         }
     }
+}
+
+/// A printed action with every `VarId(n)` and `ApproxId(n)` masked, and the variable numbers
+/// in the order they were printed.
+fn masked(text: &str) -> (String, Vec<u32>) {
+    let mut out = String::with_capacity(text.len());
+    let mut vars = Vec::new();
+    let mut rest = text;
+    loop {
+        let next = [("VarId(", true), ("ApproxId(", false)].iter().filter_map(|&(k, var)| rest.find(k).map(|p| (p, k, var))).min_by_key(|x| x.0);
+        let Some((p, k, var)) = next else { break };
+        out.push_str(&rest[..p + k.len()]);
+        rest = &rest[p + k.len()..];
+        let digits = rest.find(|ch: char| !ch.is_ascii_digit()).unwrap_or(rest.len());
+        if var {
+            vars.push(rest[..digits].parse().unwrap_or(u32::MAX));
+        }
+        out.push('_');
+        rest = &rest[digits..];
+    }
+    out.push_str(rest);
+    (out, vars)
 }
 
 fn show_val(v: i128) -> String {
@@ -441,7 +631,6 @@ struct St<'a, 'p> {
     m: &'a Model<'p>,
     g: &'a mut Vec<i128>,
     l: &'a mut Vec<i128>,
-    slot: usize,
 }
 
 /// Where an lvalue's value is: a cell, every element of an array (unknown index), or nowhere
@@ -508,11 +697,13 @@ impl St<'_, '_> {
                 Ok(true)
             }
             Action::AtomicBegin => {
-                self.g[self.m.owner_cell] = self.slot as i128 + 1;
+                self.g[self.m.owner_cell] = 1;
+                *self.l.last_mut().unwrap() = 1;
                 Ok(true)
             }
             Action::AtomicEnd => {
                 self.g[self.m.owner_cell] = 0;
+                *self.l.last_mut().unwrap() = 0;
                 Ok(true)
             }
             Action::Halt(h) => {

@@ -117,16 +117,16 @@ impl BitSet {
     }
 }
 
-/// Per slot: the successors of each (global store, local store) pair, computed once.
+/// Per class: the successors of each (global store, local store) pair, computed once.
 type StepCache = HashMap<(u32, u32), Vec<(u32, u32)>>;
 
-/// The projection's stores, numbered, with the step cached per slot, global and local store.
+/// The projection's stores, numbered, with the step cached per class, global and local store.
 pub struct Space<'m, 'p> {
     /// The projection.
     pub m: &'m Model<'p>,
     /// Global stores.
     pub globals: Interner,
-    /// Local stores per slot.
+    /// Local stores per class of interchangeable threads.
     pub locals: Vec<Interner>,
     cache: Vec<StepCache>,
     /// Upper bound on stores of each kind before the analysis declines.
@@ -136,18 +136,19 @@ pub struct Space<'m, 'p> {
 impl<'m, 'p> Space<'m, 'p> {
     /// An empty space for the projection.
     pub fn new(m: &'m Model<'p>, limit: usize) -> Self {
-        let n = m.slots.len();
+        let n = m.classes.len();
         Space { m, globals: Interner::default(), locals: (0..n).map(|_| Interner::default()).collect(), cache: (0..n).map(|_| HashMap::new()).collect(), limit }
     }
 
-    /// The initial state: its global store and each slot's local store.
+    /// The initial state: its global store and each class's initial local store.
     pub fn initial(&mut self) -> (u32, Vec<u32>) {
         let g = self.globals.intern(self.m.init_global.clone()).0;
-        let ls = (0..self.m.slots.len()).map(|i| self.locals[i].intern(self.m.init_locals[i].clone()).0).collect();
+        let ls = (0..self.m.classes.len()).map(|c| self.locals[c].intern(self.m.init_locals[c].clone()).0).collect();
         (g, ls)
     }
 
-    /// Successors of slot `i` in `(g, l)`, numbered; new local stores are reported to `fresh`.
+    /// Successors of a thread of class `i` in `(g, l)`, numbered; new local stores are
+    /// reported to `fresh`.
     pub fn step(&mut self, i: usize, g: u32, l: u32, fresh: &mut dyn FnMut(usize, u32)) -> Result<&[(u32, u32)], Decline> {
         if !self.cache[i].contains_key(&(g, l)) {
             let mut out = Vec::new();

@@ -1,5 +1,6 @@
-/* Threads created in a loop with an input bound: the finite-state engine cannot take them, and
- * the reason of an open assertion says so. */
+/* Threads created in a loop with an input bound: the finite-state engine's parameterized
+ * abstraction cannot prove the counting assertions, its exact exploration cannot take
+ * unboundedly many threads, and the reason of an open assertion says so. */
 #include <pthread.h>
 extern void __VERIFIER_assert(int);
 extern int __VERIFIER_nondet_int(void);
