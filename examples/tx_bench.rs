@@ -2,7 +2,9 @@
 //! program) against its transaction-based summaries on one C file: states, summary edges and
 //! seconds of each. `benchmarks/recursion/transactions.sh` runs it on a family of programs.
 //!
-//!     cargo run --example tx_bench -- FILE [SECONDS]
+//!     cargo run --example tx_bench -- FILE [SECONDS] [exact|tx|both]
+//!
+//! One engine per process (`exact` or `tx`) lets `/usr/bin/time` report each one's memory.
 
 use duet_rs::coarsen::locks::must_hold;
 use duet_rs::finite::explicit::Explicit;
@@ -14,22 +16,29 @@ use std::time::{Duration, Instant};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let file = args.get(1).expect("usage: tx_bench FILE [SECONDS]");
+    let file = args.get(1).expect("usage: tx_bench FILE [SECONDS] [exact|tx|both]");
     let secs: f64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(60.0);
+    let which = args.get(3).map(String::as_str).unwrap_or("both");
     let prog = frontend::load(std::path::Path::new(file), &FrontendOptions::default()).unwrap_or_else(|d| panic!("{d}"));
     let m = Model::build(&prog, None).unwrap_or_else(|e| panic!("{e}"));
     let t0 = Instant::now();
-    let exact = match Explicit::run(&m, 2_000_000, 20_000_000, Some(t0 + Duration::from_secs_f64(secs))) {
-        Ok(x) => format!("{} states", x.states.len()),
-        Err(e) => format!("declined ({e})"),
+    let exact = match which {
+        "tx" => "not run".to_string(),
+        _ => match Explicit::run(&m, 2_000_000, 20_000_000, Some(t0 + Duration::from_secs_f64(secs))) {
+            Ok(x) => format!("{} states", x.states.len()),
+            Err(e) => format!("declined ({e})"),
+        },
     };
     let exact_s = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
     let mv = movers::classify(&prog, &must_hold(&prog));
     let opts = TxOptions { max_states: 20_000_000, max_stores: 2_000_000, deadline: Some(t1 + Duration::from_secs_f64(secs)) };
-    let tx = match Transactions::run(&m, &mv, &opts) {
-        Ok(t) => format!("{} states, {} summary edges", t.states(), t.transactions()),
-        Err(e) => format!("declined ({e})"),
+    let tx = match which {
+        "exact" => "not run".to_string(),
+        _ => match Transactions::run(&m, &mv, &opts) {
+            Ok(t) => format!("{} states, {} summary edges", t.states(), t.transactions()),
+            Err(e) => format!("declined ({e})"),
+        },
     };
     let tx_s = t1.elapsed().as_secs_f64();
     println!("locations {} | exact: {exact_s:.2} s, {exact} | transactions: {tx_s:.2} s, {tx}", prog.locs.len());

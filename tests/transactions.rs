@@ -224,3 +224,15 @@ fn check_uses_the_transactions_where_others_leave_it_open() {
     let r = prove("alloc_loop.c").unwrap();
     assert!(r.outcomes.iter().all(|(_, o)| o.is_ok()), "{:?}", r.outcomes);
 }
+
+/// A template created in a loop has no fixed count: the transactions decline, and the default
+/// strategy finds the failure two workers reach.
+#[test]
+fn unboundedly_many_workers_are_declined() {
+    let why = prove("unbounded_workers.c").unwrap_err();
+    assert!(why.contains("unboundedly many instances"), "{why}");
+    let file = "tests/programs/transactions/unbounded_workers.c";
+    let (out, err) = common::texts(&common::duet(&["check", "--format", "json", file]));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+    assert_eq!(v["tasks"][0]["assertions"][0]["status"], "violated", "{out}");
+}

@@ -3,7 +3,7 @@
 # finite-state engine: one procedure `step` (a flip of `x` under a lock, asserted to stay 0 or
 # 1) called from k sites spread over 4 threads. Both explore the same finite projection of the
 # inlined program; prints per k the locations and, for each, seconds and states (and the
-# transactions' summary edges).
+# transactions' summary edges), then each engine's peak memory in a process of its own.
 #
 #   benchmarks/recursion/transactions.sh [K...]     (default: 1 4 16 64)
 #
@@ -40,4 +40,9 @@ gen() { # k
 for k in "${ks[@]}"; do
     gen "$k" > "$tmp/step_$k.c"
     printf 'k=%-3s %s\n' "$k" "$("$bin" "$tmp/step_$k.c" "$secs")"
+    # Each engine alone, for its peak memory.
+    for which in exact tx; do
+        kb=$( { /usr/bin/time -f 'MAXKB %M' "$bin" "$tmp/step_$k.c" "$secs" "$which" >/dev/null; } 2>&1 | sed -n 's/^MAXKB //p')
+        printf 'k=%-3s %-5s peak %s kB\n' "$k" "$which" "$kb"
+    done
 done

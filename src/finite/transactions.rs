@@ -185,7 +185,7 @@ impl<'m, 'p> Transactions<'m, 'p> {
         let g0 = t.globals.intern(g0.into()).0;
         let mut init = vec![g0];
         for i in 0..m.slots.len() {
-            let l = t.locals[i].intern(m.init_locals[i].clone()).0;
+            let l = t.locals[i].intern(m.init_locals[m.slots[i].class].clone()).0;
             t.init_l.push(l);
             init.extend([l, 1]);
         }
@@ -284,14 +284,14 @@ impl<'m, 'p> Transactions<'m, 'p> {
         let mover = pc.map(|pc| self.movers.at(pc).mover).unwrap_or(Mover::Both);
         // An element of a lock array: the projection does not name it, this engine does.
         let mut lock_op: Option<(usize, bool)> = None;
-        if let Some(pc) = pc.filter(|_| m.may_step(i, base)) {
+        if let Some(pc) = pc.filter(|_| m.may_step(base, &lv)) {
             let action = &m.prog.loc(pc).action;
             if let Action::Acquire(lval) | Action::Release(lval) | Action::LockBusy(lval) = action {
                 if let Some((a, e)) = array_element(lval, &self.movers.lock_arrays) {
                     let k = self.movers.lock_arrays.iter().position(|x| x.var == a).expect("listed");
                     let len = self.movers.lock_arrays[k].len;
                     let ty = e.ty(m.prog);
-                    let idx = (0..len as i128).find(|&v| m.holds(i, base, &lv, &Expr::Binary(BinOp::Eq, Box::new(e.clone()), Box::new(Expr::Const(v, ty)), Ty::INT)) == Some(true));
+                    let idx = (0..len as i128).find(|&v| m.holds(base, &lv, &Expr::Binary(BinOp::Eq, Box::new(e.clone()), Box::new(Expr::Const(v, ty)), Ty::INT)) == Some(true));
                     let Some(idx) = idx else {
                         return Err(format!("the element of lock array `{}` locked at {} is not known in the projection", m.prog.var(a).source_name, m.prog.span_str(m.prog.loc(pc).span)));
                     };
@@ -307,7 +307,7 @@ impl<'m, 'p> Transactions<'m, 'p> {
             }
         }
         let mut out = Vec::new();
-        m.step(i, base, &lv, &mut out)?;
+        m.step(m.slots[i].class, base, &lv, &mut out)?;
         let pre = mover.is_right() && (n.pre || !mover.is_left());
         let mut succ = Vec::with_capacity(out.len());
         for (ng, nl) in out {
@@ -333,7 +333,7 @@ impl<'m, 'p> Transactions<'m, 'p> {
         let gv = &self.globals.items[n.g as usize][..self.n_model];
         let Some(pc) = m.pc(lv) else { return false };
         let Action::Assert(a, cond) = &m.prog.loc(pc).action else { return false };
-        let bad = m.holds(i, gv, lv, cond) != Some(true) && m.may_step(i, gv);
+        let bad = m.holds(gv, lv, cond) != Some(true) && m.may_step(gv, lv);
         if bad && !self.failures.contains_key(a) {
             let desc = format!("{} at {} with {}", m.slots[i].name, m.show_local(lv), m.show_global(gv));
             self.failures.insert(*a, desc);
@@ -644,6 +644,11 @@ pub struct TxReport {
 /// COARSEN's must-held locks per location. Declines (with the reason) where it does not apply.
 pub fn prove(prog: &Program, open: &[AssertId], must_hold: &[Vec<crate::ir::memory::LockId>], opts: &TxOptions) -> Result<TxReport, Decline> {
     let m = Model::build(prog, None)?;
+    // The projection makes a template created in a loop a class of any number of threads,
+    // with no slots: the exploration by transactions runs the slots only, so it needs them all.
+    if let Some(c) = m.classes.iter().find(|c| c.count.is_none()) {
+        return Err(format!("thread template `{}` has unboundedly many instances; the transactions need a fixed count", c.name));
+    }
     let movers = super::movers::classify(prog, must_hold);
     let t = Transactions::run(&m, &movers, opts)?;
     let outcomes = open.iter().map(|&a| (a, t.failure(a).map_or(Ok(()), |f| Err(format!("a state of the reduced exploration fails it: {f}"))))).collect();
