@@ -100,9 +100,16 @@ fn relative_locks_protect_only_disciplined_cells() {
     assert!(protected("lock_rel_param.c").contains(&"devs[*].state".to_string()));
     // `main` initialises without the lock before any thread exists.
     assert_eq!(protected("lock_rel_init.c"), ["cache[*].refs"]);
-    for twin in
-        ["lock_rel_other_fail.c", "lock_rel_reassign_fail.c", "lock_rel_unguarded_fail.c", "lock_rel_param_fail.c", "lock_array_index_fail.c", "lock_array_changed_fail.c", "lock_rel_init_late_fail.c"]
-    {
+    for twin in [
+        "lock_rel_other_fail.c",
+        "lock_rel_reassign_fail.c",
+        "lock_rel_unguarded_fail.c",
+        "lock_rel_param_fail.c",
+        "lock_array_index_fail.c",
+        "lock_array_changed_fail.c",
+        "lock_rel_init_late_fail.c",
+        "lock_rel_init_loop_fail.c",
+    ] {
         assert!(protected(twin).is_empty(), "{twin}: {:?}", protected(twin));
     }
     assert!(!protected("lock_rel_heap_fail.c").iter().any(|n| n.contains("heap")), "the heap cell written through another device");

@@ -251,20 +251,25 @@ fn held(prog: &Program) -> Vec<Option<Held>> {
 }
 
 /// The root's locations that no fork precedes on any path: only `main` runs there (the root
-/// template has one instance, and every other thread is created by some fork).
+/// template has one instance, and every other thread is created by some fork). A location a
+/// fork's successor reaches (the body of a loop that creates threads, on its next iteration)
+/// runs beside a thread.
 fn before_any_fork(prog: &Program) -> Vec<bool> {
-    let mut alone = vec![false; prog.locs.len()];
-    let Some(root) = prog.templates.first() else { return alone };
-    let mut work = vec![root.entry];
-    while let Some(l) = work.pop() {
-        if std::mem::replace(&mut alone[l.index()], true) {
-            continue;
+    let Some(root) = prog.templates.first() else { return vec![false; prog.locs.len()] };
+    let reach = |starts: Vec<LocId>| {
+        let mut seen = vec![false; prog.locs.len()];
+        let mut work = starts;
+        while let Some(l) = work.pop() {
+            if !std::mem::replace(&mut seen[l.index()], true) {
+                work.extend(prog.loc(l).succs.iter().copied());
+            }
         }
-        if !matches!(prog.loc(l).action, Action::Fork { .. }) {
-            work.extend(prog.loc(l).succs.iter().copied());
-        }
-    }
-    alone
+        seen
+    };
+    let from_entry = reach(vec![root.entry]);
+    let forks = prog.loc_ids().filter(|l| from_entry[l.index()] && matches!(prog.loc(*l).action, Action::Fork { .. }));
+    let after_fork = reach(forks.flat_map(|l| prog.loc(l).succs.iter().copied()).collect());
+    from_entry.iter().zip(&after_fork).map(|(r, a)| *r && !a).collect()
 }
 
 /// What the pass found: for each shape, the slots it caches.
