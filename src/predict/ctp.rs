@@ -219,6 +219,15 @@ struct Sym<'a> {
     own: Vec<HashMap<i128, T>>,
     /// The thread whose event is being evaluated.
     thread: usize,
+    /// The event being evaluated.
+    event: usize,
+    /// Addresses written by exactly one event of the CTP, with that event.
+    sole_writer: HashMap<i128, usize>,
+    /// The values the events evaluated so far wrote, by (event, address).
+    written: HashMap<(usize, i128), T>,
+    /// Per thread: the event that forked it.
+    fork_of: Vec<Option<usize>>,
+    ctp: &'a Ctp,
 }
 
 impl Sym<'_> {
@@ -250,14 +259,36 @@ impl Sym<'_> {
                 // Memory starts as zero in the interpreter.
                 None => self.terms.int(0),
             },
-            None => {
-                let pi = self.terms.fresh((None, None));
-                cur.reads.push((acc.addr, pi));
-                pi
-            }
+            None => match self.settled(acc.addr) {
+                Some(v) => v,
+                None => {
+                    let pi = self.terms.fresh((None, None));
+                    cur.reads.push((acc.addr, pi));
+                    pi
+                }
+            },
         };
         cur.values.push(v);
         Ok(v)
+    }
+
+    /// The value of a read that has only one possible source: the address's only write in the
+    /// CTP, made before the reading thread (or an ancestor) was forked, so that it both ran and
+    /// came first whenever the read runs (a thread's start argument, data set up before the
+    /// forks). Its π-function would have one feasible argument; giving the value itself keeps
+    /// the arithmetic on it constant for the solver.
+    fn settled(&self, addr: i128) -> Option<T> {
+        let &w = self.sole_writer.get(&addr)?;
+        let (tw, iw) = (self.ctp.events[w].thread, self.ctp.events[w].idx);
+        let (mut t, mut pos) = (self.thread, self.ctp.events[self.event].idx);
+        loop {
+            if t == tw {
+                return (iw < pos).then(|| self.written.get(&(w, addr)).copied()).flatten();
+            }
+            let f = self.fork_of[t]?;
+            t = self.ctp.events[f].thread;
+            pos = self.ctp.events[f].idx + 1;
+        }
     }
 
     fn write(&mut self, cur: &mut Cursor, addr: T, v: T) -> R<()> {
@@ -275,6 +306,9 @@ impl Sym<'_> {
         cur.ok.push(same);
         if cur.reuse.is_none() && !self.shared.contains(&acc.addr) {
             self.own[self.thread].insert(acc.addr, v);
+        }
+        if cur.reuse.is_none() {
+            self.written.insert((self.event, acc.addr), v);
         }
         cur.writes.push((acc.addr, v));
         Ok(())
@@ -487,7 +521,40 @@ type Pos = (usize, u8);
 
 /// Builds the CSSA encoding of a CTP; context bounds `1..=max_bound` get activation literals.
 pub fn encode(prog: &Program, layout: &Layout, ctp: &Ctp, max_bound: u32) -> (Encoding, EncodingStats) {
-    let mut sym = Sym { prog, layout, terms: Terms::new(), side: Vec::new(), shared: &ctp.shared, own: vec![HashMap::new(); ctp.threads.len()], thread: 0 };
+    let mut writers: HashMap<i128, Option<usize>> = HashMap::new();
+    for (i, ev) in ctp.events.iter().enumerate() {
+        for a in ev.accesses.iter().filter(|a| a.write) {
+            let e = writers.entry(a.addr).or_insert(Some(i));
+            if *e != Some(i) {
+                *e = None;
+            }
+        }
+    }
+    let sole_writer = writers.into_iter().filter_map(|(a, w)| Some((a, w?))).collect();
+    let mut fork_of = vec![None; ctp.threads.len()];
+    for (i, ev) in ctp.events.iter().enumerate() {
+        if let Step::Exec { children, .. } = &ev.step {
+            for c in children {
+                if let Some(t) = ctp.threads.iter().position(|x| x == c) {
+                    fork_of[t] = Some(i);
+                }
+            }
+        }
+    }
+    let mut sym = Sym {
+        prog,
+        layout,
+        terms: Terms::new(),
+        side: Vec::new(),
+        shared: &ctp.shared,
+        own: vec![HashMap::new(); ctp.threads.len()],
+        thread: 0,
+        event: 0,
+        sole_writer,
+        written: HashMap::new(),
+        fork_of,
+        ctp,
+    };
     let n = ctp.events.len();
     let order: Vec<T> = (0..ctp.units).map(|_| sym.terms.fresh((Some(0), None))).collect();
     let mut constraints: Vec<T> = Vec::new();
@@ -498,8 +565,9 @@ pub fn encode(prog: &Program, layout: &Layout, ctp: &Ctp, max_bound: u32) -> (En
     }
     let mut evs: Vec<Option<Evaluated>> = Vec::with_capacity(n);
     let mut allocs = vec![0i128; ctp.threads.len()];
-    for ev in &ctp.events {
+    for (i, ev) in ctp.events.iter().enumerate() {
         sym.thread = ev.thread;
+        sym.event = i;
         let k = allocs[ev.thread];
         if matches!(&ev.step, Step::Exec { loc, .. } if matches!(prog.loc(*loc).action, Action::Alloc(..))) {
             allocs[ev.thread] += 1;
@@ -525,6 +593,7 @@ pub fn encode(prog: &Program, layout: &Layout, ctp: &Ctp, max_bound: u32) -> (En
         let pis: Vec<T> = e.values.clone();
         sites.extend(flipped_sites(&mut sym, ctp, i, attempted[i], &pis, &mut extra));
     }
+    atomic_sections_complete(&mut sym.terms, prog, ctp, &guard, &sites, &mut constraints);
     let stats = pi_functions(&mut sym.terms, ctp, &order, &evs, &extra, &guard, &attempted, &mut constraints);
     let (queries, bounds) = queries_and_bounds(&mut sym.terms, &sites, &order, max_bound, &mut constraints);
     let nondets = evs.iter().map(|e| e.as_ref().map(|e| e.nondets.clone()).unwrap_or_default()).collect();
@@ -603,6 +672,28 @@ fn path_conditions(terms: &mut Terms, ctp: &Ctp, order: &[T], evs: &[Option<Eval
         };
     }
     (guard, attempted)
+}
+
+/// A thread that enters an atomic section leaves it on the observed path. Its path condition
+/// may otherwise fail inside the section, and the prefix would then run other threads while it
+/// holds the section: no execution does that, and the replay rejects the schedule. A section
+/// holding a failure site is exempt, since the failure ends the run there.
+fn atomic_sections_complete(terms: &mut Terms, prog: &Program, ctp: &Ctp, guard: &[T], sites: &[FailSite], constraints: &mut Vec<T>) {
+    let failing: HashSet<usize> = sites.iter().map(|s| ctp.events[s.event].unit).collect();
+    // Per unit: its first and last event, and whether an atomic section opens in it.
+    let mut span: HashMap<usize, (usize, usize, bool)> = HashMap::new();
+    for (i, ev) in ctp.events.iter().enumerate() {
+        let opens = matches!(&ev.step, Step::Exec { loc, .. } if matches!(prog.loc(*loc).action, Action::AtomicBegin));
+        let e = span.entry(ev.unit).or_insert((i, i, false));
+        e.1 = i;
+        e.2 |= opens;
+    }
+    let mut units: Vec<(usize, (usize, usize, bool))> = span.into_iter().filter(|(u, (f, l, atomic))| *atomic && f != l && !failing.contains(u)).collect();
+    units.sort_unstable();
+    for (_, (first, last, _)) in units {
+        let c = terms.implies(guard[first], guard[last]);
+        constraints.push(c);
+    }
 }
 
 /// Φ_PI: the π-function of every read (and of the reads `extra` adds for flipped branches):
