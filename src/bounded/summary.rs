@@ -10,7 +10,7 @@
 //! to writes later.
 
 use super::skeleton::{EvKind, Event, Instance, NodeInfo, Skeleton};
-use super::term::{BitOp, Range, Terms, T};
+use super::term::{int_params, Arith, Range, Terms, T};
 use super::unroll::{self, BKind, Unrolled};
 use crate::interp::layout::{Layout, UNSCHEDULED_HANDLE_BASE};
 use crate::interp::ops;
@@ -894,44 +894,9 @@ impl<'a> Summariser<'a> {
             let q = tm.div(d, sv);
             return Ok(self.convert(t, q));
         }
-        let (bits, signed) = int_params(t);
-        let tm = &mut self.sk.terms;
-        let r = match op {
-            BinOp::Add => tm.add(x, y),
-            BinOp::Sub => tm.sub(x, y),
-            BinOp::Mul => tm.mul(x, y),
-            BinOp::Div => tm.div(x, y),
-            BinOp::Rem => tm.rem(x, y),
-            BinOp::Shl => return Ok(tm.bits(BitOp::Shl, bits, signed, x, y)),
-            BinOp::Shr => return Ok(tm.bits(BitOp::Shr, bits, signed, x, y)),
-            BinOp::BitAnd => return Ok(tm.bits(BitOp::And, bits, signed, x, y)),
-            BinOp::BitOr => return Ok(tm.bits(BitOp::Or, bits, signed, x, y)),
-            BinOp::BitXor => return Ok(tm.bits(BitOp::Xor, bits, signed, x, y)),
-            BinOp::Lt => {
-                let c = tm.lt(x, y);
-                return Ok(tm.bool_to_int(c));
-            }
-            BinOp::Le => {
-                let c = tm.le(x, y);
-                return Ok(tm.bool_to_int(c));
-            }
-            BinOp::Gt => {
-                let c = tm.lt(y, x);
-                return Ok(tm.bool_to_int(c));
-            }
-            BinOp::Ge => {
-                let c = tm.le(y, x);
-                return Ok(tm.bool_to_int(c));
-            }
-            BinOp::Eq => {
-                let c = tm.eq(x, y);
-                return Ok(tm.bool_to_int(c));
-            }
-            BinOp::Ne => {
-                let c = tm.eq(x, y);
-                let n = tm.not(c);
-                return Ok(tm.bool_to_int(n));
-            }
+        let r = match self.sk.terms.int_binary(op, t, x, y) {
+            Arith::Exact(v) => return Ok(v),
+            Arith::Unwrapped(r) => r,
         };
         if matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div) {
             self.overflow_guard(st.psi, t, r);
@@ -960,16 +925,6 @@ impl<'a> Summariser<'a> {
             }
         }
         Ok(self.convert(t, v))
-    }
-}
-
-/// Width and signedness of the machine integers of a scalar type.
-fn int_params(t: Ty) -> (u8, bool) {
-    match t {
-        Ty::Bool => (1, false),
-        Ty::Int(i) => (i.bits, i.signed),
-        Ty::Ptr => (crate::ir::types::ptr_int(crate::interp::layout::ADDRESS_MODEL).bits, false),
-        Ty::Float => (64, true),
     }
 }
 

@@ -28,6 +28,26 @@ pub enum BitOp {
     Shr,
 }
 
+/// The result of [`Terms::int_binary`].
+#[derive(Copy, Clone, Debug)]
+pub enum Arith {
+    /// The value, already of the operation's type.
+    Exact(T),
+    /// The mathematical value, still to be wrapped to the operation's type.
+    Unwrapped(T),
+}
+
+/// Width and signedness of the machine integers of a scalar type.
+pub fn int_params(t: crate::ir::Ty) -> (u8, bool) {
+    use crate::ir::Ty;
+    match t {
+        Ty::Bool => (1, false),
+        Ty::Int(i) => (i.bits, i.signed),
+        Ty::Ptr => (crate::ir::types::ptr_int(crate::interp::layout::ADDRESS_MODEL).bits, false),
+        Ty::Float => (64, true),
+    }
+}
+
 /// One node of the term graph.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Node {
@@ -324,6 +344,36 @@ impl Terms {
             self.ranges[i] = (Some(cur.0.map_or(lo, |c| c.max(lo))), Some(cur.1.map_or(hi, |c| c.min(hi))));
         }
         r
+    }
+
+    /// `x op y` on the machine integers of type `t`: a comparison or bitwise operator is exact
+    /// ([`Arith::Exact`]); `+ - * / %` come back before wrap-around ([`Arith::Unwrapped`]), so
+    /// that the caller can guard overflow before converting to `t`.
+    pub fn int_binary(&mut self, op: crate::ir::BinOp, t: crate::ir::Ty, x: T, y: T) -> Arith {
+        use crate::ir::BinOp;
+        let (bits, signed) = int_params(t);
+        let c = match op {
+            BinOp::Add => return Arith::Unwrapped(self.add(x, y)),
+            BinOp::Sub => return Arith::Unwrapped(self.sub(x, y)),
+            BinOp::Mul => return Arith::Unwrapped(self.mul(x, y)),
+            BinOp::Div => return Arith::Unwrapped(self.div(x, y)),
+            BinOp::Rem => return Arith::Unwrapped(self.rem(x, y)),
+            BinOp::Shl => return Arith::Exact(self.bits(BitOp::Shl, bits, signed, x, y)),
+            BinOp::Shr => return Arith::Exact(self.bits(BitOp::Shr, bits, signed, x, y)),
+            BinOp::BitAnd => return Arith::Exact(self.bits(BitOp::And, bits, signed, x, y)),
+            BinOp::BitOr => return Arith::Exact(self.bits(BitOp::Or, bits, signed, x, y)),
+            BinOp::BitXor => return Arith::Exact(self.bits(BitOp::Xor, bits, signed, x, y)),
+            BinOp::Lt => self.lt(x, y),
+            BinOp::Le => self.le(x, y),
+            BinOp::Gt => self.lt(y, x),
+            BinOp::Ge => self.le(y, x),
+            BinOp::Eq => self.eq(x, y),
+            BinOp::Ne => {
+                let e = self.eq(x, y);
+                self.not(e)
+            }
+        };
+        Arith::Exact(self.bool_to_int(c))
     }
 
     /// `v` converted to a scalar type, as C converts on assignment: wrapped to an integer

@@ -16,7 +16,7 @@
 
 use super::observe::Observed;
 use crate::bounded::summary::{range_constraint, ty_range};
-use crate::bounded::term::{BitOp, Terms, T};
+use crate::bounded::term::{int_params, Arith, Terms, T};
 use crate::interp::layout::{Layout, ADDRESS_MODEL};
 use crate::interp::{ops, MemAccess, Step};
 use crate::ir::{Action, AssertId, BinOp, CType, Expr, Halt, LocId, Lval, Program, Ty, UnOp};
@@ -412,56 +412,16 @@ impl Sym<'_> {
                     let q = self.terms.div(d, sv);
                     return Ok(self.convert(*t, q));
                 }
-                let (bits, signed) = int_params(*t);
-                let tm = &mut self.terms;
-                let cmp = |tm: &mut Terms, c: T| tm.bool_to_int(c);
-                let r = match op {
-                    BinOp::Add => tm.add(x, y),
-                    BinOp::Sub => tm.sub(x, y),
-                    BinOp::Mul => tm.mul(x, y),
-                    BinOp::Div | BinOp::Rem => {
-                        // Division by zero is undefined: the interpreter stops there.
-                        let z = tm.int(0);
-                        let nz = tm.eq(y, z);
-                        let nz = tm.not(nz);
-                        cur.ok.push(nz);
-                        let tm = &mut self.terms;
-                        if *op == BinOp::Div {
-                            tm.div(x, y)
-                        } else {
-                            tm.rem(x, y)
-                        }
-                    }
-                    BinOp::Shl => return Ok(tm.bits(BitOp::Shl, bits, signed, x, y)),
-                    BinOp::Shr => return Ok(tm.bits(BitOp::Shr, bits, signed, x, y)),
-                    BinOp::BitAnd => return Ok(tm.bits(BitOp::And, bits, signed, x, y)),
-                    BinOp::BitOr => return Ok(tm.bits(BitOp::Or, bits, signed, x, y)),
-                    BinOp::BitXor => return Ok(tm.bits(BitOp::Xor, bits, signed, x, y)),
-                    BinOp::Lt => {
-                        let c = tm.lt(x, y);
-                        return Ok(cmp(tm, c));
-                    }
-                    BinOp::Le => {
-                        let c = tm.le(x, y);
-                        return Ok(cmp(tm, c));
-                    }
-                    BinOp::Gt => {
-                        let c = tm.lt(y, x);
-                        return Ok(cmp(tm, c));
-                    }
-                    BinOp::Ge => {
-                        let c = tm.le(y, x);
-                        return Ok(cmp(tm, c));
-                    }
-                    BinOp::Eq => {
-                        let c = tm.eq(x, y);
-                        return Ok(cmp(tm, c));
-                    }
-                    BinOp::Ne => {
-                        let c = tm.eq(x, y);
-                        let n = tm.not(c);
-                        return Ok(cmp(tm, n));
-                    }
+                if matches!(op, BinOp::Div | BinOp::Rem) {
+                    // Division by zero is undefined: the interpreter stops there.
+                    let z = self.terms.int(0);
+                    let zero = self.terms.eq(y, z);
+                    let nz = self.terms.not(zero);
+                    cur.ok.push(nz);
+                }
+                let r = match self.terms.int_binary(*op, *t, x, y) {
+                    Arith::Exact(v) => return Ok(v),
+                    Arith::Unwrapped(r) => r,
                 };
                 self.convert(*t, r)
             }
@@ -487,16 +447,6 @@ impl Sym<'_> {
                 s
             }
         })
-    }
-}
-
-/// Width and signedness of the machine integers of a scalar type.
-fn int_params(t: Ty) -> (u8, bool) {
-    match t {
-        Ty::Bool => (1, false),
-        Ty::Int(i) => (i.bits, i.signed),
-        Ty::Ptr => (crate::ir::types::ptr_int(ADDRESS_MODEL).bits, false),
-        Ty::Float => (64, true),
     }
 }
 
