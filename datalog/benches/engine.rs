@@ -196,6 +196,7 @@ fn bench_profile(locs: u32, workers: usize) {
     e.advance().expect("advance");
     let wall = t.elapsed();
     let ops = e.profile().expect("profile");
+    let held = e.held_rows().expect("held rows");
     let total: Duration = ops.iter().map(|(_, t)| *t).sum();
     println!("## Profile: interference rules, {locs} locations, {workers} worker(s), wall {:.2}s", wall.as_secs_f64());
     println!("operator time summed over workers: {}", secs(total));
@@ -217,6 +218,14 @@ fn bench_profile(locs: u32, workers: usize) {
     println!("|---|---|---|");
     for (name, t) in by_rule.iter().take(25) {
         println!("| {name} | {} | {:.1}% |", secs(*t), 100.0 * t.as_secs_f64() / total.as_secs_f64());
+    }
+    // Where the memory is: rows kept by each arrangement and `distinct` at the end of the run.
+    let all: usize = held.iter().map(|(_, n)| *n).sum();
+    println!("rows held by arrangements and distincts at the end: {all}");
+    println!("| arrangement or distinct | rows | share |");
+    println!("|---|---|---|");
+    for (name, n) in held.iter().take(40) {
+        println!("| {name} | {n} | {:.1}% |", 100.0 * *n as f64 / all.max(1) as f64);
     }
 }
 
