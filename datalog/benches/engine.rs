@@ -2,7 +2,7 @@
 //!
 //!     cargo bench -p duet-datalog --bench engine -- [tc] [interference] [incremental] [--quick]
 //!     cargo bench -p duet-datalog --bench engine -- check     # full comparison with crepe
-//!     cargo bench -p duet-datalog --bench engine -- profile   # time per operator and rule
+//!     cargo bench -p duet-datalog --bench engine -- profile   # time per operator and rule, rows held
 //!     cargo bench -p duet-datalog --bench engine -- one --locations 5000 [--workers 2] [--crepe | --compare]
 //!                                                             # one run of one side (for peak RSS), or both
 //!
@@ -185,7 +185,8 @@ fn bench_incremental(quick: bool) {
     }
 }
 
-/// Where the engine's time goes on the interference rules: per operator and per rule.
+/// Where the engine's time goes on the interference rules, per operator and per rule, and the
+/// rows each arrangement and `distinct` holds at the end.
 fn bench_profile(locs: u32, workers: usize) {
     let p = rules("interference.dl");
     let f = gen::synthetic(locs as u64, Shape::with_locations(locs));
