@@ -3,7 +3,7 @@
 #
 #   benchmarks/datalog/run.sh            # all workloads: tc, interference, incremental
 #   benchmarks/datalog/run.sh --quick    # smaller sizes
-#   benchmarks/datalog/run.sh profile    # where the time goes on the interference rules
+#   benchmarks/datalog/run.sh profile    # where the time (and memory: rows held) goes on the interference rules
 #
 # Ratios in a table are measured in one run of the binary. The machine may be shared: each cell
 # shows wall time and CPU time; compare CPU times when other processes are busy.

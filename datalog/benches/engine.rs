@@ -2,7 +2,7 @@
 //!
 //!     cargo bench -p duet-datalog --bench engine -- [tc] [interference] [incremental] [--quick]
 //!     cargo bench -p duet-datalog --bench engine -- check     # full comparison with crepe
-//!     cargo bench -p duet-datalog --bench engine -- profile   # time per operator and rule
+//!     cargo bench -p duet-datalog --bench engine -- profile   # time per operator and rule, rows held
 //!     cargo bench -p duet-datalog --bench engine -- one --locations 5000 [--workers 2] [--crepe | --compare]
 //!                                                             # one run of one side (for peak RSS), or both
 //!
@@ -185,7 +185,8 @@ fn bench_incremental(quick: bool) {
     }
 }
 
-/// Where the engine's time goes on the interference rules: per operator and per rule.
+/// Where the engine's time goes on the interference rules, per operator and per rule, and the
+/// rows each arrangement and `distinct` holds at the end.
 fn bench_profile(locs: u32, workers: usize) {
     let p = rules("interference.dl");
     let f = gen::synthetic(locs as u64, Shape::with_locations(locs));
@@ -196,6 +197,7 @@ fn bench_profile(locs: u32, workers: usize) {
     e.advance().expect("advance");
     let wall = t.elapsed();
     let ops = e.profile().expect("profile");
+    let held = e.held_rows().expect("held rows");
     let total: Duration = ops.iter().map(|(_, t)| *t).sum();
     println!("## Profile: interference rules, {locs} locations, {workers} worker(s), wall {:.2}s", wall.as_secs_f64());
     println!("operator time summed over workers: {}", secs(total));
@@ -217,6 +219,14 @@ fn bench_profile(locs: u32, workers: usize) {
     println!("|---|---|---|");
     for (name, t) in by_rule.iter().take(25) {
         println!("| {name} | {} | {:.1}% |", secs(*t), 100.0 * t.as_secs_f64() / total.as_secs_f64());
+    }
+    // Where the memory is: rows kept by each arrangement and `distinct` at the end of the run.
+    let all: usize = held.iter().map(|(_, n)| *n).sum();
+    println!("rows held by arrangements and distincts at the end: {all}");
+    println!("| arrangement or distinct | rows | share |");
+    println!("|---|---|---|");
+    for (name, n) in held.iter().take(40) {
+        println!("| {name} | {n} | {:.1}% |", 100.0 * *n as f64 / all.max(1) as f64);
     }
 }
 

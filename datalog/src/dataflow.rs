@@ -3,8 +3,9 @@
 //! Everything here is generic over the row widths and is instantiated once per preset inside this
 //! crate; the public API stays concrete so dependent crates never re-instantiate dataflow code.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
+use std::fmt::Write;
 use std::rc::Rc;
 
 use differential_dataflow::input::{Input, InputSession};
@@ -21,7 +22,7 @@ use timely::container::{CapacityContainerBuilder, PushInto};
 use timely::dataflow::ProbeHandle;
 use timely::order::Product;
 
-use crate::plan::{ArrSpec, Emit, Plan, RulePlan, Source, Src, Step};
+use crate::plan::{rule_reads, ArrSpec, Emit, Plan, RulePlan, Source, Src, Step};
 use crate::syntax::ast::CmpOp;
 
 /// Multiplicities; relations are sets, but intermediate results count derivations.
@@ -150,6 +151,22 @@ struct Ctx<'s, 'p, const K: usize, const V: usize> {
     colls: HashMap<usize, Coll<'s, Inner, K, V>>,
     arrs: HashMap<usize, LArr<'s, Inner, K, V>>,
     unit: Coll<'s, Inner, K, V>,
+    distincts: Distincts,
+    /// Rule bodies rendered so far, by their plan prefix (source and steps, as text).
+    prefixes: HashMap<String, Coll<'s, Inner, K, V>>,
+    /// The arrangement of each prefix's output, keyed for the step that follows it.
+    prefix_arrs: HashMap<String, LArr<'s, Inner, K, V>>,
+}
+
+/// Each `distinct` operator's name and the number of rows it keeps state for.
+type Distincts = Rc<RefCell<Vec<(String, Rc<Cell<usize>>)>>>;
+
+/// `distinct`, registered in `reg` for the profile.
+fn distinct<'s, const K: usize, const V: usize>(c: Coll<'s, Inner, K, V>, name: String, reg: &Distincts) -> Coll<'s, Inner, K, V> {
+    let held = Rc::new(Cell::new(0));
+    let out = crate::distinct::distinct(c, &name, Rc::clone(&held));
+    reg.borrow_mut().push((name, held));
+    out
 }
 
 impl<'s, const K: usize, const V: usize> Ctx<'s, '_, K, V> {
@@ -165,39 +182,64 @@ impl<'s, const K: usize, const V: usize> Ctx<'s, '_, K, V> {
         }
         let spec = &plan.arrs[id];
         let projected = self.coll(spec.rel).flat_map(mapper(projection(spec, K)));
-        let projected = if spec.distinct { crate::distinct::distinct(projected, &format!("distinct {}", self.names[spec.rel])) } else { projected };
+        let projected = if spec.distinct { distinct(projected, format!("distinct {}", self.names[spec.rel]), &self.distincts) } else { projected };
         let a = projected.arrange_by_key_named(&format!("arrange {}", plan.describe_arr(id, self.names)));
         self.arrs.insert(id, a.clone());
         a
     }
 
+    /// Renders a rule's body. Rules that begin alike (the same source, then the same steps with
+    /// the same layouts) share the collections and the intermediate arrangements of that common
+    /// prefix: an intermediate arrangement holds every row the prefix derives, so each copy
+    /// would cost as much memory as the first.
     fn render_rule(&mut self, plan: &Plan, rule: &RulePlan) -> Coll<'s, Inner, K, V> {
-        let mut cur = match &rule.source {
-            Source::Unit(e) => self.unit.clone().flat_map(mapper(e.clone())),
-            Source::Scan { rel, emit } => self.coll(*rel).flat_map(mapper(emit.clone())),
-            Source::Join { left, right, emit } => {
-                let l = self.arr(plan, *left);
-                let r = self.arr(plan, *right);
-                join(l, r, &format!("join: {}", rule.label), emit.clone())
+        let mut prefix = format!("{:?}", rule.source);
+        let mut cur = match self.prefixes.get(&prefix) {
+            Some(c) => c.clone(),
+            None => {
+                let c = match &rule.source {
+                    Source::Unit(e) => self.unit.clone().flat_map(mapper(e.clone())),
+                    Source::Scan { rel, emit } => self.coll(*rel).flat_map(mapper(emit.clone())),
+                    Source::Join { left, right, emit } => {
+                        let l = self.arr(plan, *left);
+                        let r = self.arr(plan, *right);
+                        join(l, r, &format!("join: {}", rule.label), emit.clone())
+                    }
+                };
+                self.prefixes.insert(prefix.clone(), c.clone());
+                c
             }
         };
         for (i, step) in rule.steps.iter().enumerate() {
             let label = format!("{}, step {}", rule.label, i + 1);
+            // `cur` arrives keyed for this step, so its arrangement depends on the prefix alone.
+            let p = match self.prefix_arrs.get(&prefix) {
+                Some(p) => p.clone(),
+                None => {
+                    let p = cur.clone().arrange_by_key_named(&format!("arrange: {label}"));
+                    self.prefix_arrs.insert(prefix.clone(), p.clone());
+                    p
+                }
+            };
+            let _ = write!(prefix, " / {step:?}");
+            if let Some(c) = self.prefixes.get(&prefix) {
+                cur = c.clone();
+                continue;
+            }
             cur = match step {
                 Step::Join { right, emit } => {
                     let r = self.arr(plan, *right);
-                    let p = cur.arrange_by_key_named(&format!("arrange: {label}"));
                     join(p, r, &format!("join: {label}"), emit.clone())
                 }
                 Step::Anti { set, emit } => {
                     // Antijoin as `rows - semijoin(rows, set)`; the set holds each key at most once.
                     let r = self.arr(plan, *set);
-                    let keep = cur.clone().flat_map(mapper(emit.clone()));
-                    let p = cur.arrange_by_key_named(&format!("arrange: {label}"));
+                    let keep = cur.flat_map(mapper(emit.clone()));
                     let drop = join(p, r, &format!("antijoin: {label}"), emit.clone());
                     keep.concat(drop.negate())
                 }
             };
+            self.prefixes.insert(prefix.clone(), cur.clone());
         }
         cur
     }
@@ -213,28 +255,8 @@ pub(crate) struct Dataflow<const K: usize, const V: usize> {
     pub probe: ProbeHandle<Epoch>,
     /// Changes to observed relations since the last drain, per relation.
     pub outputs: Vec<Option<OutputBuffer<K, V>>>,
-}
-
-/// Relations a stratum's rules read.
-fn rule_reads(plan: &Plan, rule: &RulePlan, out: &mut Vec<usize>) {
-    let mut push = |r: usize| {
-        if !out.contains(&r) {
-            out.push(r);
-        }
-    };
-    match &rule.source {
-        Source::Unit(_) => {}
-        Source::Scan { rel, .. } => push(*rel),
-        Source::Join { left, right, .. } => {
-            push(plan.arrs[*left].rel);
-            push(plan.arrs[*right].rel);
-        }
-    }
-    for s in &rule.steps {
-        match s {
-            Step::Join { right: id, .. } | Step::Anti { set: id, .. } => push(plan.arrs[*id].rel),
-        }
-    }
+    /// Rows each `distinct` keeps state for.
+    pub distinct_rows: Vec<(String, Rc<Cell<usize>>)>,
 }
 
 /// Builds the dataflow for `plan` in `worker`; `observed[r]` selects relations whose changes are kept.
@@ -253,9 +275,11 @@ pub(crate) fn build<const K: usize, const V: usize>(worker: &mut timely::worker:
             rels.push(c);
         }
         let (unit_h, unit_c) = scope.new_collection::<Row<K, V>, Diff>();
+        let distincts: Distincts = Rc::default();
 
-        for stratum in &plan.strata {
-            if stratum.rules.is_empty() {
+        let attached = &plan.attached;
+        for (si, stratum) in plan.strata.iter().enumerate() {
+            if stratum.rules.is_empty() || attached.iter().any(|a| a.contains(&si)) {
                 continue;
             }
             let mut reads = Vec::new();
@@ -263,7 +287,15 @@ pub(crate) fn build<const K: usize, const V: usize>(worker: &mut timely::worker:
                 rule_reads(plan, rule, &mut reads);
             }
             let results: Vec<(usize, Coll<'_, Epoch, K, V>)> = scope.iterative::<u32, _, _>(|inner| {
-                let mut ctx = Ctx { names: &plan.names, colls: HashMap::new(), arrs: HashMap::new(), unit: unit_c.clone().enter(inner) };
+                let mut ctx = Ctx {
+                    names: &plan.names,
+                    colls: HashMap::new(),
+                    arrs: HashMap::new(),
+                    unit: unit_c.clone().enter(inner),
+                    distincts: Rc::clone(&distincts),
+                    prefixes: HashMap::new(),
+                    prefix_arrs: HashMap::new(),
+                };
                 let mut vars = Vec::new();
                 for &r in &stratum.rels {
                     if stratum.recursive && !stratum.inline.contains(&r) {
@@ -303,7 +335,7 @@ pub(crate) fn build<const K: usize, const V: usize>(worker: &mut timely::worker:
                     if stratum.set_valued.contains(&r) {
                         all
                     } else {
-                        crate::distinct::distinct(all, &format!("distinct {}", plan.names[r]))
+                        distinct(all, format!("distinct {}", plan.names[r]), &distincts)
                     }
                 };
                 for (r, var) in vars {
@@ -314,6 +346,32 @@ pub(crate) fn build<const K: usize, const V: usize>(worker: &mut timely::worker:
                 if !stratum.recursive {
                     for &r in &stratum.rels {
                         let next = finish(r);
+                        results.push((r, next.leave(scope)));
+                    }
+                }
+                for &ai in &attached[si] {
+                    let st = &plan.strata[ai];
+                    let mut reads = Vec::new();
+                    for rule in &st.rules {
+                        rule_reads(plan, rule, &mut reads);
+                    }
+                    for &r in &reads {
+                        ctx.colls.entry(r).or_insert_with(|| rels[r].clone().enter(inner));
+                    }
+                    let mut derived: HashMap<usize, Vec<Coll<'_, Inner, K, V>>> = HashMap::new();
+                    for rule in &st.rules {
+                        let out = ctx.render_rule(plan, rule);
+                        derived.entry(rule.head).or_default().push(out);
+                    }
+                    for &r in &st.rels {
+                        let mut parts = derived.remove(&r).unwrap_or_default();
+                        let set_valued = st.set_valued.contains(&r);
+                        if !set_valued {
+                            parts.push(rels[r].clone().enter(inner));
+                        }
+                        let all = differential_dataflow::collection::concatenate(inner, parts);
+                        let next = if set_valued { all } else { distinct(all, format!("distinct {}", plan.names[r]), &distincts) };
+                        ctx.colls.insert(r, next.clone());
                         results.push((r, next.leave(scope)));
                     }
                 }
@@ -338,6 +396,7 @@ pub(crate) fn build<const K: usize, const V: usize>(worker: &mut timely::worker:
             }
         }
         unit_c.probe_with(&probe);
-        Dataflow { inputs, unit: unit_h, probe, outputs }
+        let distinct_rows = distincts.borrow().clone();
+        Dataflow { inputs, unit: unit_h, probe, outputs, distinct_rows }
     })
 }

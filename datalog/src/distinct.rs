@@ -16,7 +16,9 @@
 //! updates for the row, or where its old history changes; the operator evaluates the row exactly
 //! there and emits the change of `D`.
 
+use std::cell::Cell;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use differential_dataflow::hashable::Hashable;
 use differential_dataflow::AsCollection;
@@ -141,8 +143,9 @@ impl RowState {
     }
 }
 
-/// The set of rows with a positive count, as a collection; `name` names the operator.
-pub(crate) fn distinct<'s, D>(input: differential_dataflow::VecCollection<'s, Time, D, Diff>, name: &str) -> differential_dataflow::VecCollection<'s, Time, D, Diff>
+/// The set of rows with a positive count, as a collection; `name` names the operator, and `held`
+/// receives the number of rows whose state it keeps (for the engine's profile).
+pub(crate) fn distinct<'s, D>(input: differential_dataflow::VecCollection<'s, Time, D, Diff>, name: &str, held: Rc<Cell<usize>>) -> differential_dataflow::VecCollection<'s, Time, D, Diff>
 where
     D: differential_dataflow::ExchangeData + std::hash::Hash + Eq + Copy,
 {
@@ -223,6 +226,7 @@ where
                         }
                     }
                 }
+                held.set(rows.len());
             }
         })
         .as_collection()

@@ -147,6 +147,9 @@ pub struct Engine {
     failed: Option<String>,
 }
 
+/// Operator times and rows held, from the workers' profilers.
+type Profile = (Vec<(String, Duration)>, Vec<(String, usize)>);
+
 impl Engine {
     /// Starts an engine for `program` on `workers` threads, observing its `.input`, `.output`
     /// and `.printsize` relations. Facts written in the rule text are staged for the first epoch.
@@ -377,6 +380,17 @@ impl Engine {
     /// Operators are named after what they do and the rule or relation they serve (for example
     /// `join: rule at line 141 for 'may_reach'`). Empty unless [`EngineConfig::profile`] is set.
     pub fn profile(&mut self) -> Result<Vec<(String, Duration)>, EngineError> {
+        Ok(self.profile_replies()?.0)
+    }
+
+    /// Rows (updates) each arrangement and `distinct` keeps now, summed over workers and over
+    /// operators of the same name, largest first: where the engine's memory is. Empty unless
+    /// [`EngineConfig::profile`] is set.
+    pub fn held_rows(&mut self) -> Result<Vec<(String, usize)>, EngineError> {
+        Ok(self.profile_replies()?.1)
+    }
+
+    fn profile_replies(&mut self) -> Result<Profile, EngineError> {
         if let Some(e) = &self.failed {
             return Err(EngineError::WorkerFailed(e.clone()));
         }
@@ -386,14 +400,20 @@ impl Engine {
             }
         }
         let mut total: hashbrown::HashMap<String, Duration> = hashbrown::HashMap::new();
+        let mut held: hashbrown::HashMap<String, usize> = hashbrown::HashMap::new();
         for reply in self.collect_replies()? {
             for (name, t) in reply.profile {
                 *total.entry(name).or_default() += t;
             }
+            for (name, n) in reply.rows {
+                *held.entry(name).or_default() += n;
+            }
         }
         let mut v: Vec<(String, Duration)> = total.into_iter().collect();
         v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-        Ok(v)
+        let mut h: Vec<(String, usize)> = held.into_iter().collect();
+        h.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        Ok((v, h))
     }
 
     fn fail(&mut self, why: &str) -> EngineError {

@@ -115,6 +115,8 @@ pub(crate) struct Plan {
     pub arity: Vec<usize>,
     pub arrs: Vec<ArrSpec>,
     pub strata: Vec<StratumPlan>,
+    /// Per stratum, the later non-recursive strata evaluated inside its loop scope.
+    pub attached: Vec<Vec<usize>>,
 }
 
 /// Plans `checked` with the smallest preset that fits every rule; the error names a rule index.
@@ -173,7 +175,100 @@ fn build(checked: &Checked, kw: usize, vw: usize) -> Result<Plan, (usize, String
     }
     let names = checked.relations.iter().map(|r| r.name.clone()).collect();
     let columns = checked.relations.iter().map(|r| r.columns.iter().map(|c| c.name.clone()).collect()).collect();
-    Ok(Plan { names, columns, key_width: kw, val_width: vw, arity: arity.clone(), arrs: b.arrs, strata })
+    let mut plan = Plan { names, columns, key_width: kw, val_width: vw, arity: arity.clone(), arrs: b.arrs, strata, attached: Vec::new() };
+    plan.attached = attachments(&plan);
+    Ok(plan)
+}
+
+/// Relations a stratum's rules read.
+pub(crate) fn rule_reads(plan: &Plan, rule: &RulePlan, out: &mut Vec<usize>) {
+    let mut push = |r: usize| {
+        if !out.contains(&r) {
+            out.push(r);
+        }
+    };
+    match &rule.source {
+        Source::Unit(_) => {}
+        Source::Scan { rel, .. } => push(*rel),
+        Source::Join { left, right, .. } => {
+            push(plan.arrs[*left].rel);
+            push(plan.arrs[*right].rel);
+        }
+    }
+    for s in &rule.steps {
+        match s {
+            Step::Join { right: id, .. } | Step::Anti { set: id, .. } => push(plan.arrs[*id].rel),
+        }
+    }
+}
+
+/// The shared arrangements `rules` join with.
+fn arrs_used(rules: &[RulePlan]) -> Vec<usize> {
+    let mut ids = Vec::new();
+    for rule in rules {
+        if let Source::Join { left, right, .. } = &rule.source {
+            ids.extend([*left, *right]);
+        }
+        for s in &rule.steps {
+            match s {
+                Step::Join { right: id, .. } | Step::Anti { set: id, .. } => ids.push(*id),
+            }
+        }
+    }
+    ids
+}
+
+/// For each stratum, the later non-recursive strata rendered inside its loop scope.
+///
+/// A non-recursive stratum that reads a recursive stratum's relations, and otherwise only what
+/// that stratum's scope can see (relations computed before it, or by strata already attached to
+/// it), is evaluated in the same scope: it then joins the loop's own arrangements instead of
+/// arranging the recursive relations again after they leave the loop. Its value at the fixpoint is
+/// the same: it is not fed back, so it is a function of the converged relations whatever it
+/// negates.
+fn attachments(plan: &Plan) -> Vec<Vec<usize>> {
+    let mut stratum_of = vec![0; plan.arity.len()];
+    for (i, s) in plan.strata.iter().enumerate() {
+        for &r in &s.rels {
+            stratum_of[r] = i;
+        }
+    }
+    let mut attached: Vec<Vec<usize>> = vec![Vec::new(); plan.strata.len()];
+    let mut hosted_arrs: Vec<Vec<usize>> = vec![Vec::new(); plan.strata.len()];
+    let mut host = None;
+    for (si, s) in plan.strata.iter().enumerate() {
+        if s.rules.is_empty() {
+            continue;
+        }
+        if s.recursive {
+            host = Some(si);
+            hosted_arrs[si] = arrs_used(&s.rules);
+            continue;
+        }
+        let Some(h) = host else { continue };
+        let mut reads = Vec::new();
+        for rule in &s.rules {
+            rule_reads(plan, rule, &mut reads);
+        }
+        // Strata without rules hold input relations, which every scope can enter.
+        let in_scope = |r: usize| {
+            let o = stratum_of[r];
+            o == h || attached[h].contains(&o)
+        };
+        let visible = |r: usize| {
+            let o = stratum_of[r];
+            o < h || in_scope(r) || plan.strata[o].rules.is_empty()
+        };
+        // Attaching pays only through a shared arrangement of a loop relation: otherwise the
+        // stratum would arrange the loop's collection itself, and inside the loop that arrangement
+        // keeps each row once per round it changed in, where outside the rounds are merged.
+        let shares = arrs_used(&s.rules).iter().any(|&id| in_scope(plan.arrs[id].rel) && hosted_arrs[h].contains(&id));
+        if reads.iter().all(|&r| visible(r)) && shares {
+            attached[h].push(si);
+            hosted_arrs[h].extend(arrs_used(&s.rules));
+        }
+    }
+    attached
 }
 
 /// True if every derivation of the rule gives a different head tuple, so that on sets of inputs
@@ -599,6 +694,9 @@ impl Plan {
         for (i, st) in self.strata.iter().enumerate() {
             let names: Vec<&str> = st.rels.iter().map(|&r| name(r)).collect();
             let _ = writeln!(s, "stratum {i}{}: {}", if st.recursive { " (recursive)" } else { "" }, names.join(", "));
+            if let Some(h) = self.attached.iter().position(|a| a.contains(&i)) {
+                let _ = writeln!(s, "  evaluated in the loop of stratum {h}, sharing its arrangements");
+            }
             let list = |v: &[usize]| v.iter().map(|&r| name(r)).collect::<Vec<_>>().join(", ");
             if !st.inline.is_empty() {
                 let _ = writeln!(s, "  computed inline each round: {}", list(&st.inline));

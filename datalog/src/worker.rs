@@ -7,6 +7,7 @@ use std::sync::mpsc::{Receiver, Sender};
 use std::sync::Arc;
 use std::time::Duration;
 
+use differential_dataflow::logging::{DifferentialEvent, DifferentialEventBuilder};
 use timely::logging::{StartStop, TimelyEvent, TimelyEventBuilder};
 
 use crate::dataflow::{build, Arr, Diff, Epoch, Row};
@@ -40,6 +41,8 @@ pub(crate) struct Reply {
     pub changes: Vec<RelChange>,
     /// Per leaf operator: its name and the time spent running it.
     pub profile: Vec<(String, Duration)>,
+    /// Per arrangement and `distinct`: its name and the updates (rows) it retains now.
+    pub rows: Vec<(String, usize)>,
 }
 
 /// Operator run times collected from timely's event log.
@@ -48,6 +51,8 @@ struct Profiler {
     ops: HashMap<usize, (String, Vec<usize>)>,
     started: HashMap<usize, Duration>,
     total: HashMap<usize, Duration>,
+    /// Updates held by each arrangement's trace, from differential's batch and merge events.
+    held: HashMap<usize, isize>,
 }
 
 impl Profiler {
@@ -68,6 +73,26 @@ impl Profiler {
             },
             _ => {}
         }
+    }
+
+    fn record_arrange(&mut self, event: &DifferentialEvent) {
+        // Batch, merge and drop events balance (see differential's logging module), so their sum
+        // is what each trace holds.
+        let (op, d) = match event {
+            DifferentialEvent::Batch(b) => (b.operator, b.length as isize),
+            DifferentialEvent::Merge(m) => match m.complete {
+                Some(n) => (m.operator, n as isize - m.length1 as isize - m.length2 as isize),
+                None => return,
+            },
+            DifferentialEvent::Drop(d) => (d.operator, -(d.length as isize)),
+            _ => return,
+        };
+        *self.held.entry(op).or_default() += d;
+    }
+
+    /// Updates held per arrangement, by operator name.
+    fn rows(&self) -> Vec<(String, usize)> {
+        self.held.iter().filter_map(|(id, n)| Some((self.ops.get(id)?.0.clone(), (*n).max(0) as usize))).collect()
     }
 
     /// Time per leaf operator; scopes are left out, since their time includes their children's.
@@ -94,6 +119,15 @@ pub(crate) fn run(worker: &mut timely::worker::Worker, plan: &Plan, observed: &[
                     let mut sink = sink.borrow_mut();
                     for (at, ev) in events.iter() {
                         sink.record(*at, ev);
+                    }
+                }
+            });
+            let sink = Rc::clone(&p);
+            registry.insert::<DifferentialEventBuilder, _>("differential/arrange", move |_, data| {
+                if let Some(events) = data {
+                    let mut sink = sink.borrow_mut();
+                    for (_, ev) in events.iter() {
+                        sink.record_arrange(ev);
                     }
                 }
             });
@@ -133,7 +167,11 @@ fn run_preset<const K: usize, const V: usize>(worker: &mut timely::worker::Worke
                     registry.flush();
                 }
                 let profile = profiler.as_ref().map(|p| p.borrow().report()).unwrap_or_default();
-                if replies.send(Reply { changes: Vec::new(), profile }).is_err() {
+                let mut rows = profiler.as_ref().map(|p| p.borrow().rows()).unwrap_or_default();
+                if profiler.is_some() {
+                    rows.extend(df.distinct_rows.iter().map(|(name, n)| (name.clone(), n.get())));
+                }
+                if replies.send(Reply { changes: Vec::new(), profile, rows }).is_err() {
                     break;
                 }
                 continue;
@@ -183,7 +221,7 @@ fn run_preset<const K: usize, const V: usize>(worker: &mut timely::worker::Worke
             }
             changes.push(RelChange { rel, data, diffs });
         }
-        if replies.send(Reply { changes, profile: Vec::new() }).is_err() {
+        if replies.send(Reply { changes, profile: Vec::new(), rows: Vec::new() }).is_err() {
             break;
         }
     }
