@@ -42,6 +42,18 @@ fn a_union_member_reads_what_another_member_wrote() {
 }
 
 #[test]
+fn a_union_whose_members_lay_out_their_bytes_differently_is_not_analysed() {
+    let runs = never_wrong("union_overlay.c");
+    assert!(runs.iter().flatten().all(|v| v.1.contains("lay out their bytes differently")), "{runs:?}");
+}
+
+#[test]
+fn a_cancelled_thread_may_stop_before_its_return() {
+    let runs = never_wrong("cancel.c");
+    assert!(runs.iter().flatten().all(|v| v.1.contains("pthread_cancel")), "{runs:?}");
+}
+
+#[test]
 fn a_byte_view_of_a_wider_scalar_is_not_analysed_as_the_whole_value() {
     let runs = never_wrong("byte_view.c");
     assert!(runs[0][1].1.contains("byte access"), "{runs:?}");

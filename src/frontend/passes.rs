@@ -15,6 +15,7 @@ pub fn finish(prog: &mut Program) {
     compute_multiplicity(prog);
     prog.memory = MemoryModel::build(prog);
     reject_byte_views(prog);
+    reject_mismatched_unions(prog);
     reject_errorcheck_relocks(prog);
     if let Some(l) = prog.memory.mistyped_at {
         let span = prog.loc(l).span;
@@ -101,6 +102,92 @@ fn reject_byte_views(prog: &mut Program) {
         });
     }
     prog.unsupported.extend(found);
+}
+
+/// The IR lays every member of a union over the same slots from its start, one value per
+/// scalar, and a member read reinterprets the slot's value in its own type. That is C's meaning
+/// only when the members have the same scalars in the same order (widths and kinds; signedness
+/// may differ): `unsigned` over `unsigned short[2]` would read `h[1]` from a slot the write never
+/// touched, `int` over `float` would convert a value C reinterprets. A member access to a union
+/// whose members differ so is reported as an unsupported construct.
+fn reject_mismatched_unions(prog: &mut Program) {
+    let mut exact: Vec<Option<bool>> = vec![None; prog.records.len()];
+    let mut found = None;
+    for loc in &prog.locs {
+        crate::ir::visit::action_lvals(&loc.action, &mut |lv| {
+            let mut cur = lv;
+            while let Lval::Field(b, _, _) | Lval::Index(b, _) = cur {
+                if let Lval::Field(_, r, _) = cur {
+                    let ok = *exact[r.0 as usize].get_or_insert_with(|| union_members_agree(&prog.records, *r));
+                    if !ok && found.is_none() {
+                        found = Some((loc.span, prog.records[r.0 as usize].name.clone()));
+                    }
+                }
+                cur = b;
+            }
+        });
+        if found.is_some() {
+            break;
+        }
+    }
+    if let Some((span, name)) = found {
+        prog.unsupported.push(Unsupported { span, construct: format!("a member access to union `{name}`, whose members lay out their bytes differently") });
+    }
+}
+
+/// Whether every member of record `r` (trivially, of a struct) flattens to the same scalars.
+fn union_members_agree(records: &[Record], r: RecordId) -> bool {
+    let rec = &records[r.0 as usize];
+    if !rec.is_union || rec.fields.len() < 2 {
+        return true;
+    }
+    let mut first: Option<Vec<(u8, u8)>> = None;
+    for (_, t) in &rec.fields {
+        let mut slots = Vec::new();
+        if !flatten_scalars(records, t, &mut slots, 0) {
+            return false;
+        }
+        match &first {
+            None => first = Some(slots),
+            Some(f) if *f == slots => {}
+            Some(_) => return false,
+        }
+    }
+    true
+}
+
+/// Appends the scalars of `t` in memory order as (kind, width); false when `t` holds something
+/// the comparison cannot vouch for (a floating value, whose width the IR does not keep, an
+/// opaque object, an array of unknown or large length, a union whose members differ).
+fn flatten_scalars(records: &[Record], t: &CType, out: &mut Vec<(u8, u8)>, depth: u32) -> bool {
+    if depth > 32 || out.len() > 4096 {
+        return false;
+    }
+    match t {
+        CType::Bool => out.push((0, 8)),
+        CType::Int(i, _) => out.push((1, i.bits)),
+        CType::Pointer(_) => out.push((2, 0)),
+        CType::Array(e, Some(n)) if *n <= 4096 => {
+            for _ in 0..*n {
+                if !flatten_scalars(records, e, out, depth + 1) {
+                    return false;
+                }
+            }
+        }
+        CType::Record(r) => {
+            let rec = &records[r.0 as usize];
+            if rec.is_union {
+                return union_members_agree(records, *r) && rec.fields.first().is_none_or(|(_, f)| flatten_scalars(records, f, out, depth + 1));
+            }
+            for (_, f) in &rec.fields {
+                if !flatten_scalars(records, f, out, depth + 1) {
+                    return false;
+                }
+            }
+        }
+        _ => return false,
+    }
+    true
 }
 
 /// Removes the `skip` placeholders that lowering leaves at joins, labels and loop exits when
