@@ -120,7 +120,7 @@ impl<'m, 'p> Cartesian<'m, 'p> {
             for (l, item) in items.iter().enumerate().skip(self.classified[i]) {
                 let pc = m.pc(item);
                 for (f, fam) in self.families.iter().enumerate() {
-                    if pc.is_some_and(|pc| fam.region[pc.index()]) {
+                    if fam.inside(m, item) {
                         self.in_mask[f][i].insert(l as u32);
                     }
                 }
