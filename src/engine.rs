@@ -276,7 +276,7 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
 /// The finite-state engine on the assertions still open. Its proofs cover the threads the
 /// program creates, and every number of threads of a template created unboundedly (the
 /// parameterized abstraction); its "not proved" is left to the bounded search. A `quick` pass
-/// runs only the Cartesian phase, on a tenth of the budget, and leaves the reasons of what it
+/// runs only the Cartesian phase, on a 25th of the budget, and leaves the reasons of what it
 /// does not prove as they were (the full pass says why).
 fn finite_pass(prog: &Program, opts: &CheckOptions, verdicts: &mut [AssertionVerdict], quick: bool) {
     let open: Vec<AssertId> = (0..verdicts.len()).filter(|&i| verdicts[i].status == Status::Unknown && !prog.assertions[i].locs.is_empty()).map(|i| AssertId(i as u32)).collect();
@@ -287,7 +287,7 @@ fn finite_pass(prog: &Program, opts: &CheckOptions, verdicts: &mut [AssertionVer
     // threads can run for minutes, so by default the engine gets a tenth of the search budget,
     // at most 5 s.
     let budget = Duration::from_secs_f64(opts.finite_time.unwrap_or((opts.search_time * 0.1).min(5.0)).clamp(0.0, 1e6));
-    let slice = if quick { budget / 10 } else { budget };
+    let slice = if quick { budget / 25 } else { budget };
     let mut fo = finite::FiniteOptions { deadline: Some(Instant::now() + slice), exact_fallback: !quick, ..Default::default() };
     if let Some(path) = &opts.exceptions {
         match finite::load_exceptions(path, prog, &fo) {
