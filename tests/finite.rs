@@ -4,7 +4,7 @@
 
 mod common;
 
-use duet_rs::finite::{self, cartesian::Cartesian, exceptions, model::Model, FiniteOptions, FiniteStatus, Method};
+use duet_rs::finite::{self, cartesian::Cartesian, exceptions, exceptions::Region, model::Model, FiniteOptions, FiniteStatus, Method};
 use duet_rs::frontend::{self, FrontendOptions};
 use duet_rs::ir::{AssertId, Program};
 use std::path::PathBuf;
@@ -134,7 +134,10 @@ fn malformed_exceptions_are_located() {
 
 /// A Figure 3 instance written by `gen_fig3.py` (`extra`: its mode flag).
 fn figure3(n: u32, m: u32, extra: &[&str]) -> Program {
-    let dir = std::env::temp_dir().join(format!("duet-finite-{}-{n}-{m}{}", std::process::id(), extra.join("")));
+    // Tests run in parallel and may ask for the same instance: each call has its own directory.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("duet-finite-{}-{call}-{n}-{m}{}", std::process::id(), extra.join("")));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(format!("fig3_{n}_{m}.c"));
     let gen = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("benchmarks/finite/gen_fig3.py");
@@ -239,10 +242,152 @@ fn default_strategy_on_unbounded_threads() {
     }
 }
 
+/// Figure 3 with a test-and-set loop as its acquire: a spinning thread has written lck = 1 as
+/// well, so Section 5's region starts where the value the test-and-set read is known to be 0.
+/// Proved with exceptions (not without) for the threads created one by one, each with its own
+/// start routine, and for every number of threads created in a loop.
+#[test]
+fn tas_figure3_needs_the_test_and_set_region() {
+    for (n, m, extra) in [(2, 1, &["--tas"][..]), (3, 3, &["--tas"][..]), (5, 9, &["--tas"][..]), (4, 2, &["--tas", "--distinct"][..])] {
+        let prog = figure3(n, m, extra);
+        let open = all_open(&prog);
+        let with = finite::prove(&prog, &open, &FiniteOptions { exact_fallback: false, ..FiniteOptions::default() });
+        for o in &with {
+            assert_eq!(o.status, FiniteStatus::Proved { method: Method::Exceptions, threads: finite::ThreadClaim::AsCreated }, "{n} x {m} {extra:?}: {o:?}");
+        }
+        if n <= 3 {
+            let without = finite::prove(&prog, &open, &FiniteOptions { exact_fallback: false, auto_exceptions: false, ..FiniteOptions::default() });
+            assert!(without.iter().all(|o| !o.proved()), "{n} x {m} {extra:?}: {without:?}");
+        }
+    }
+    let prog = figure3(3, 2, &["--tas", "--loop"]);
+    for o in finite::prove(&prog, &all_open(&prog), &FiniteOptions::default()) {
+        assert!(matches!(o.status, FiniteStatus::Proved { method: Method::Exceptions, threads: finite::ThreadClaim::Every(_) }), "{o:?}");
+    }
+    for o in finite::prove(&load("tas_figure3.c"), &all_open(&load("tas_figure3.c")), &FiniteOptions::default()) {
+        assert!(matches!(o.status, FiniteStatus::Proved { method: Method::Exceptions, .. }), "{o:?}");
+    }
+}
+
+/// The region the analysis derives for the test-and-set: before the branch on the value read,
+/// inside exactly when that value (a local of the thread) is 0; in the critical section,
+/// inside; at the acquire and after the release, outside.
+#[test]
+fn tas_region_starts_where_the_value_read_is_zero() {
+    let prog = figure3(2, 1, &["--tas"]);
+    let m = Model::build(&prog, None).unwrap();
+    let fams = exceptions::families(&m);
+    assert_eq!(fams.len(), 1, "{fams:?}");
+    let f = &fams[0];
+    assert_eq!(f.name, "lck");
+    let t = &prog.templates[1];
+    let region = |l: duet_rs::ir::LocId| &f.region[l.index()];
+    let assert_loc = t.locs.iter().copied().find(|&l| matches!(prog.loc(l).action, duet_rs::ir::Action::Assert(..))).unwrap();
+    assert_eq!(region(assert_loc), &Region::In);
+    // The branch on the test-and-set's result: a thread stands before either assume.
+    let end = t.locs.iter().copied().find(|&l| matches!(prog.loc(l).action, duet_rs::ir::Action::AtomicEnd)).unwrap();
+    let assumes = &prog.loc(end).succs;
+    assert_eq!(assumes.len(), 2);
+    for &l in assumes {
+        assert!(matches!(region(l), Region::IfZero(c) if !c.is_empty()), "{l}: {:?}", region(l));
+    }
+    let release = t.locs.iter().copied().rfind(|&l| matches!(&prog.loc(l).action, duet_rs::ir::Action::Assign(_, e) if e.as_const() == Some(0))).unwrap();
+    assert_eq!(region(release), &Region::In, "the release itself runs inside");
+    assert_eq!(region(t.entry), &Region::Out);
+    assert_eq!(region(prog.loc(release).succs[0]), &Region::Out);
+}
+
+/// The broken test-and-set forms are never proved by the engine: for the threads they create,
+/// and for two and three instances of a template created in a loop (where the exact
+/// exploration runs too).
+#[test]
+fn tas_twins_are_never_proved() {
+    for name in ["tas_skip.c", "tas_ignored.c", "tas_blind_set.c", "tas_not_atomic.c"] {
+        let prog = load(name);
+        let open = all_open(&prog);
+        for instances in [None, Some(2), Some(3)] {
+            for auto_exceptions in [true, false] {
+                for o in finite::prove(&prog, &open, &FiniteOptions { instances, auto_exceptions, ..FiniteOptions::default() }) {
+                    assert!(!o.proved(), "{name} {instances:?}: {o:?}");
+                }
+            }
+        }
+    }
+}
+
+/// The exception set is part of the concretisation, so the region only decides precision:
+/// with any region at all (here pseudo-random ones) the Cartesian fixpoint keeps a failing
+/// state of every broken twin.
+#[test]
+fn any_region_is_sound() {
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 33) as u32
+    };
+    for name in ["tas_skip.c", "tas_ignored.c", "tas_blind_set.c", "tas_not_atomic.c", "spin_loop_no_atomic.c", "peterson_swapped_turn.c"] {
+        let prog = load(name);
+        let m = Model::build(&prog, None).unwrap();
+        let cells: Vec<usize> = (0..m.shared_len()).collect();
+        let locals = m.init_locals.iter().map(|l| l.len()).max().unwrap();
+        for round in 0..8 {
+            let families = (0..1 + next() % 2)
+                .map(|_| {
+                    let cell = cells[next() as usize % cells.len()];
+                    let region = (0..prog.locs.len())
+                        .map(|_| match next() % 3 {
+                            0 => Region::Out,
+                            1 => Region::In,
+                            _ => Region::IfZero(vec![1 + next() as usize % locals.saturating_sub(2).max(1)]),
+                        })
+                        .collect();
+                    exceptions::Family { cell, name: m.global_names[cell].clone(), region }
+                })
+                .collect();
+            let c = Cartesian::run(&m, families, Vec::new(), 100_000, None).unwrap();
+            assert!(all_open(&prog).iter().any(|&a| !c.failures(a).is_empty()), "{name}, round {round}: a random region proved a broken twin");
+        }
+    }
+}
+
+/// `check`'s default strategy proves the test-and-set form (the Cartesian phase gets a first
+/// try before bound 1, whose solver spends its budget on the spin loops) and finds every twin's
+/// violation; a release that writes 1 keeps the lock taken for good, which breaks no mutual
+/// exclusion, and is proved.
+#[test]
+fn default_strategy_on_test_and_set() {
+    let run = |path: &str| {
+        // A larger finite budget gives the first try (a 25th of it) room on a loaded machine.
+        let o = common::duet(&["check", "--format", "json", "--search-time", "60", "--finite-time", "50", path]);
+        let (out, err) = common::texts(&o);
+        let r: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{path}: {e}: {out}{err}"));
+        r["tasks"][0]["assertions"].as_array().unwrap().iter().map(|a| (a["status"].as_str().unwrap().to_string(), a["reason"].as_str().unwrap().to_string())).collect::<Vec<_>>()
+    };
+    let dir = std::env::temp_dir().join(format!("duet-finite-tas-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let gen = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("benchmarks/finite/gen_fig3.py");
+    let out = std::process::Command::new("python3").arg(&gen).args(["3", "3", "--tas"]).output().expect("python3");
+    let generated = dir.join("fig3_tas_3_3.c");
+    std::fs::write(&generated, &out.stdout).unwrap();
+    for path in [generated.to_str().unwrap(), "tests/programs/finite/tas_figure3.c", "tests/programs/finite/tas_release_one.c"] {
+        let vs = run(path);
+        assert!(!vs.is_empty(), "{path}");
+        for (status, reason) in &vs {
+            assert_eq!(status, "safe", "{path}: {reason}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    for file in ["tas_skip.c", "tas_ignored.c", "tas_blind_set.c", "tas_not_atomic.c"] {
+        let vs = run(&format!("tests/programs/finite/{file}"));
+        assert!(vs.iter().any(|(s, _)| s == "violated"), "{file}: {vs:?}");
+        assert!(vs.iter().all(|(s, _)| s != "safe"), "{file}: {vs:?}");
+    }
+}
+
 /// Timings for the Figure 3 family (`benchmarks/finite/run.sh`); measures, asserts nothing
 /// about speed. `FIG3_N` and `FIG3_M` (comma-separated) choose the sizes; `FIG3_MODE` passes
-/// `--distinct` (a start routine per thread) or `--loop` (every number of threads) to the
-/// generator.
+/// its flags to the generator: `--distinct` (a start routine per thread) or `--loop` (every
+/// number of threads), and `--tas` (the lock taken by a test-and-set loop).
 #[test]
 #[ignore]
 fn bench_figure3() {
@@ -250,7 +395,7 @@ fn bench_figure3() {
     let dir = std::env::temp_dir().join(format!("duet-finite-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let gen = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("benchmarks/finite/gen_fig3.py");
-    let mode: Vec<String> = std::env::var("FIG3_MODE").ok().filter(|m| !m.is_empty()).into_iter().collect();
+    let mode: Vec<String> = std::env::var("FIG3_MODE").unwrap_or_default().split_whitespace().map(String::from).collect();
     println!("n\tm\tload_s\tprove_s\tproved\tplain_proved\tclasses");
     for n in list("FIG3_N", "10,20,30,40,50,60,70,80,90,100") {
         for m in list("FIG3_M", "1,3,5,7,9") {

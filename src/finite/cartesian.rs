@@ -100,7 +100,8 @@ impl<'m, 'p> Cartesian<'m, 'p> {
         while let Some(g) = c.queue.pop_front() {
             c.queued[g as usize] = false;
             c.rounds += 1;
-            if c.rounds.is_multiple_of(64) && deadline.is_some_and(|d| std::time::Instant::now() > d) {
+            // A round may take milliseconds with many classes: the clock is read every round.
+            if deadline.is_some_and(|d| std::time::Instant::now() > d) {
                 return Err(format!("the Cartesian fixpoint ran out of time after {} rounds", c.rounds));
             }
             c.process(g)?;
@@ -120,7 +121,7 @@ impl<'m, 'p> Cartesian<'m, 'p> {
             for (l, item) in items.iter().enumerate().skip(self.classified[i]) {
                 let pc = m.pc(item);
                 for (f, fam) in self.families.iter().enumerate() {
-                    if pc.is_some_and(|pc| fam.region[pc.index()]) {
+                    if fam.inside(m, item) {
                         self.in_mask[f][i].insert(l as u32);
                     }
                 }

@@ -6,8 +6,8 @@
 //!
 //! - [`Family`]: Section 5's construction, computed from the program. For a flag or lock
 //!   taken by several threads, in every global store where it is taken: the states in which
-//!   exactly one thread stands in the region protected by it and the others stand outside.
-//!   The `C(i)` products of one family form a maximized antichain, so the inclusion test of
+//!   exactly one thread stands in the region protected by it and the others stand outside
+//!   (after a test-and-set, a thread stands inside when the value it read is 0). The `C(i)` products of one family form a maximized antichain, so the inclusion test of
 //!   Proposition 7 is exact for them.
 //! - [`ProductRule`]: a product given in an exceptions file (format below).
 //!
@@ -30,7 +30,7 @@
 
 use super::model::Model;
 use crate::diag::Diagnostic;
-use crate::ir::{Action, LocId, LockRef};
+use crate::ir::{Action, BinOp, Expr, LocId, LockRef, Lval, UnOp, VarId};
 use std::collections::HashSet;
 
 /// Section 5's exceptions for one flag or lock.
@@ -40,8 +40,32 @@ pub struct Family {
     pub cell: usize,
     /// What the cell is, for reports.
     pub name: String,
-    /// Per IR location: a thread there stands in the protected region.
-    pub region: Vec<bool>,
+    /// Per IR location: whether a thread there stands in the protected region.
+    pub region: Vec<Region>,
+}
+
+/// Whether a thread at a location stands in a family's protected region.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Region {
+    /// Outside it.
+    Out,
+    /// Inside it.
+    In,
+    /// After a test-and-set, before the branch on what it read: inside exactly when one of
+    /// these local cells (indexes into the local store), which hold the value read, is 0.
+    IfZero(Vec<usize>),
+}
+
+impl Family {
+    /// Whether a thread in local store `l` stands in the protected region.
+    pub fn inside(&self, m: &Model, l: &[i128]) -> bool {
+        let Some(pc) = m.pc(l) else { return false };
+        match &self.region[pc.index()] {
+            Region::Out => false,
+            Region::In => true,
+            Region::IfZero(cells) => cells.iter().any(|&c| l.get(c) == Some(&0)),
+        }
+    }
 }
 
 /// One exception product from a file.
@@ -235,7 +259,12 @@ impl Parser<'_> {
 ///
 /// A thread holds a flag from an action that sets it to a non-zero constant (or acquires the
 /// lock) until one that resets it (or releases the lock), on every path: a must-analysis over
-/// each template's control-flow graph. Which flags are chosen only affects precision.
+/// each template's control-flow graph ([`Hold`]). A test-and-set, an atomic section that reads
+/// the flag into a local and then sets it, is no acquire by itself: the thread holds the flag
+/// only once a branch has found the value it read to be 0, and until then it is inside exactly
+/// when that value (still in its local store) is 0 ([`Region::IfZero`]). Which flags are chosen
+/// and where their regions lie only affects precision: the exception set is part of the
+/// concretisation (`γ_E(X) = γ(X) ∪ E`), so a state it takes out of `X` is still explored.
 pub fn families(m: &Model) -> Vec<Family> {
     let prog = m.prog;
     // Candidate cells: what some action sets or acquires.
@@ -250,14 +279,12 @@ pub fn families(m: &Model) -> Vec<Family> {
     let preds = prog.predecessors();
     let mut out = Vec::new();
     for (cell, name) in cells {
-        let mut region = vec![false; prog.locs.len()];
+        let mut region = vec![Region::Out; prog.locs.len()];
         let mut holders = 0;
-        for (ti, t) in prog.templates.iter().enumerate() {
-            // Must-hold before each location: greatest fixpoint from "held" everywhere but entry.
-            let mut held: Vec<bool> = vec![false; prog.locs.len()];
-            for &l in &t.locs {
-                held[l.index()] = l != t.entry;
-            }
+        for t in &prog.templates {
+            // Greatest fixpoint from "not yet reached" everywhere but the entry.
+            let mut hold: Vec<Hold> = vec![Hold::Unreached; prog.locs.len()];
+            hold[t.entry.index()] = Hold::Free;
             let mut changed = true;
             while changed {
                 changed = false;
@@ -265,23 +292,28 @@ pub fn families(m: &Model) -> Vec<Family> {
                     if l == t.entry {
                         continue;
                     }
-                    let v = preds[l.index()].iter().all(|&p| after(m, p, cell, held[p.index()]));
-                    let v = v && !preds[l.index()].is_empty();
-                    if v != held[l.index()] {
-                        held[l.index()] = v;
+                    let mut v = if preds[l.index()].is_empty() { Hold::Free } else { Hold::Unreached };
+                    for &p in &preds[l.index()] {
+                        v = v.meet(transfer(m, p, cell, &hold[p.index()]));
+                    }
+                    if v != hold[l.index()] {
+                        hold[l.index()] = v;
                         changed = true;
                     }
                 }
             }
             let mut any = false;
             for &l in &t.locs {
-                if held[l.index()] {
-                    region[l.index()] = true;
-                    any = true;
-                }
+                let r = match &hold[l.index()] {
+                    Hold::Held => Region::In,
+                    Hold::Tested(vs) => Region::IfZero(vs.iter().filter_map(|&v| m.cell_of(v).filter(|&(g, _, len)| !g && len == 1).map(|(_, c, _)| c)).collect()),
+                    _ => Region::Out,
+                };
+                any |= r != Region::Out;
+                region[l.index()] = r;
             }
             if any {
-                holders += if prog.templates[ti].multiplicity == crate::ir::Multiplicity::Unbounded { 2 } else { 1 };
+                holders += if t.multiplicity == crate::ir::Multiplicity::Unbounded { 2 } else { 1 };
             }
         }
         if holders >= 2 {
@@ -291,11 +323,130 @@ pub fn families(m: &Model) -> Vec<Family> {
     out
 }
 
-/// Whether the flag is held after location `p`, given whether it was held before.
-fn after(m: &Model, p: LocId, cell: usize, before: bool) -> bool {
-    match gen_kill(m, p, &m.prog.loc(p).action) {
-        Some((c, gen)) if c == cell => gen,
-        _ => before,
+/// Where a thread stands with respect to a flag, before an action (the must-analysis' values).
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Hold {
+    /// No path reaches the location yet (the fixpoint's top).
+    Unreached,
+    /// The thread may not hold the flag.
+    Free,
+    /// The thread holds the flag on every path.
+    Held,
+    /// Inside an atomic section that read the flag and has not written it: these locals hold
+    /// its current value.
+    Read(Vec<VarId>),
+    /// After a test-and-set (an atomic section that read the flag, then set it): these locals
+    /// hold the value it read, so the thread holds the flag exactly when they are 0.
+    Tested(Vec<VarId>),
+}
+
+impl Hold {
+    fn meet(self, o: Hold) -> Hold {
+        match (self, o) {
+            (Hold::Unreached, x) | (x, Hold::Unreached) => x,
+            (Hold::Read(a), Hold::Read(b)) => Hold::read(a.into_iter().filter(|v| b.contains(v)).collect()),
+            (Hold::Tested(a), Hold::Tested(b)) => Hold::tested(a.into_iter().filter(|v| b.contains(v)).collect()),
+            (a, b) if a == b => a,
+            _ => Hold::Free,
+        }
+    }
+    fn read(vs: Vec<VarId>) -> Hold {
+        if vs.is_empty() {
+            Hold::Free
+        } else {
+            Hold::Read(vs)
+        }
+    }
+    fn tested(vs: Vec<VarId>) -> Hold {
+        if vs.is_empty() {
+            Hold::Free
+        } else {
+            Hold::Tested(vs)
+        }
+    }
+}
+
+/// The flag's state after location `p`, given the state before it.
+fn transfer(m: &Model, p: LocId, cell: usize, before: &Hold) -> Hold {
+    let loc = m.prog.loc(p);
+    if *before == Hold::Unreached {
+        return Hold::Unreached;
+    }
+    if let Some((c, gen)) = gen_kill(m, p, &loc.action) {
+        if c == cell {
+            return match before {
+                // The set of a test-and-set: the thread holds the flag only if it read 0.
+                Hold::Read(vs) if gen && loc.atomic => Hold::Tested(vs.clone()),
+                Hold::Tested(vs) if gen => Hold::Tested(vs.clone()),
+                _ if gen => Hold::Held,
+                _ => Hold::Free,
+            };
+        }
+    }
+    // A write to a local that holds the value drops it, unless it copies another that does.
+    let copies = |vs: &[VarId], w: VarId, e: Option<&Expr>| -> Vec<VarId> {
+        let mut out: Vec<VarId> = vs.iter().copied().filter(|&v| v != w).collect();
+        if matches!(e, Some(Expr::Load(Lval::Var(u))) if vs.contains(u)) && local_cell(m, w) {
+            out.push(w);
+        }
+        out
+    };
+    let written = match &loc.action {
+        Action::Assign(Lval::Var(w), e) => Some((*w, Some(e))),
+        Action::Alloc(Lval::Var(w), ..) | Action::Fork { handle: Some(Lval::Var(w)), .. } => Some((*w, None)),
+        _ => None,
+    };
+    match (&loc.action, before) {
+        (Action::Assign(Lval::Var(w), e), _) if is_flag_read(m, e, cell) && loc.atomic && local_cell(m, *w) => match before {
+            Hold::Free => Hold::Read(vec![*w]),
+            Hold::Read(vs) => Hold::read({
+                let mut vs = vs.clone();
+                if !vs.contains(w) {
+                    vs.push(*w);
+                }
+                vs
+            }),
+            Hold::Tested(vs) => Hold::tested(vs.iter().copied().filter(|v| v != w).collect()),
+            other => other.clone(),
+        },
+        (_, Hold::Read(vs)) if written.is_some() => written.map_or(Hold::Free, |(w, e)| Hold::read(copies(vs, w, e))),
+        (_, Hold::Tested(vs)) if written.is_some() => written.map_or(Hold::Free, |(w, e)| Hold::tested(copies(vs, w, e))),
+        // A section that read the flag and ends without setting it only looked.
+        (Action::AtomicEnd, Hold::Read(_)) => Hold::Free,
+        (Action::Assume(e), Hold::Tested(vs)) => match zero_test(e) {
+            Some((v, true)) if vs.contains(&v) => Hold::Held,
+            Some((v, false)) if vs.contains(&v) => Hold::Free,
+            _ => before.clone(),
+        },
+        _ => before.clone(),
+    }
+}
+
+/// Whether a variable is a scalar local the projection keeps in the local store.
+fn local_cell(m: &Model, v: VarId) -> bool {
+    m.cell_of(v).is_some_and(|(global, _, len)| !global && len == 1)
+}
+
+/// Whether an expression is a plain read of the flag's cell.
+fn is_flag_read(m: &Model, e: &Expr, cell: usize) -> bool {
+    matches!(e, Expr::Load(Lval::Var(v)) if m.prog.var(*v).is_global() && m.cell_of(*v) == Some((true, cell, 1)))
+}
+
+/// A condition that tests a variable against 0: the variable, and whether it says "is 0".
+/// Casts are not looked through (a narrowing one may map a non-zero value to 0).
+fn zero_test(e: &Expr) -> Option<(VarId, bool)> {
+    let is_zero = |x: &Expr| x.as_const() == Some(0);
+    match e {
+        Expr::Load(Lval::Var(v)) => Some((*v, false)),
+        Expr::Unary(UnOp::Not, a, _) => zero_test(a).map(|(v, z)| (v, !z)),
+        Expr::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b, _) => {
+            let v = match (&**a, &**b) {
+                (Expr::Load(Lval::Var(v)), k) | (k, Expr::Load(Lval::Var(v))) if is_zero(k) => *v,
+                _ => return None,
+            };
+            Some((v, *op == BinOp::Eq))
+        }
+        _ => None,
     }
 }
 
