@@ -51,6 +51,8 @@ pub struct Ctp {
     pub ended: Vec<bool>,
     /// Addresses that more than one thread accesses; the others need no π-function.
     pub shared: HashSet<i128>,
+    /// Per thread: the event that forked it (none for `main`, or a thread forked outside the run).
+    pub forked_by: Vec<Option<usize>>,
 }
 
 impl Ctp {
@@ -136,7 +138,17 @@ impl Ctp {
             by_thread[ti].push(events.len());
             events.push(Event { thread: ti, idx, step: step.clone(), accesses: ex.accesses.clone(), unit });
         }
-        Ctp { threads, by_thread, events, units, ended, shared }
+        let mut forked_by = vec![None; threads.len()];
+        for (i, ev) in events.iter().enumerate() {
+            if let Step::Exec { children, .. } = &ev.step {
+                for c in children {
+                    if let Some(&t) = index.get(c) {
+                        forked_by[t] = Some(i);
+                    }
+                }
+            }
+        }
+        Ctp { threads, by_thread, events, units, ended, shared, forked_by }
     }
 }
 
@@ -225,8 +237,6 @@ struct Sym<'a> {
     sole_writer: HashMap<i128, usize>,
     /// The values the events evaluated so far wrote, by (event, address).
     written: HashMap<(usize, i128), T>,
-    /// Per thread: the event that forked it.
-    fork_of: Vec<Option<usize>>,
     ctp: &'a Ctp,
 }
 
@@ -285,7 +295,7 @@ impl Sym<'_> {
             if t == tw {
                 return (iw < pos).then(|| self.written.get(&(w, addr)).copied()).flatten();
             }
-            let f = self.fork_of[t]?;
+            let f = self.ctp.forked_by[t]?;
             t = self.ctp.events[f].thread;
             pos = self.ctp.events[f].idx + 1;
         }
@@ -481,30 +491,8 @@ pub fn encode(prog: &Program, layout: &Layout, ctp: &Ctp, max_bound: u32) -> (En
         }
     }
     let sole_writer = writers.into_iter().filter_map(|(a, w)| Some((a, w?))).collect();
-    let mut fork_of = vec![None; ctp.threads.len()];
-    for (i, ev) in ctp.events.iter().enumerate() {
-        if let Step::Exec { children, .. } = &ev.step {
-            for c in children {
-                if let Some(t) = ctp.threads.iter().position(|x| x == c) {
-                    fork_of[t] = Some(i);
-                }
-            }
-        }
-    }
-    let mut sym = Sym {
-        prog,
-        layout,
-        terms: Terms::new(),
-        side: Vec::new(),
-        shared: &ctp.shared,
-        own: vec![HashMap::new(); ctp.threads.len()],
-        thread: 0,
-        event: 0,
-        sole_writer,
-        written: HashMap::new(),
-        fork_of,
-        ctp,
-    };
+    let mut sym =
+        Sym { prog, layout, terms: Terms::new(), side: Vec::new(), shared: &ctp.shared, own: vec![HashMap::new(); ctp.threads.len()], thread: 0, event: 0, sole_writer, written: HashMap::new(), ctp };
     let n = ctp.events.len();
     let order: Vec<T> = (0..ctp.units).map(|_| sym.terms.fresh((Some(0), None))).collect();
     let mut constraints: Vec<T> = Vec::new();
@@ -560,14 +548,6 @@ fn path_conditions(terms: &mut Terms, ctp: &Ctp, order: &[T], evs: &[Option<Eval
     // Path conditions, thread by thread in program order; a child starts when its fork ran.
     let mut guard = vec![terms.ff(); n];
     let mut attempted = vec![terms.ff(); n];
-    let mut fork_of: HashMap<u32, usize> = HashMap::new();
-    for (i, ev) in ctp.events.iter().enumerate() {
-        if let Step::Exec { children, .. } = &ev.step {
-            for c in children {
-                fork_of.insert(*c, i);
-            }
-        }
-    }
     let last_unit = |ti: usize| ctp.by_thread[ti].last().map(|&e| ctp.events[e].unit);
     let lt = |terms: &mut Terms, a: usize, b: usize| -> T { terms.lt(order[a], order[b]) };
     // Program order and fork order (Φ_PO).
@@ -579,7 +559,7 @@ fn path_conditions(terms: &mut Terms, ctp: &Ctp, order: &[T], evs: &[Option<Eval
                 constraints.push(c);
             }
         }
-        if let (Some(&first), Some(&f)) = (evs_t.first(), fork_of.get(&ctp.threads[ti])) {
+        if let (Some(&first), Some(f)) = (evs_t.first(), ctp.forked_by[ti]) {
             let c = lt(terms, ctp.events[f].unit, ctp.events[first].unit);
             constraints.push(c);
         }
@@ -589,8 +569,8 @@ fn path_conditions(terms: &mut Terms, ctp: &Ctp, order: &[T], evs: &[Option<Eval
     for i in 0..n {
         let ev = &ctp.events[i];
         let prev = if ev.idx == 0 {
-            match fork_of.get(&ctp.threads[ev.thread]) {
-                Some(&f) => guard[f],
+            match ctp.forked_by[ev.thread] {
+                Some(f) => guard[f],
                 None => tt,
             }
         } else {
