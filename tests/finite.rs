@@ -421,3 +421,24 @@ fn bench_figure3() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The filter lock (generalised Peterson) for three threads: proved by the exact exploration,
+/// whose partial-order reduction runs local steps together; the twin whose last thread waits
+/// too little is not.
+#[test]
+fn filter_lock_three_threads() {
+    assert!(assert_proved("filter3.c").contains(&Method::Exact));
+    assert_not_proved("filter3_weak_wait.c");
+}
+
+/// Local steps that stall (a local spin, a blocking local `assume`) after a write: the exact
+/// exploration still reaches the states where the write is seen.
+#[test]
+fn stalled_local_steps_keep_the_write_before_them() {
+    let out = outcomes("write_then_local_stall.c", &FiniteOptions::default());
+    assert_eq!(out.len(), 2);
+    for s in out {
+        let FiniteStatus::NotProved(why) = &s else { panic!("write_then_local_stall.c: must not be proved: {s:?}") };
+        assert!(why.contains("the projection reaches a failing state"), "the exact exploration must find the failure: {why}");
+    }
+}

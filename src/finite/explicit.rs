@@ -11,12 +11,87 @@ use super::space::Space;
 use crate::ir::{Action, AssertId};
 use std::collections::{HashMap, HashSet};
 
-/// The reachable states of the projection.
+/// The reachable states of the projection (up to the reduction described at [`settle`]).
 pub struct Explicit<'m, 'p> {
     /// The stores.
     pub space: Space<'m, 'p>,
     /// Every reachable state: global store, then each slot's local store.
-    pub states: HashSet<Box<[u32]>>,
+    pub states: StateSet,
+}
+
+/// A set of states of one width (a global store's number, then one local store's number per
+/// slot), packed one after another; the index is open-addressed. A few tens of bytes per
+/// state, where a hash set of boxed slices takes about three times as much.
+pub struct StateSet {
+    width: usize,
+    data: Vec<u32>,
+    /// Per bucket: the upper half of the state's hash, then its number + 1 (0: empty). A
+    /// power of two long, at most half full.
+    index: Vec<u64>,
+    len: usize,
+}
+
+impl StateSet {
+    fn new(width: usize) -> StateSet {
+        StateSet { width, data: Vec::new(), index: vec![0; 1024], len: 0 }
+    }
+
+    /// Number of states.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The `k`-th state added.
+    pub fn get(&self, k: usize) -> &[u32] {
+        &self.data[k * self.width..(k + 1) * self.width]
+    }
+
+    fn hash(s: &[u32]) -> u64 {
+        let mut h: u64 = 0;
+        for &x in s {
+            h = (h.rotate_left(5) ^ u64::from(x)).wrapping_mul(0x517c_c1b7_2722_0a95);
+        }
+        h ^ (h >> 29)
+    }
+
+    /// Adds a state; its number when it was absent.
+    fn insert(&mut self, s: &[u32]) -> Option<usize> {
+        if (self.len + 1) * 2 > self.index.len() {
+            let cap = self.index.len() * 2;
+            let mut index = vec![0u64; cap];
+            for &e in self.index.iter().filter(|&&e| e != 0) {
+                let mut p = (e >> 32) as usize & (cap - 1);
+                while index[p] != 0 {
+                    p = (p + 1) & (cap - 1);
+                }
+                index[p] = e;
+            }
+            self.index = index;
+        }
+        let h = Self::hash(s);
+        // The bucket comes from the hash's upper half, which the entry keeps: comparing it
+        // first spares most comparisons of whole states, and growing needs no rehash.
+        let tag = h >> 32;
+        let mask = self.index.len() - 1;
+        let mut p = tag as usize & mask;
+        loop {
+            match self.index[p] {
+                0 => {
+                    self.data.extend_from_slice(s);
+                    self.len += 1;
+                    self.index[p] = tag << 32 | self.len as u64;
+                    return Some(self.len - 1);
+                }
+                e if e >> 32 == tag && self.get((e & 0xffff_ffff) as usize - 1).iter().zip(s).all(|(a, b)| a == b) => return None,
+                _ => p = (p + 1) & mask,
+            }
+        }
+    }
 }
 
 impl<'m, 'p> Explicit<'m, 'p> {
@@ -38,27 +113,34 @@ impl<'m, 'p> Explicit<'m, 'p> {
                 (a + 1, a + 1 + m.slots.iter().filter(|t| t.class == s.class).count())
             })
             .collect();
-        let init: Box<[u32]> = init.into();
-        let mut states = HashSet::new();
-        states.insert(init.clone());
-        let mut stack = vec![init];
-        while let Some(s) = stack.pop() {
+        let mut states = StateSet::new(init.len());
+        states.insert(&init);
+        // Depth first, by state number: the set holds the states themselves.
+        let mut stack = vec![0usize];
+        let mut t = init;
+        let mut succ = Vec::new();
+        while let Some(k) = stack.pop() {
             for i in 0..m.slots.len() {
-                let succ = space.step(m.slots[i].class, s[0], s[i + 1], &mut |_, _| {})?.to_vec();
-                for (g, l) in succ {
-                    let mut t = s.clone();
+                let class = m.slots[i].class;
+                let (g0, l0) = (states.get(k)[0], states.get(k)[i + 1]);
+                succ.clear();
+                for (g, l) in space.step(class, g0, l0, &mut |_, _| {})?.to_vec() {
+                    settle(&mut space, class, g, l, &mut succ)?;
+                }
+                for &(g, l) in &succ {
+                    t.copy_from_slice(states.get(k));
                     t[0] = g;
                     t[i + 1] = l;
                     let (a, b) = range[i];
                     t[a..b].sort_unstable();
-                    if states.insert(t.clone()) {
+                    if let Some(new) = states.insert(&t) {
                         if states.len() > max_states {
                             return Err(format!("the exact exploration exceeds {max_states} states"));
                         }
-                        if states.len() % 4096 == 0 && deadline.is_some_and(|d| std::time::Instant::now() > d) {
+                        if states.len().is_multiple_of(4096) && deadline.is_some_and(|d| std::time::Instant::now() > d) {
                             return Err(format!("the exact exploration ran out of time after {} states", states.len()));
                         }
-                        stack.push(t);
+                        stack.push(new);
                     }
                 }
             }
@@ -72,7 +154,7 @@ impl<'m, 'p> Explicit<'m, 'p> {
         let locs = &m.prog.assertion(a).locs;
         let mut memo: HashMap<(usize, u32, u32), bool> = HashMap::new();
         let mut out = Vec::new();
-        for s in &self.states {
+        for s in (0..self.states.len()).map(|k| self.states.get(k)) {
             let gv = &self.space.globals.items[s[0] as usize];
             for (i, slot) in m.slots.iter().enumerate() {
                 let lv = &self.space.locals[slot.class].items[s[i + 1] as usize];
@@ -89,4 +171,43 @@ impl<'m, 'p> Explicit<'m, 'p> {
         }
         out
     }
+}
+
+/// Runs a thread's local steps ([`Model::local_step`]) after one of its steps, and adds to
+/// `out` the local stores where it stands before its next step that is not local; or, when no
+/// path of local steps gets there (they block or loop), the store it started from.
+///
+/// This is a partial-order reduction, and it loses no failure. A local step commutes with
+/// every step of another thread and changes nothing another thread, or an assertion of
+/// another thread, can see. In an execution that reaches a failing assertion of thread `j`,
+/// move every local step of another thread to the right, up to that thread's next step that
+/// is not local, and drop the ones that have none: the shortened execution reaches the same
+/// global store and the same local store of `j`, and in it every thread runs its local steps
+/// right after the step before them. Local steps that block or loop hide nothing: the global
+/// store of the state they start from is the one every state they reach has, and it is kept.
+/// Assertions are not local steps, so a thread standing at one is always a kept state.
+fn settle(space: &mut Space, class: usize, g: u32, l: u32, out: &mut Vec<(u32, u32)>) -> Result<(), Decline> {
+    let m = space.m;
+    let mut found = false;
+    let mut seen = HashSet::from([l]);
+    let mut work = vec![l];
+    while let Some(at) = work.pop() {
+        if !m.local_step(&space.locals[class].items[at as usize]) {
+            found = true;
+            if !out.contains(&(g, at)) {
+                out.push((g, at));
+            }
+            continue;
+        }
+        for &(g2, l2) in space.step(class, g, at, &mut |_, _| {})? {
+            debug_assert_eq!(g2, g, "a local step leaves the global store as it is");
+            if seen.insert(l2) {
+                work.push(l2);
+            }
+        }
+    }
+    if !found && !out.contains(&(g, l)) {
+        out.push((g, l));
+    }
+    Ok(())
 }

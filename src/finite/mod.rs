@@ -50,7 +50,7 @@ pub struct FiniteOptions {
 
 impl Default for FiniteOptions {
     fn default() -> Self {
-        FiniteOptions { auto_exceptions: true, exceptions: None, exact_fallback: true, max_states: 2_000_000, max_stores: 200_000, cartesian_stores: 4_000, instances: None, deadline: None }
+        FiniteOptions { auto_exceptions: true, exceptions: None, exact_fallback: true, max_states: 16_000_000, max_stores: 200_000, cartesian_stores: 4_000, instances: None, deadline: None }
     }
 }
 

@@ -91,6 +91,8 @@ pub struct Model<'p> {
     pub bound: i128,
     /// Per IR location: the local cells (indexes into a local store) dead there.
     dead: Vec<Vec<usize>>,
+    /// Per IR location: whether its action touches the thread's own local store only.
+    local_action: Vec<bool>,
     /// The initial global store (after the root's deterministic prefix).
     pub init_global: Box<[i128]>,
     /// The initial local store of every class.
@@ -156,10 +158,12 @@ impl<'p> Model<'p> {
             local_len,
             bound: value_bound(prog, 0),
             dead: Vec::new(),
+            local_action: Vec::new(),
             init_global: Box::new([]),
             init_locals: Vec::new(),
         };
         m.dead = m.dead_cells();
+        m.local_action = prog.locs.iter().map(|l| m.local_action(&l.action)).collect();
         m.make_classes(instances, merge);
         let unbounded = m.classes.iter().any(|c| c.count.is_none());
         // Any bound is sound; with unboundedly many threads counters are widened past it.
@@ -339,6 +343,23 @@ impl<'p> Model<'p> {
     /// The program counter of a local store, if the thread has started.
     pub fn pc(&self, l: &[i128]) -> Option<LocId> {
         (l[0] >= 0).then(|| LocId(l[0] as u32))
+    }
+
+    /// Whether the next step of a thread in local store `l` touches its own local store only:
+    /// a start, or a `Skip`, assignment or `assume` that names no global cell. Such a step
+    /// commutes with every step of every other thread, and whether it is enabled depends on
+    /// nothing they can change.
+    pub fn local_step(&self, l: &[i128]) -> bool {
+        self.pc(l).is_none_or(|pc| self.local_action[pc.index()])
+    }
+
+    fn local_action(&self, action: &Action) -> bool {
+        if !matches!(action, Action::Skip | Action::Assign(..) | Action::Assume(_)) {
+            return false;
+        }
+        let mut global = false;
+        ir::visit::action_vars(action, &mut |v| global |= matches!(self.home.get(&v), Some((Home::Global(_), _))));
+        !global
     }
 
     /// Whether a thread in local store `l` may step at all in global store `g` (no other

@@ -1,7 +1,7 @@
 //! Interned stores, bit sets over them, and the cached one-thread step both analyses share.
 
 use super::model::{Decline, Model};
-use std::collections::HashMap;
+use hashbrown::HashMap;
 
 /// Global stores and local stores are numbered in order of discovery.
 #[derive(Default)]

@@ -1,0 +1,54 @@
+// Filter lock (generalised Peterson) for 3 threads, from benchmarks/finite/gen_filter.py, broken:
+// thread t2 waits only while *every* other thread is at its level or above, so it passes a
+// level another thread still contends for.
+#include <pthread.h>
+#include <assert.h>
+
+int level[3], victim[3], inside = 0;
+
+void *t0(void *arg) {
+    for (int l = 1; l < 3; l++) {
+        level[0] = l;
+        victim[l] = 0;
+        while (victim[l] == 0 && (level[1] >= l || level[2] >= l)) {}
+    }
+    inside = inside + 1;
+    assert(inside == 1);
+    inside = inside - 1;
+    level[0] = 0;
+    return 0;
+}
+
+void *t1(void *arg) {
+    for (int l = 1; l < 3; l++) {
+        level[1] = l;
+        victim[l] = 1;
+        while (victim[l] == 1 && (level[0] >= l || level[2] >= l)) {}
+    }
+    inside = inside + 1;
+    assert(inside == 1);
+    inside = inside - 1;
+    level[1] = 0;
+    return 0;
+}
+
+void *t2(void *arg) {
+    for (int l = 1; l < 3; l++) {
+        level[2] = l;
+        victim[l] = 2;
+        while (victim[l] == 2 && level[0] >= l && level[1] >= l) {}
+    }
+    inside = inside + 1;
+    assert(inside == 1);
+    inside = inside - 1;
+    level[2] = 0;
+    return 0;
+}
+
+int main(void) {
+    pthread_t t[3];
+    pthread_create(&t[0], 0, t0, 0);
+    pthread_create(&t[1], 0, t1, 0);
+    pthread_create(&t[2], 0, t2, 0);
+    return 0;
+}
