@@ -144,3 +144,9 @@ fn a_walk_that_takes_a_head_for_an_entry_is_never_proved() {
     // What the bounded search alone would have proved, the guards' approximation withholds.
     assert!(runs[0].iter().all(|v| v.1.contains("may reach `c`")), "{runs:?}");
 }
+
+#[test]
+fn a_bare_head_in_another_threads_frame_is_not_guarded_by_name() {
+    let runs = never_wrong("list_head_local.c");
+    assert!(runs.iter().flatten().all(|v| v.1.contains("cannot guard")), "{runs:?}");
+}
