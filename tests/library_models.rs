@@ -97,6 +97,19 @@ fn memcpy_memmove_and_calloc_copy_and_zero_exactly() {
 }
 
 #[test]
+fn calloc_of_a_run_time_count_zeroes_every_element() {
+    never_violated("calloc_count_holds");
+    fails("calloc_count_fails", 13, 1);
+    // `malloc` of a run-time count: arbitrary contents.
+    fails("calloc_count_fails", 19, 1);
+    // A count an inlined parameter holds (copied into the loop's bound) is counted: bound 1
+    // is exhaustive.
+    never_violated("calloc_param_holds");
+    proved("calloc_param_holds", 9, 1);
+    fails("calloc_param_fails", 8, 1);
+}
+
+#[test]
 fn string_literals_and_string_functions_are_exact() {
     never_violated("strings_holds");
     for line in [6, 8, 10, 11, 12, 13, 14, 18, 19, 20, 23] {

@@ -127,3 +127,26 @@ fn atomic_sections_of_two_iterations_do_not_merge() {
     }
     assert_ne!(verdicts(file, &["--engines", "coarsen"])[1].0, "safe");
 }
+
+#[test]
+fn a_list_walk_from_a_bare_head_never_reads_the_head_as_an_entry() {
+    let runs = never_wrong("list_head.c");
+    // The entries are real objects: the failing assertion is found through the guards.
+    assert_eq!(runs[0][1].0, "violated", "{runs:?}");
+    // The guards leave out executions that take the head for an entry: never `safe`.
+    assert!(runs.iter().all(|r| r[0].0 != "safe"), "{runs:?}");
+}
+
+#[test]
+fn a_walk_that_takes_a_head_for_an_entry_is_never_proved() {
+    let runs = never_wrong("list_head_collapsed.c");
+    assert!(runs.iter().flatten().all(|v| v.0 == "unknown"), "{runs:?}");
+    // What the bounded search alone would have proved, the guards' approximation withholds.
+    assert!(runs[0].iter().all(|v| v.1.contains("may reach `c`")), "{runs:?}");
+}
+
+#[test]
+fn a_bare_head_in_another_threads_frame_is_not_guarded_by_name() {
+    let runs = never_wrong("list_head_local.c");
+    assert!(runs.iter().flatten().all(|v| v.1.contains("cannot guard")), "{runs:?}");
+}

@@ -501,7 +501,7 @@ fn trip_count(prog: &Program, template: TemplateId, lp: &Loop) -> Option<u32> {
             return None;
         }
     }
-    let entry = entry_range(prog, template, v, h, &lp.body)?;
+    let entry = entry_range(prog, template, v, h, &lp.body, COPY_DEPTH)?;
     let n = match dir {
         Dir::Up => limit - entry.0,
         Dir::Down => entry.1 - limit,
@@ -525,7 +525,7 @@ fn parse_guard(prog: &Program, template: TemplateId, lp: &Loop, c: &Expr) -> Opt
                 (false, true) => (y, x, swap(*op)?),
                 _ => return None,
             };
-            let (lo, hi) = entry_range(prog, template, w, lp.header, &lp.body)?;
+            let (lo, hi) = entry_range(prog, template, w, lp.header, &lp.body, COPY_DEPTH)?;
             let k = if matches!(op, BinOp::Lt | BinOp::Le) { hi } else { lo };
             (v, k, op)
         }
@@ -621,9 +621,14 @@ fn is_step(prog: &Program, a: &Action, v: VarId, dir: Dir, limit: i128) -> bool 
     }
 }
 
+/// How many copies between registers `entry_range` follows back (`n := sz` where the inlined
+/// parameter `sz` was bound to a constant, as `calloc`'s zeroing loop reads its count).
+const COPY_DEPTH: u32 = 2;
+
 /// The range of constants `v` may hold when the loop at `h` is entered from outside its body:
-/// constant assignments propagated over the template; `None` when `v` may hold anything else.
-fn entry_range(prog: &Program, template: TemplateId, v: VarId, h: LocId, body: &HashSet<LocId>) -> Option<(i128, i128)> {
+/// constant assignments propagated over the template, and copies of registers that hold
+/// constants there (`copies` levels deep); `None` when `v` may hold anything else.
+fn entry_range(prog: &Program, template: TemplateId, v: VarId, h: LocId, body: &HashSet<LocId>, copies: u32) -> Option<(i128, i128)> {
     #[derive(Clone, Copy, PartialEq, Eq)]
     enum R {
         Range(i128, i128),
@@ -652,11 +657,25 @@ fn entry_range(prog: &Program, template: TemplateId, v: VarId, h: LocId, body: &
             _ => R::Any,
         }
     };
+    // A copy `v := w` of a register holds what `w` holds where the copy runs; each such
+    // location is asked once.
+    let mut copied: HashMap<LocId, R> = HashMap::new();
+    let mut transfer = |x: LocId, inp: R| -> R {
+        let a = &prog.loc(x).action;
+        let Action::Assign(Lval::Var(_), e) = a else { return transfer(a, inp) };
+        match register_load(prog, e) {
+            Some(w) if copies > 0 && w != v && writes(a, v) => *copied.entry(x).or_insert_with(|| match entry_range(prog, template, w, x, &HashSet::new(), copies - 1) {
+                Some((lo, hi)) if vt.min() <= lo && hi <= vt.max() => R::Range(lo, hi),
+                _ => R::Any,
+            }),
+            _ => transfer(a, inp),
+        }
+    };
     let mut inputs: HashMap<LocId, R> = HashMap::new();
     inputs.insert(tpl.entry, R::Any);
     let mut work = vec![tpl.entry];
     while let Some(x) = work.pop() {
-        let r = transfer(&prog.loc(x).action, inputs[&x]);
+        let r = transfer(x, inputs[&x]);
         if out.get(&x) == Some(&r) {
             continue;
         }

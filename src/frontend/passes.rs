@@ -14,13 +14,100 @@ pub fn finish(prog: &mut Program) {
     order_reverse_postorder(prog);
     compute_multiplicity(prog);
     prog.memory = MemoryModel::build(prog);
+    if guard_mistyped(prog) {
+        order_reverse_postorder(prog);
+        prog.memory = MemoryModel::build(prog);
+    }
     reject_byte_views(prog);
     reject_mismatched_unions(prog);
     reject_errorcheck_relocks(prog);
-    if let Some(l) = prog.memory.mistyped_at {
-        let span = prog.loc(l).span;
-        prog.unsupported.push(Unsupported { span, construct: "a member access through a pointer to an object of another type".into() });
+}
+
+/// `list_for_each_entry` over a `struct list_head` that no entry embeds (a bare head in a
+/// global) computes `container_of` of the head too: a `struct s *` that lands on the head's
+/// object, which holds no `struct s`. The loop test stops before any member is accessed there,
+/// but the flow-insensitive alias model cannot see that, and the object has no cells of the
+/// accessed type to give such an access. So each member access through a pointer that may
+/// reach an object of another record type (`MemoryModel::mistyped`) is guarded: it proceeds
+/// only where the accessed record lies wholly outside that object (`container_of` of a member
+/// moves less than the record's size), and the alias model gives it none of the object's
+/// cells. An execution that does access the object so (goblint's `evilcollapse`, walking a
+/// head as an entry) is left out, so the guard is recorded as an incomplete approximation: no
+/// assertion of the program is proved `safe`, while a violation the replay reaches, having
+/// passed every guard with exact addresses, is a real execution. Where a guard cannot read the
+/// pointer the access reads (it may change in between, or names another thread's object), the
+/// access stays an unsupported construct. Returns whether any guard was added.
+fn guard_mistyped(prog: &mut Program) -> bool {
+    let found = prog.memory.mistyped.clone();
+    if found.is_empty() {
+        return false;
     }
+    let preds = prog.predecessors();
+    let mut added = false;
+    let mut noted: Vec<(Span, VarId)> = Vec::new();
+    let mut i = 0;
+    while i < found.len() {
+        let l = found[i].loc;
+        let group: Vec<&memory::Mistyped> = found[i..].iter().take_while(|m| m.loc == l).collect();
+        i += group.len();
+        let (template, span, atomic) = (prog.loc(l).template, prog.loc(l).span, prog.loc(l).atomic);
+        let unguardable = group.iter().find(|m| {
+            let own_object = match prog.var(m.object).kind {
+                VarKind::Global => true,
+                // `&x` in the guard names the accessing thread's own copy.
+                VarKind::Local(t) | VarKind::Temp(t) => t == template && prog.template(t).multiplicity == Multiplicity::One,
+                VarKind::ThreadLocal => false,
+            };
+            let mut shared_read = false;
+            Expr::AddrOf(m.base.clone()).for_each_load(&mut |lv| shared_read |= prog.memory.is_shared(prog, lv));
+            !own_object || (shared_read && !atomic)
+        });
+        if let Some(m) = unguardable {
+            let name = prog.var(m.object).name.clone();
+            prog.unsupported.push(Unsupported { span, construct: format!("a member access through a pointer to an object of another type (`{name}`), which the front-end cannot guard") });
+            continue;
+        }
+        // Per guard a choice between the two sides of the object; the chain ends at `l`.
+        let mut next = l;
+        for m in group.iter().rev() {
+            let ptr_long = Ty::Int(IntTy { bits: 64, signed: true });
+            let base = Expr::AddrOf(m.base.clone());
+            let object = Expr::AddrOf(Lval::Var(m.object));
+            let past = |e: Expr| Expr::Binary(BinOp::Add, Box::new(e), Box::new(Expr::Const(1, ptr_long)), Ty::Ptr);
+            let sides = [Expr::Binary(BinOp::Ge, Box::new(base.clone()), Box::new(past(object.clone())), Ty::INT), Expr::Binary(BinOp::Le, Box::new(past(base)), Box::new(object), Ty::INT)];
+            let mut succs = Vec::new();
+            for cond in sides {
+                succs.push(LocId(prog.locs.len() as u32));
+                prog.locs.push(Location { template, span, action: Action::Assume(cond), succs: vec![next], atomic });
+            }
+            next = LocId(prog.locs.len() as u32);
+            prog.locs.push(Location { template, span, action: Action::Skip, succs, atomic });
+            if !noted.contains(&(span, m.object)) {
+                noted.push((span, m.object));
+                let record = match prog.lval_type(&m.base) {
+                    CType::Record(r) => {
+                        let rec = &prog.records[r.0 as usize];
+                        format!("`{} {}`", if rec.is_union { "union" } else { "struct" }, rec.name)
+                    }
+                    _ => "member".into(),
+                };
+                let what = format!("a member access through a pointer that may reach `{}`, which holds no {record} there; executions in which it does are not analysed", prog.var(m.object).name);
+                prog.approximations.push(Approximation { span, what, covers: false, control: false });
+            }
+        }
+        for p in &preds[l.index()] {
+            for s in &mut prog.locs[p.index()].succs {
+                if *s == l {
+                    *s = next;
+                }
+            }
+        }
+        if prog.templates[template.index()].entry == l {
+            prog.templates[template.index()].entry = next;
+        }
+        added = true;
+    }
+    added
 }
 
 /// An error-checking mutex differs from the IR's only when its owner locks it again: the call

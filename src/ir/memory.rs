@@ -120,6 +120,20 @@ pub struct Access {
     pub kills: Vec<AbsLoc>,
 }
 
+/// A member access whose pointer may land on an object that holds no member of that record
+/// type (`container_of` applied to a list head that no entry embeds). The model gives the
+/// access none of that object's cells, which is sound only where the front-end has guarded
+/// the access so that no analysed execution performs it on the object.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mistyped {
+    /// The location that performs the access.
+    pub loc: LocId,
+    /// The record-typed lvalue whose member is accessed (`*pos` in `pos->datum`).
+    pub base: Lval,
+    /// The object the pointer may land on.
+    pub object: VarId,
+}
+
 /// Index of a definite lock in [`MemoryModel::locks`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct LockId(pub u32);
@@ -171,11 +185,10 @@ pub struct MemoryModel {
     lock_index: HashMap<AbsKind, LockId>,
     /// Per IR location: the lock of an acquire, release or busy action.
     pub lock_of: Vec<Option<LockRef>>,
-    /// The first location that accesses a member of an object through a pointer that reached
-    /// it under another type: the model gives that access unknown memory, which does not
-    /// cover the object's own cells.
-    pub mistyped_at: Option<LocId>,
-    mistyped: std::cell::Cell<bool>,
+    /// The member accesses through pointers that may reach an object under another record
+    /// type, in location order (see [`Mistyped`]).
+    pub mistyped: Vec<Mistyped>,
+    found: std::cell::RefCell<Vec<(Lval, VarId)>>,
     /// Points-to sets of the abstract locations that hold pointers.
     pts: HashMap<AbsKind, BTreeSet<Target>>,
 }
@@ -186,17 +199,20 @@ impl MemoryModel {
         let mut m = MemoryModel::default();
         m.points_to(prog);
         for (i, loc) in prog.locs.iter().enumerate() {
-            m.mistyped.set(false);
+            m.found.borrow_mut().clear();
             let access = m.access_of(prog, &loc.action);
-            if m.mistyped.get() && m.mistyped_at.is_none() {
-                m.mistyped_at = Some(LocId(i as u32));
-            }
             m.access.push(access);
             let lock = match &loc.action {
                 Action::Acquire(lv) | Action::Release(lv) | Action::LockBusy(lv) => Some(m.lock_ref(prog, lv)),
                 _ => None,
             };
             m.lock_of.push(lock);
+            for (base, object) in m.found.take() {
+                let found = Mistyped { loc: LocId(i as u32), base, object };
+                if !m.mistyped.contains(&found) {
+                    m.mistyped.push(found);
+                }
+            }
         }
         m
     }
@@ -251,32 +267,48 @@ impl MemoryModel {
 
     // ------------------------------------------------------------------ points-to
 
-    /// The objects an lvalue designates.
+    /// The objects an accessed lvalue designates.
     fn lval_targets(&self, prog: &Program, lv: &Lval) -> Vec<Target> {
+        self.designated(prog, lv, false)
+    }
+
+    /// The objects an lvalue designates; `addressed` when only its address is taken, so
+    /// that nothing is accessed.
+    fn designated(&self, prog: &Program, lv: &Lval, addressed: bool) -> Vec<Target> {
         match lv {
             Lval::Var(v) => vec![Target { root: Root::Var(*v), path: Vec::new(), indexed: false }],
             Lval::Field(b, rec, i) => self
-                .lval_targets(prog, b)
+                .designated(prog, b, addressed)
                 .into_iter()
-                .map(|mut t| match t.root {
-                    // A pointer that reached this object under another type (through `void *`
-                    // or a cast) names no member of it by this path; the path would also grow
-                    // without end around a cycle of such pointers. Unknown memory instead.
+                .filter_map(|mut t| match t.root {
+                    // A pointer that reached this object under another type (`container_of` of
+                    // a list head no entry embeds, `void *`, a cast) names no member of it by
+                    // this path, and around a cycle of such pointers the path would grow
+                    // without end. Its address lies somewhere in or next to the object: the
+                    // whole object, a summary. An access there is recorded and gets none of the
+                    // object's cells: the front-end guards it (`frontend::passes`), so that no
+                    // analysed execution performs it.
                     Root::Var(v) if !record_at(prog, v, &t.path, *rec) => {
-                        self.mistyped.set(true);
-                        Target::unknown()
+                        if addressed {
+                            t.path.clear();
+                            t.indexed = true;
+                            Some(t)
+                        } else {
+                            self.found.borrow_mut().push(((**b).clone(), v));
+                            None
+                        }
                     }
                     Root::Var(_) => {
                         t.path.push(*i);
-                        t
+                        Some(t)
                     }
                     // Heap and unknown memory are keyed by the accessed type alone, so a path
                     // would name nothing, and around a cycle of pointers it would grow forever.
-                    Root::Heap(_) | Root::Unknown => t,
+                    Root::Heap(_) | Root::Unknown => Some(t),
                 })
                 .collect(),
             Lval::Index(b, _) => self
-                .lval_targets(prog, b)
+                .designated(prog, b, addressed)
                 .into_iter()
                 .map(|mut t| {
                     t.indexed = true;
@@ -300,7 +332,7 @@ impl MemoryModel {
     fn pts_expr(&self, prog: &Program, e: &Expr) -> BTreeSet<Target> {
         match e {
             Expr::Const(..) => BTreeSet::new(),
-            Expr::AddrOf(lv) => self.lval_targets(prog, lv).into_iter().collect(),
+            Expr::AddrOf(lv) => self.designated(prog, lv, true).into_iter().collect(),
             Expr::Load(lv) => {
                 let ty = prog.lval_type(lv);
                 let mut out = BTreeSet::new();

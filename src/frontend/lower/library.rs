@@ -1103,7 +1103,10 @@ impl<'a> Lowerer<'a> {
         false
     }
 
-    /// `calloc(count, sizeof(T))`: a fresh object of `count` elements of `T`, all zero.
+    /// `calloc(count, sizeof(T))`: a fresh object of `count` elements of `T`, all zero. A
+    /// constant count zeroes each scalar in turn; any other count runs a loop over the elements
+    /// (`k < count`, one element's scalars per iteration), exact in every engine: the bounded
+    /// search counts it when `count` holds a constant there, and cuts it like any loop otherwise.
     pub(super) fn calloc(&mut self, args: &'a [Node<Expression>], span_l: LSpan) -> Result<Option<Val>, Fatal> {
         let span = self.span(span_l);
         if args.len() != 2 {
@@ -1111,6 +1114,7 @@ impl<'a> Lowerer<'a> {
         }
         let mut elem = None;
         let mut count = None;
+        let mut count_arg = None;
         for (i, a) in args.iter().enumerate() {
             let t = match &a.node {
                 Expression::SizeOfTy(t) => self.types.type_name(&t.node.0.node).ok(),
@@ -1120,18 +1124,43 @@ impl<'a> Lowerer<'a> {
             if let (Some(t), None) = (t, &elem) {
                 elem = Some(t);
                 count = self.types.const_eval(&args[1 - i].node);
+                count_arg = Some(1 - i);
             }
         }
-        for a in args {
-            self.effect(a)?;
+        // The count's value is needed only when it is not a constant.
+        let mut n = None;
+        for (i, a) in args.iter().enumerate() {
+            if count.is_none() && count_arg == Some(i) {
+                let v = self.value(a)?;
+                let size_t = self.size_t();
+                n = Some(self.convert(v, &size_t));
+            } else {
+                self.effect(a)?;
+            }
         }
         let elem_ty = elem.clone().unwrap_or(CType::Void);
         let ty = CType::Pointer(Box::new(elem_ty.clone()));
         let t = self.temp(ty.clone());
         let site = AllocId(self.alloc_sites);
         self.alloc_sites += 1;
+        let counted = match n {
+            Some(n) => {
+                let size_t = self.size_t();
+                let nt = self.temp(size_t.clone());
+                self.emit(Action::Assign(Lval::Var(nt), n), span);
+                Some(nt)
+            }
+            None => None,
+        };
         self.emit(Action::Alloc(Lval::Var(t), site, CType::Void), span);
         let o = Obj { base: Base::Ptr(Expr::Load(Lval::Var(t))), elem: elem_ty.clone(), len: count.map(|c| c.max(0) as u64) };
+        if let Some(nt) = counted {
+            if self.zero_elements(&o, nt, span) {
+                return Ok(Some(Val { e: Expr::Load(Lval::Var(t)), ty }));
+            }
+            self.unsupported(span_l, "`calloc` of a count that is not a constant, of an element type whose layout is not known");
+            return Ok(Some(Val { e: Expr::Load(Lval::Var(t)), ty }));
+        }
         let zeroed = match (&elem, count) {
             (Some(_), Some(c)) => self.leaves_upto(&o, (c.max(0) as u64).saturating_mul(self.types.size_of(&elem_ty))),
             _ => None,
@@ -1139,14 +1168,49 @@ impl<'a> Lowerer<'a> {
         match zeroed {
             Some((whole, _)) => {
                 for l in whole {
-                    let st = l.ty.scalar(self.dm());
-                    let z = if st == Ty::Float { self.havoc(st, "a zero floating-point value", span) } else { Expr::Const(0, st) };
+                    let z = self.zero_of(&l, span);
                     self.emit(Action::Assign(l.lv, z), span);
                 }
             }
-            None => self.unsupported(span_l, "`calloc` whose element type and count are not `sizeof` and a constant"),
+            None => self.unsupported(span_l, "`calloc` whose element type is not given by `sizeof`"),
         }
         Ok(Some(Val { e: Expr::Load(Lval::Var(t)), ty }))
+    }
+
+    /// The zero of a scalar (all bits clear): a havoc for floating point, which the IR does
+    /// not interpret.
+    fn zero_of(&self, l: &Leaf, span: Span) -> Expr {
+        let st = l.ty.scalar(self.dm());
+        if st == Ty::Float {
+            self.havoc(st, "a zero floating-point value", span)
+        } else {
+            Expr::Const(0, st)
+        }
+    }
+
+    /// Zeroes elements `0 .. n` of `o` (`n` a `size_t` temporary) by a loop whose counter
+    /// steps by one towards `n`; false, with nothing emitted, when an element's scalars are not
+    /// known.
+    fn zero_elements(&mut self, o: &Obj, n: VarId, span: Span) -> bool {
+        let size_t = self.size_t();
+        let st = size_t.scalar(self.dm());
+        let k = self.temp(size_t);
+        let mut leaves = Vec::new();
+        if self.types.size_of(&o.elem) == 0 || matches!(o.elem, CType::Void | CType::Function) || !self.leaves(o.at(Expr::Load(Lval::Var(k))), &o.elem, 0, &mut leaves) {
+            return false;
+        }
+        self.emit(Action::Assign(Lval::Var(k), Expr::Const(0, st)), span);
+        let head = self.new_loc(Action::Skip, span);
+        self.place(head);
+        let done = self.branch(Expr::Binary(BinOp::Lt, Box::new(Expr::Load(Lval::Var(k))), Box::new(Expr::Load(Lval::Var(n))), Ty::INT), span);
+        for l in leaves {
+            let z = self.zero_of(&l, span);
+            self.emit(Action::Assign(l.lv, z), span);
+        }
+        self.emit(Action::Assign(Lval::Var(k), Expr::Binary(BinOp::Add, Box::new(Expr::Load(Lval::Var(k))), Box::new(Expr::Const(1, st)), st)), span);
+        self.jump(head);
+        self.cur = done;
+        true
     }
 
     fn memset(&mut self, args: &'a [Node<Expression>], span: Span) -> Result<Option<Val>, Fatal> {
