@@ -7,6 +7,8 @@
 //!                                                             # one run of one side (for peak RSS), or both
 //!
 //! Prints one table per workload; ratios are engine time / crepe time measured in the same run.
+//! The engine runs as COARSEN starts it, every input but `cond_val` fixed after the first epoch;
+//! `DUET_BENCH_NO_FIXED=1` runs it without fixed inputs (every join through arrangements).
 //! Engine times include `Engine::new`, inserting the facts, `advance` and reading the outputs.
 
 #[path = "../tests/oracle/mod.rs"]
