@@ -7,6 +7,8 @@
 //!                                                             # one run of one side (for peak RSS), or both
 //!
 //! Prints one table per workload; ratios are engine time / crepe time measured in the same run.
+//! The engine runs as COARSEN starts it, every input but `cond_val` fixed after the first epoch;
+//! `DUET_BENCH_NO_FIXED=1` runs it without fixed inputs (every join through arrangements).
 //! Engine times include `Engine::new`, inserting the facts, `advance` and reading the outputs.
 
 #[path = "../tests/oracle/mod.rs"]
@@ -119,8 +121,19 @@ fn insert_all(e: &mut Engine, f: &Facts) {
     }
 }
 
+/// The engine's options as COARSEN sets them: every input but `cond_val` is fixed after the first
+/// epoch, unless `DUET_BENCH_NO_FIXED` is set (to measure the engine without lookup tables).
+fn config(workers: usize) -> datalog::EngineConfig {
+    let fixed = if std::env::var_os("DUET_BENCH_NO_FIXED").is_some() {
+        Vec::new()
+    } else {
+        datalog::schema::INTERFERENCE.with_role(datalog::schema::Role::Input).map(|r| r.name.to_string()).filter(|n| n != "cond_val").collect()
+    };
+    datalog::EngineConfig { workers, fixed, ..Default::default() }
+}
+
 fn interference_engine(p: &Program, f: &Facts, workers: usize) -> (usize, usize, usize) {
-    let mut e = Engine::new(p, workers).expect("engine");
+    let mut e = Engine::with_config(p, &config(workers)).expect("engine");
     insert_all(&mut e, f);
     e.advance().expect("advance");
     let n = |r: &str| e.relation(r).expect("relation").len();
@@ -169,7 +182,7 @@ fn bench_incremental(quick: bool) {
             // The from-scratch result is kept for the check below, so that only one engine of
             // this size is alive at a time.
             let (scratch, expected) = best(1, || interference_engine(&p, &full, workers));
-            let mut e = Engine::new(&p, workers).expect("engine");
+            let mut e = Engine::with_config(&p, &config(workers)).expect("engine");
             let (first, _) = best(1, || {
                 insert_all(&mut e, &early);
                 e.advance().expect("advance")
@@ -190,7 +203,7 @@ fn bench_incremental(quick: bool) {
 fn bench_profile(locs: u32, workers: usize) {
     let p = rules("interference.dl");
     let f = gen::synthetic(locs as u64, Shape::with_locations(locs));
-    let config = datalog::EngineConfig { workers, profile: true, ..Default::default() };
+    let config = datalog::EngineConfig { profile: true, ..config(workers) };
     let t = Instant::now();
     let mut e = Engine::with_config(&p, &config).expect("engine");
     insert_all(&mut e, &f);
@@ -246,7 +259,8 @@ fn bench_one(locs: u32, workers: usize, crepe: bool, compare: bool) {
         return;
     }
     let (t, c) = best(1, || interference_engine(&p, &f, workers));
-    row(&format!("engine {workers}w"), t, c);
+    let mode = if config(workers).fixed.is_empty() { ", no fixed inputs" } else { "" };
+    row(&format!("engine {workers}w{mode}"), t, c);
     if let Some((tc, cc)) = crepe_run {
         assert_eq!(cc, c, "engine and crepe disagree");
         println!("engine {workers}w / crepe: {}", ratio(t, tc));
@@ -281,7 +295,7 @@ fn main() {
             let f = gen::synthetic(locs as u64, Shape::with_locations(locs));
             let expected = crepe_programs::optimised::run(&f);
             for workers in [1, 2] {
-                let mut e = Engine::new(&p, workers).expect("engine");
+                let mut e = Engine::with_config(&p, &config(workers)).expect("engine");
                 insert_all(&mut e, &f);
                 e.advance().expect("advance");
                 for (rel, want) in [("coreachable", &expected.coreachable), ("may_reach", &expected.may_reach), ("may_flow", &expected.may_flow)] {

@@ -3,7 +3,7 @@
 //! Everything here is generic over the row widths and is instantiated once per preset inside this
 //! crate; the public API stays concrete so dependent crates never re-instantiate dataflow code.
 
-use std::cell::{Cell, RefCell};
+use std::cell::{Cell, OnceCell, RefCell};
 use std::collections::HashMap;
 use std::fmt::Write;
 use std::rc::Rc;
@@ -19,6 +19,8 @@ use serde::de::{self, SeqAccess, Visitor};
 use serde::ser::SerializeTuple;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use timely::container::{CapacityContainerBuilder, PushInto};
+use timely::dataflow::channels::pact::Pipeline;
+use timely::dataflow::operators::generic::Operator;
 use timely::dataflow::ProbeHandle;
 use timely::order::Product;
 
@@ -76,6 +78,9 @@ pub(crate) type Row<const K: usize, const V: usize> = (Arr<K>, Arr<V>);
 type Coll<'s, T, const K: usize, const V: usize> = VecCollection<'s, T, Row<K, V>, Diff>;
 type Agent<T, const K: usize, const V: usize> = TraceAgent<ValSpine<Arr<K>, Arr<V>, T, Diff>>;
 type LArr<'s, T, const K: usize, const V: usize> = Arranged<'s, Agent<T, K, V>>;
+/// A fixed relation's rows in one arrangement's layout, key to carried values (with repeats, as
+/// the arrangement would count them), filled once before the first epoch runs.
+pub(crate) type Table<const K: usize, const V: usize> = Rc<OnceCell<hashbrown::HashMap<Arr<K>, Vec<Arr<V>>>>>;
 
 impl CmpOp {
     #[inline]
@@ -156,6 +161,10 @@ struct Ctx<'s, 'p, const K: usize, const V: usize> {
     prefixes: HashMap<String, Coll<'s, Inner, K, V>>,
     /// The arrangement of each prefix's output, keyed for the step that follows it.
     prefix_arrs: HashMap<String, LArr<'s, Inner, K, V>>,
+    /// Which relations are fixed inputs, whose arrangements become [`Table`]s.
+    fixed: &'p [bool],
+    /// The tables built so far, by arrangement id, shared by every stratum.
+    tables: Rc<RefCell<Vec<(usize, Table<K, V>)>>>,
 }
 
 /// Each `distinct` operator's name and the number of rows it keeps state for.
@@ -188,34 +197,86 @@ impl<'s, const K: usize, const V: usize> Ctx<'s, '_, K, V> {
         a
     }
 
+    /// The lookup table standing for arrangement `id`, if its relation is a fixed input.
+    ///
+    /// A join or antijoin with an arrangement must arrange its other side too, since a later change
+    /// of the arrangement is matched against everything the other side ever sent. A fixed relation
+    /// never changes after the first epoch, so a lookup while the rows stream past gives the same
+    /// result without keeping them.
+    fn table(&mut self, plan: &Plan, id: usize) -> Option<Table<K, V>> {
+        if !self.fixed.get(plan.arrs[id].rel).copied().unwrap_or(false) {
+            return None;
+        }
+        let mut tables = self.tables.borrow_mut();
+        if let Some((_, t)) = tables.iter().find(|(i, _)| *i == id) {
+            return Some(Rc::clone(t));
+        }
+        let t: Table<K, V> = Rc::default();
+        tables.push((id, Rc::clone(&t)));
+        Some(t)
+    }
+
     /// Renders a rule's body. Rules that begin alike (the same source, then the same steps with
     /// the same layouts) share the collections and the intermediate arrangements of that common
     /// prefix: an intermediate arrangement holds every row the prefix derives, so each copy
     /// would cost as much memory as the first.
+    ///
+    /// Consecutive lookups in tables (and the projections around them) run as one operator, row
+    /// by row, so no intermediate result of theirs is buffered; the rows are materialised as a
+    /// collection only where an arrangement needs them, or at the end.
     fn render_rule(&mut self, plan: &Plan, rule: &RulePlan) -> Coll<'s, Inner, K, V> {
         let mut prefix = format!("{:?}", rule.source);
+        let mut chain: Vec<Stage<K, V>> = Vec::new();
         let mut cur = match self.prefixes.get(&prefix) {
             Some(c) => c.clone(),
-            None => {
-                let c = match &rule.source {
-                    Source::Unit(e) => self.unit.clone().flat_map(mapper(e.clone())),
-                    Source::Scan { rel, emit } => self.coll(*rel).flat_map(mapper(emit.clone())),
-                    Source::Join { left, right, emit } => {
+            None => match &rule.source {
+                Source::Unit(e) => {
+                    chain.push(Stage::Map(e.clone()));
+                    self.unit.clone()
+                }
+                Source::Scan { rel, emit } => {
+                    chain.push(Stage::Map(emit.clone()));
+                    self.coll(*rel)
+                }
+                Source::Join { left, right, emit } => match (self.table(plan, *right), self.table(plan, *left)) {
+                    (Some(t), _) => {
+                        chain.push(Stage::Map(projection(&plan.arrs[*left], K)));
+                        chain.push(Stage::Join(t, emit.clone()));
+                        self.coll(plan.arrs[*left].rel)
+                    }
+                    (None, Some(t)) => {
+                        chain.push(Stage::Map(projection(&plan.arrs[*right], K)));
+                        chain.push(Stage::JoinLeft(t, emit.clone()));
+                        self.coll(plan.arrs[*right].rel)
+                    }
+                    (None, None) => {
                         let l = self.arr(plan, *left);
                         let r = self.arr(plan, *right);
-                        join(l, r, &format!("join: {}", rule.label), emit.clone())
+                        let c = join(l, r, &format!("join: {}", rule.label), emit.clone());
+                        self.prefixes.insert(prefix.clone(), c.clone());
+                        c
                     }
-                };
-                self.prefixes.insert(prefix.clone(), c.clone());
-                c
-            }
+                },
+            },
         };
         for (i, step) in rule.steps.iter().enumerate() {
             let label = format!("{}, step {}", rule.label, i + 1);
+            let (Step::Join { right: id, emit } | Step::Anti { set: id, emit }) = step;
+            if let Some(t) = self.table(plan, *id) {
+                let _ = write!(prefix, " / {step:?}");
+                if let Some(c) = self.prefixes.get(&prefix) {
+                    cur = c.clone();
+                    chain.clear();
+                } else {
+                    chain.push(if matches!(step, Step::Join { .. }) { Stage::Join(t, emit.clone()) } else { Stage::Anti(t, emit.clone()) });
+                }
+                continue;
+            }
             // `cur` arrives keyed for this step, so its arrangement depends on the prefix alone.
             let p = match self.prefix_arrs.get(&prefix) {
                 Some(p) => p.clone(),
                 None => {
+                    cur = self.materialise(cur, &mut chain, &prefix, &label);
                     let p = cur.clone().arrange_by_key_named(&format!("arrange: {label}"));
                     self.prefix_arrs.insert(prefix.clone(), p.clone());
                     p
@@ -224,6 +285,7 @@ impl<'s, const K: usize, const V: usize> Ctx<'s, '_, K, V> {
             let _ = write!(prefix, " / {step:?}");
             if let Some(c) = self.prefixes.get(&prefix) {
                 cur = c.clone();
+                chain.clear();
                 continue;
             }
             cur = match step {
@@ -234,15 +296,97 @@ impl<'s, const K: usize, const V: usize> Ctx<'s, '_, K, V> {
                 Step::Anti { set, emit } => {
                     // Antijoin as `rows - semijoin(rows, set)`; the set holds each key at most once.
                     let r = self.arr(plan, *set);
-                    let keep = cur.flat_map(mapper(emit.clone()));
+                    let rows = self.materialise(cur, &mut chain, &prefix, &label);
+                    let keep = rows.flat_map(mapper(emit.clone()));
                     let drop = join(p, r, &format!("antijoin: {label}"), emit.clone());
                     keep.concat(drop.negate())
                 }
             };
             self.prefixes.insert(prefix.clone(), cur.clone());
         }
-        cur
+        self.materialise(cur, &mut chain, &prefix, &rule.label)
     }
+
+    /// Applies the pending lookups to `cur`, as one operator, and records the result as `prefix`.
+    fn materialise(&mut self, cur: Coll<'s, Inner, K, V>, chain: &mut Vec<Stage<K, V>>, prefix: &str, label: &str) -> Coll<'s, Inner, K, V> {
+        if chain.is_empty() {
+            return cur;
+        }
+        if let Some(c) = self.prefixes.get(prefix) {
+            chain.clear();
+            return c.clone();
+        }
+        let stages = std::mem::take(chain);
+        let c = lookups(cur, stages, &format!("lookups: {label}"));
+        self.prefixes.insert(prefix.to_string(), c.clone());
+        c
+    }
+}
+
+/// One row-by-row stage of a chain of lookups.
+enum Stage<const K: usize, const V: usize> {
+    /// The row's new layout.
+    Map(Emit),
+    /// A join with a table: the row is the left side.
+    Join(Table<K, V>, Emit),
+    /// A join with a table that holds the left side; the row is the right side.
+    JoinLeft(Table<K, V>, Emit),
+    /// Rows whose key is in the table are dropped.
+    Anti(Table<K, V>, Emit),
+}
+
+/// Runs `row` through `stages`, handing every row that comes out to `out`.
+fn run_stages<const K: usize, const V: usize>(stages: &[Stage<K, V>], k: &Arr<K>, a: &Arr<V>, out: &mut impl FnMut(Row<K, V>)) {
+    let Some((stage, rest)) = stages.split_first() else {
+        out((*k, *a));
+        return;
+    };
+    match stage {
+        Stage::Map(e) => {
+            if let Some((k2, a2)) = e.apply(k, a, &Arr::ZERO) {
+                run_stages(rest, &k2, &a2, out);
+            }
+        }
+        Stage::Join(t, e) => {
+            for b in t.get().and_then(|t| t.get(k)).map(|v| v.as_slice()).unwrap_or_default() {
+                if let Some((k2, a2)) = e.apply(k, a, b) {
+                    run_stages(rest, &k2, &a2, out);
+                }
+            }
+        }
+        Stage::JoinLeft(t, e) => {
+            for l in t.get().and_then(|t| t.get(k)).map(|v| v.as_slice()).unwrap_or_default() {
+                if let Some((k2, a2)) = e.apply(k, l, a) {
+                    run_stages(rest, &k2, &a2, out);
+                }
+            }
+        }
+        Stage::Anti(t, e) => {
+            if !t.get().is_some_and(|t| t.contains_key(k)) {
+                if let Some((k2, a2)) = e.apply(k, a, &Arr::ZERO) {
+                    run_stages(rest, &k2, &a2, out);
+                }
+            }
+        }
+    }
+}
+
+/// A chain of lookup stages as one operator (see [`Ctx::render_rule`]).
+fn lookups<'s, const K: usize, const V: usize>(c: Coll<'s, Inner, K, V>, stages: Vec<Stage<K, V>>, name: &str) -> Coll<'s, Inner, K, V> {
+    c.inner
+        .unary::<CapacityContainerBuilder<Vec<(Row<K, V>, Inner, Diff)>>, _, _, _>(Pipeline, name, move |_, _| {
+            move |input, output| {
+                input.for_each_stamp(|cap, data| {
+                    let mut session = output.session(&cap);
+                    for batch in data {
+                        for ((k, a), t, d) in batch.iter() {
+                            run_stages(&stages, k, a, &mut |row| session.give((row, *t, *d)));
+                        }
+                    }
+                });
+            }
+        })
+        .as_collection()
 }
 
 /// Changes to one observed relation collected during an epoch.
@@ -257,6 +401,8 @@ pub(crate) struct Dataflow<const K: usize, const V: usize> {
     pub outputs: Vec<Option<OutputBuffer<K, V>>>,
     /// Rows each `distinct` keeps state for.
     pub distinct_rows: Vec<(String, Rc<Cell<usize>>)>,
+    /// The fixed relations' lookup tables, by arrangement id, for the worker to fill.
+    pub tables: Vec<(usize, Table<K, V>)>,
 }
 
 /// Builds the dataflow for `plan` in `worker`; `observed[r]` selects relations whose changes are kept.
@@ -264,7 +410,8 @@ pub(crate) struct Dataflow<const K: usize, const V: usize> {
 /// Each stratum with rules runs in its own iterative scope (a non-recursive one converges in a
 /// single round), so every join, arrangement and `distinct` has the same timestamp type and is
 /// compiled once per preset. Arrangements are shared by all rules of a stratum.
-pub(crate) fn build<const K: usize, const V: usize>(worker: &mut timely::worker::Worker, plan: &Plan, observed: &[bool]) -> Dataflow<K, V> {
+/// Joins and antijoins with a relation `fixed` marks read a [`Table`] instead of an arrangement.
+pub(crate) fn build<const K: usize, const V: usize>(worker: &mut timely::worker::Worker, plan: &Plan, observed: &[bool], fixed: &[bool]) -> Dataflow<K, V> {
     worker.dataflow::<Epoch, _, _>(|scope| {
         let n = plan.arity.len();
         let mut inputs = Vec::with_capacity(n);
@@ -276,6 +423,7 @@ pub(crate) fn build<const K: usize, const V: usize>(worker: &mut timely::worker:
         }
         let (unit_h, unit_c) = scope.new_collection::<Row<K, V>, Diff>();
         let distincts: Distincts = Rc::default();
+        let tables: Rc<RefCell<Vec<(usize, Table<K, V>)>>> = Rc::default();
 
         let attached = &plan.attached;
         for (si, stratum) in plan.strata.iter().enumerate() {
@@ -295,6 +443,8 @@ pub(crate) fn build<const K: usize, const V: usize>(worker: &mut timely::worker:
                     distincts: Rc::clone(&distincts),
                     prefixes: HashMap::new(),
                     prefix_arrs: HashMap::new(),
+                    fixed,
+                    tables: Rc::clone(&tables),
                 };
                 let mut vars = Vec::new();
                 for &r in &stratum.rels {
@@ -397,6 +547,40 @@ pub(crate) fn build<const K: usize, const V: usize>(worker: &mut timely::worker:
         }
         unit_c.probe_with(&probe);
         let distinct_rows = distincts.borrow().clone();
-        Dataflow { inputs, unit: unit_h, probe, outputs, distinct_rows }
+        let tables = tables.borrow().clone();
+        Dataflow { inputs, unit: unit_h, probe, outputs, distinct_rows, tables }
     })
+}
+
+impl<const K: usize, const V: usize> Dataflow<K, V> {
+    /// Fills the lookup tables from the rows of the first epoch, all of them on every worker: a
+    /// lookup happens wherever a row is derived, which need not be where the fixed row was fed.
+    pub(crate) fn fill_tables<'u>(&self, plan: &Plan, updates: impl Iterator<Item = (usize, &'u [u32], usize)> + Clone) {
+        for (id, table) in &self.tables {
+            let spec = &plan.arrs[*id];
+            let a = plan.arity[spec.rel];
+            let proj = projection(spec, K);
+            let mut t: hashbrown::HashMap<Arr<K>, Vec<Arr<V>>> = hashbrown::HashMap::new();
+            for (_, data, count) in updates.clone().filter(|u| u.0 == spec.rel) {
+                for i in 0..count {
+                    let row = &data[i * a..(i + 1) * a];
+                    let split = a.min(K);
+                    let mut k = Arr::<K>::ZERO;
+                    let mut v = Arr::<V>::ZERO;
+                    k.0[..split].copy_from_slice(&row[..split]);
+                    v.0[..a - split].copy_from_slice(&row[split..]);
+                    if let Some((pk, pv)) = proj.apply(&k, &v, &Arr::ZERO) {
+                        t.entry(pk).or_default().push(pv);
+                    }
+                }
+            }
+            // Filled once, before the first epoch runs; an empty relation leaves the cell unset.
+            let _ = table.set(t);
+        }
+    }
+
+    /// Values each lookup table holds, named like the arrangement it stands for.
+    pub(crate) fn table_rows(&self, plan: &Plan) -> Vec<(String, usize)> {
+        self.tables.iter().map(|(id, t)| (format!("table {}", plan.describe_arr(*id, &plan.names)), t.get().map_or(0, |t| t.values().map(|v| v.len()).sum()))).collect()
+    }
 }

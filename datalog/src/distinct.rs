@@ -52,8 +52,13 @@ struct RowState {
     emitted: i8,
     len: u8,
     inline: [Entry; 2],
-    spill: Option<Vec<Entry>>,
+    // Boxed, a spill costs one pointer in every row's state rather than a vector's three words;
+    // the state is a third of the table's memory for a large relation.
+    #[allow(clippy::box_collection)]
+    spill: Option<Box<Vec<Entry>>>,
 }
+
+const _: () = assert!(std::mem::size_of::<RowState>() == 40);
 
 impl RowState {
     fn entries(&self) -> impl Iterator<Item = &Entry> + '_ {
@@ -143,11 +148,14 @@ impl RowState {
     }
 }
 
+/// A round's updates not yet processed, and the length at which they are consolidated next.
+type Pending<D> = (Vec<(D, Diff)>, usize);
+
 /// The set of rows with a positive count, as a collection; `name` names the operator, and `held`
 /// receives the number of rows whose state it keeps (for the engine's profile).
 pub(crate) fn distinct<'s, D>(input: differential_dataflow::VecCollection<'s, Time, D, Diff>, name: &str, held: Rc<Cell<usize>>) -> differential_dataflow::VecCollection<'s, Time, D, Diff>
 where
-    D: differential_dataflow::ExchangeData + std::hash::Hash + Eq + Copy,
+    D: differential_dataflow::ExchangeData + std::hash::Hash + Ord + Copy,
 {
     let exchange = Exchange::new(|u: &(D, Time, Diff)| u.0.hashed());
     input
@@ -156,7 +164,9 @@ where
             let mut rows: HashTable<(D, RowState)> = HashTable::new();
             let hasher = DefaultHashBuilder::default();
             // Updates not yet processed, and rows to re-evaluate, by time (lexicographic order).
-            let mut pending: BTreeMap<(Epoch, u32), Vec<(D, Diff)>> = BTreeMap::new();
+            // With the size at which each is consolidated next: rules derive many rows more than
+            // once, and a round's derivations would otherwise all wait here side by side.
+            let mut pending: BTreeMap<(Epoch, u32), Pending<D>> = BTreeMap::new();
             let mut todo: BTreeMap<(Epoch, u32), Vec<D>> = BTreeMap::new();
             let mut caps: BTreeMap<(Epoch, u32), Capability<Time>> = BTreeMap::new();
             let mut work: Vec<(u64, D, Diff)> = Vec::new();
@@ -165,7 +175,12 @@ where
                     for (row, t, d) in data.drain(..) {
                         let key = (t.outer, t.inner);
                         caps.entry(key).or_insert_with(|| cap.delayed(&t, 0));
-                        pending.entry(key).or_default().push((row, d));
+                        let (v, limit) = pending.entry(key).or_insert_with(|| (Vec::new(), 1 << 16));
+                        v.push((row, d));
+                        if v.len() >= *limit {
+                            differential_dataflow::consolidation::consolidate(v);
+                            *limit = (2 * v.len()).max(1 << 16);
+                        }
                     }
                 });
                 loop {
@@ -184,7 +199,7 @@ where
                     // This round's updates and due rows, each row once, visited in the order of
                     // their buckets in the table: a large round then sweeps the table instead of
                     // jumping around it, which is what made a hash table slower than sorting.
-                    let updates = pending.remove(&next).unwrap_or_default();
+                    let updates = pending.remove(&next).map(|(v, _)| v).unwrap_or_default();
                     let due = todo.remove(&next).unwrap_or_default();
                     rows.reserve(updates.len(), |x| hasher.hash_one(x.0));
                     let buckets = ((rows.capacity() + rows.capacity() / 7).max(8) as u64).next_power_of_two();

@@ -46,6 +46,10 @@ pub enum EngineError {
     Start(String),
     /// A worker stopped unexpectedly; the engine cannot continue.
     WorkerFailed(String),
+    /// [`EngineConfig::fixed`] names a relation that is not an input without rules.
+    NotFixable(String),
+    /// A change to a relation [`EngineConfig::fixed`] declares unchanging, after the first epoch.
+    Fixed(String),
 }
 
 impl fmt::Display for EngineError {
@@ -65,6 +69,8 @@ impl fmt::Display for EngineError {
             EngineError::NoWorkers => write!(f, "the engine needs at least one worker"),
             EngineError::Start(e) => write!(f, "cannot start timely workers: {e}"),
             EngineError::WorkerFailed(e) => write!(f, "a dataflow worker failed: {e}"),
+            EngineError::NotFixable(r) => write!(f, "relation '{r}' cannot be fixed: expected an .input relation that no rule derives"),
+            EngineError::Fixed(r) => write!(f, "relation '{r}' is fixed: its tuples cannot change after the first advance"),
         }
     }
 }
@@ -81,11 +87,16 @@ pub struct EngineConfig {
     pub observe_all: bool,
     /// Record the time spent in each dataflow operator, for [`Engine::profile`] (small overhead).
     pub profile: bool,
+    /// Input relations whose tuples are all given before the first [`Engine::advance`] and never
+    /// change after it (a later change is [`EngineError::Fixed`]). Rules join and negate them by
+    /// lookup in a table every worker holds, instead of arranging what they are joined with, which
+    /// saves the memory of those intermediate results.
+    pub fixed: Vec<String>,
 }
 
 impl Default for EngineConfig {
     fn default() -> Self {
-        EngineConfig { workers: 1, observe_all: false, profile: false }
+        EngineConfig { workers: 1, observe_all: false, profile: false, fixed: Vec::new() }
     }
 }
 
@@ -145,6 +156,12 @@ pub struct Engine {
     replies: Receiver<Reply>,
     guards: Option<WorkerGuards<()>>,
     failed: Option<String>,
+    /// Per relation: fixed after the first epoch ([`EngineConfig::fixed`]).
+    fixed: Vec<bool>,
+    /// The program that derives the relations the fixed inputs alone determine, and those
+    /// relations: run once, in the first epoch, before the main dataflow.
+    pre: Option<(Program, Vec<usize>)>,
+    workers: usize,
 }
 
 /// Operator times and rows held, from the workers' profilers.
@@ -163,6 +180,15 @@ impl Engine {
             return Err(EngineError::NoWorkers);
         }
         let n = program.relations.len();
+        let mut fixed = vec![false; n];
+        for name in &config.fixed {
+            let r = program.by_name.get(name.as_str()).copied().ok_or_else(|| EngineError::UnknownRelation(name.clone()))?;
+            let info = &program.relations[r];
+            if !info.is_input() || info.has_rules {
+                return Err(EngineError::NotFixable(name.clone()));
+            }
+            fixed[r] = true;
+        }
         let mut has_facts = vec![false; n];
         for (r, _) in &program.facts {
             has_facts[*r] = true;
@@ -194,14 +220,25 @@ impl Engine {
             receivers.push(Some(rx));
         }
         let receivers = Arc::new(Mutex::new(receivers));
-        let plan = Arc::clone(&program.plan);
         let observed = Arc::new(observed);
+        let split = if fixed.iter().any(|&f| f) { crate::split::split(program, &fixed).map_err(EngineError::Start)? } else { None };
+        let mut looked_up = fixed.clone();
+        let (plan, pre) = match split {
+            Some(s) => {
+                for &r in &s.statics {
+                    looked_up[r] = true;
+                }
+                (Arc::new(s.main), Some((s.pre, s.statics)))
+            }
+            None => (Arc::clone(&program.plan), None),
+        };
+        let fixed_w = Arc::new(looked_up);
         let profile = config.profile;
         let guards = timely::execute(timely::Config::process(config.workers), move |worker| {
             let index = worker.index();
             let rx = receivers.lock().ok().and_then(|mut v| v.get_mut(index).and_then(Option::take));
             if let Some(rx) = rx {
-                crate::worker::run(worker, &plan, &observed, profile, rx, reply_tx.clone());
+                crate::worker::run(worker, &plan, &observed, &fixed_w, profile, rx, reply_tx.clone());
             }
         })
         .map_err(EngineError::Start)?;
@@ -217,6 +254,9 @@ impl Engine {
             replies,
             guards: Some(guards),
             failed: None,
+            fixed,
+            pre,
+            workers: config.workers,
         };
         for (r, values) in &program.facts {
             if let Some(state) = engine.inputs[*r].as_mut() {
@@ -279,6 +319,12 @@ impl Engine {
         }
         let a = self.relations[r].arity();
         let Some(state) = self.inputs[r].as_mut() else { return Err(EngineError::NotInput(rel.to_string())) };
+        if self.fixed[r] && self.epoch > 0 {
+            let changes = (0..rows.len()).any(|i| state.current.contains(&encoded[i * a..(i + 1) * a]) != insert);
+            if changes {
+                return Err(EngineError::Fixed(rel.to_string()));
+            }
+        }
         let mut changed = 0;
         for i in 0..rows.len() {
             let row = &encoded[i * a..(i + 1) * a];
@@ -323,6 +369,9 @@ impl Engine {
             state.adds.clear();
             state.dels.clear();
         }
+        if let Some((pre, statics)) = self.pre.take() {
+            updates.extend(self.run_pre(&pre, &statics, &updates)?);
+        }
         let updates = Arc::new(updates);
         let epoch = self.epoch;
         for s in &self.senders {
@@ -356,6 +405,22 @@ impl Engine {
         }
         changes.relations.sort_by_key(|c| self.by_name.get(&c.name).copied());
         Ok(changes)
+    }
+
+    /// Runs the program of the static relations on the first epoch's fixed rows and returns
+    /// those relations as rows for the main dataflow. Its engine ends here, with its memory.
+    fn run_pre(&mut self, pre: &Program, statics: &[usize], updates: &[Update]) -> Result<Vec<Update>, EngineError> {
+        let mut e = Engine::with_config(pre, &EngineConfig { workers: self.workers, ..EngineConfig::default() })?;
+        for u in updates.iter().filter(|u| self.fixed[u.rel] && u.diff > 0) {
+            let a = self.relations[u.rel].arity();
+            if let Some(state) = e.inputs[u.rel].as_mut() {
+                for i in 0..u.count {
+                    state.adds.insert(&u.data[i * a..(i + 1) * a]);
+                }
+            }
+        }
+        e.advance().map_err(|err| self.fail(&format!("evaluating the relations of the fixed inputs: {err}")))?;
+        Ok(statics.iter().filter_map(|&r| e.stores[r].as_ref().map(|s| Update { rel: r, diff: 1, count: s.len, data: s.data.clone() })).filter(|u| u.count > 0).collect())
     }
 
     /// Waits for one reply from every worker, noticing a worker that died instead.

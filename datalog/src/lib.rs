@@ -53,6 +53,7 @@ mod dataflow;
 mod distinct;
 mod engine;
 mod plan;
+mod split;
 mod store;
 mod worker;
 

@@ -119,6 +119,8 @@ pub struct Program {
     pub(crate) symbols: SymbolTable,
     pub(crate) strata: Vec<Stratum>,
     pub(crate) plan: Arc<Plan>,
+    /// The checked rules, kept to plan the program again around relations fixed at run time.
+    pub(crate) rules: Arc<Vec<Rule>>,
 }
 
 impl Program {
@@ -132,7 +134,16 @@ impl Program {
             let file = loaded.files.get(pos.file as usize).cloned().unwrap_or_default();
             Diagnostics::one(Diagnostic::new(file, pos.line, pos.col, msg))
         })?;
-        Ok(Program { files: loaded.files, relations: checked.relations, by_name: checked.by_name, facts: checked.facts, symbols: checked.symbols, strata: checked.strata, plan: Arc::new(plan) })
+        Ok(Program {
+            files: loaded.files,
+            relations: checked.relations,
+            by_name: checked.by_name,
+            facts: checked.facts,
+            symbols: checked.symbols,
+            strata: checked.strata,
+            plan: Arc::new(plan),
+            rules: Arc::new(checked.rules),
+        })
     }
 
     /// Reads and parses a rule file from disk, resolving includes relative to it.

@@ -109,7 +109,7 @@ impl Profiler {
 }
 
 /// Runs the worker loop for the plan's preset until the command channel closes.
-pub(crate) fn run(worker: &mut timely::worker::Worker, plan: &Plan, observed: &[bool], profile: bool, commands: Receiver<Cmd>, replies: Sender<Reply>) {
+pub(crate) fn run(worker: &mut timely::worker::Worker, plan: &Plan, observed: &[bool], fixed: &[bool], profile: bool, commands: Receiver<Cmd>, replies: Sender<Reply>) {
     let profiler = profile.then(|| {
         let p = Rc::new(RefCell::new(Profiler::default()));
         let sink = Rc::clone(&p);
@@ -136,10 +136,10 @@ pub(crate) fn run(worker: &mut timely::worker::Worker, plan: &Plan, observed: &[
     });
     let io = (commands, replies, profiler);
     match (plan.key_width, plan.val_width) {
-        (1, 1) => run_preset::<1, 1>(worker, plan, observed, io),
-        (2, 2) => run_preset::<2, 2>(worker, plan, observed, io),
-        (3, 3) => run_preset::<3, 3>(worker, plan, observed, io),
-        _ => run_preset::<8, 8>(worker, plan, observed, io),
+        (1, 1) => run_preset::<1, 1>(worker, plan, observed, fixed, io),
+        (2, 2) => run_preset::<2, 2>(worker, plan, observed, fixed, io),
+        (3, 3) => run_preset::<3, 3>(worker, plan, observed, fixed, io),
+        _ => run_preset::<8, 8>(worker, plan, observed, fixed, io),
     }
 }
 
@@ -154,9 +154,9 @@ fn to_row<const K: usize, const V: usize>(row: &[u32]) -> Row<K, V> {
 
 type Io = (Receiver<Cmd>, Sender<Reply>, Option<Rc<RefCell<Profiler>>>);
 
-fn run_preset<const K: usize, const V: usize>(worker: &mut timely::worker::Worker, plan: &Plan, observed: &[bool], io: Io) {
+fn run_preset<const K: usize, const V: usize>(worker: &mut timely::worker::Worker, plan: &Plan, observed: &[bool], fixed: &[bool], io: Io) {
     let (commands, replies, profiler) = io;
-    let mut df = build::<K, V>(worker, plan, observed);
+    let mut df = build::<K, V>(worker, plan, observed, fixed);
     let index = worker.index();
     let peers = worker.peers();
     while let Ok(cmd) = commands.recv() {
@@ -170,6 +170,10 @@ fn run_preset<const K: usize, const V: usize>(worker: &mut timely::worker::Worke
                 let mut rows = profiler.as_ref().map(|p| p.borrow().rows()).unwrap_or_default();
                 if profiler.is_some() {
                     rows.extend(df.distinct_rows.iter().map(|(name, n)| (name.clone(), n.get())));
+                    // Every worker holds the whole table: report one copy, not one per worker.
+                    if index == 0 {
+                        rows.extend(df.table_rows(plan));
+                    }
                 }
                 if replies.send(Reply { changes: Vec::new(), profile, rows }).is_err() {
                     break;
@@ -177,6 +181,11 @@ fn run_preset<const K: usize, const V: usize>(worker: &mut timely::worker::Worke
                 continue;
             }
         };
+        // The engine refuses changes to a fixed relation after the first epoch, so the tables are
+        // complete before any row is looked up in them.
+        if epoch == 0 {
+            df.fill_tables(plan, updates.iter().filter(|u| fixed[u.rel] && u.diff > 0).map(|u| (u.rel, u.data.as_slice(), u.count)));
+        }
         // Each worker feeds a disjoint share of every batch; the dataflow exchanges as needed.
         for u in updates.iter() {
             let a = plan.arity[u.rel];

@@ -14,7 +14,7 @@ use super::conditions::Conditions;
 use super::locks;
 use crate::ir::{Action, LocId, Multiplicity, Program, TemplateId};
 use datalog::schema::{Conformance, RelationSchema, Role, INTERFERENCE as SCHEMA};
-use datalog::{Engine, Program as Rules};
+use datalog::{Engine, EngineConfig, Program as Rules};
 use hashbrown::{HashMap, HashSet};
 
 /// A Datalog error, with a message for the user.
@@ -155,7 +155,9 @@ impl Interference {
     /// every round's facts for [`Interference::take_dump`].
     #[allow(clippy::too_many_arguments)]
     pub fn new(rules: &Rules, prog: &Program, cells: &Cells, conds: &Conditions, reads: &[Vec<super::CellId>], workers: usize, symmetry: bool, dump: bool) -> Result<Interference, FactError> {
-        let mut engine = Engine::new(rules, workers).map_err(|e| format!("cannot start the Datalog engine: {e}"))?;
+        // Only cond_val changes between rounds: the other inputs are joined and negated by lookup.
+        let fixed = SCHEMA.with_role(Role::Input).map(|r| r.name).filter(|&n| n != COND_VAL && rules.relation(n).is_some_and(|r| r.is_input() && !r.has_rules())).map(String::from).collect();
+        let mut engine = Engine::with_config(rules, &EngineConfig { workers, fixed, ..EngineConfig::default() }).map_err(|e| format!("cannot start the Datalog engine: {e}"))?;
         let declared = |name: &str| rules.relation(name).map(|r| r.is_input()).unwrap_or(false);
         let mut facts: Vec<(&str, Vec<Vec<u32>>)> = Vec::new();
         let shared = |c: &super::CellId| cells.cells[c.index()].shared;
