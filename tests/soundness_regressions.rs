@@ -127,3 +127,10 @@ fn atomic_sections_of_two_iterations_do_not_merge() {
     }
     assert_ne!(verdicts(file, &["--engines", "coarsen"])[1].0, "safe");
 }
+
+/// `a[3][4]` was typed as 4 arrays of 3, so elements of different rows shared a slot.
+#[test]
+fn a_two_dimensional_array_is_rows_of_its_last_length() {
+    let runs = never_wrong("two_dim_array.c");
+    assert_eq!((runs[0][0].0.as_str(), runs[0][1].0.as_str()), ("safe", "violated"), "{runs:?}");
+}

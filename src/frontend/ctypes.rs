@@ -269,7 +269,7 @@ impl TypeEnv {
         let mut ty = base;
         let mut params = None;
         let mut ret = None;
-        for der in &d.derived {
+        for der in array_suffixes_innermost_first(&d.derived) {
             match &der.node {
                 DerivedDeclarator::Pointer(_) | DerivedDeclarator::Block(_) => ty = CType::Pointer(Box::new(ty)),
                 DerivedDeclarator::Array(a) => {
@@ -604,4 +604,22 @@ pub fn parse_char(s: &str) -> Option<i128> {
         r if r.starts_with('x') => i128::from_str_radix(&r[1..], 16).ok()?,
         r => i128::from_str_radix(r, 8).ok()?,
     })
+}
+
+/// The derived declarators in the order they wrap the base type: `a[3][4]` is an array of 3
+/// arrays of 4, so a run of array suffixes applies from the last to the first (the parser
+/// lists them as written), while pointers and function suffixes keep their order.
+fn array_suffixes_innermost_first(derived: &[Node<DerivedDeclarator>]) -> Vec<&Node<DerivedDeclarator>> {
+    let mut out = Vec::with_capacity(derived.len());
+    let mut run: Vec<&Node<DerivedDeclarator>> = Vec::new();
+    for der in derived {
+        if matches!(der.node, DerivedDeclarator::Array(_)) {
+            run.push(der);
+        } else {
+            out.extend(run.drain(..).rev());
+            out.push(der);
+        }
+    }
+    out.extend(run.into_iter().rev());
+    out
 }

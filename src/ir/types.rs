@@ -193,8 +193,16 @@ pub fn type_name(t: &CType, records: &[Record]) -> String {
         CType::Int(_, n) => n.clone(),
         CType::Float => "double".into(),
         CType::Pointer(p) => format!("{}*", type_name(p, records)),
-        CType::Array(e, Some(n)) => format!("{}[{}]", type_name(e, records), n),
-        CType::Array(e, None) => format!("{}[]", type_name(e, records)),
+        CType::Array(..) => {
+            // C writes the outermost length first: an array of 3 `int[4]` is `int[3][4]`.
+            let mut dims = String::new();
+            let mut base = t;
+            while let CType::Array(e, n) = base {
+                dims += &n.map_or("[]".into(), |n| format!("[{n}]"));
+                base = e;
+            }
+            format!("{}{}", type_name(base, records), dims)
+        }
         CType::Record(r) => {
             let rec = &records[r.0 as usize];
             format!("{} {}", if rec.is_union { "union" } else { "struct" }, rec.name)
