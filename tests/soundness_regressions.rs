@@ -134,3 +134,10 @@ fn a_two_dimensional_array_is_rows_of_its_last_length() {
     let runs = never_wrong("two_dim_array.c");
     assert_eq!((runs[0][0].0.as_str(), runs[0][1].0.as_str()), ("safe", "violated"), "{runs:?}");
 }
+
+/// `time(&t)` writes `t`; it was taken as writing nothing.
+#[test]
+fn time_stores_its_result_through_its_argument() {
+    let runs = never_wrong("time_stores_argument.c");
+    assert_eq!((runs[0][0].0.as_str(), runs[0][1].0.as_str()), ("safe", "violated"), "{runs:?}");
+}

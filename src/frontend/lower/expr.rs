@@ -576,7 +576,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// The C type of a lowered lvalue.
-    fn lval_ctype(&self, lv: &Lval) -> CType {
+    pub(super) fn lval_ctype(&self, lv: &Lval) -> CType {
         match lv {
             Lval::Var(v) => self.vars[v.index()].ty.clone(),
             Lval::Deref(_, t) => t.clone(),
