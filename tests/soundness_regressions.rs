@@ -141,3 +141,13 @@ fn time_stores_its_result_through_its_argument() {
     let runs = never_wrong("time_stores_argument.c");
     assert_eq!((runs[0][0].0.as_str(), runs[0][1].0.as_str()), ("safe", "violated"), "{runs:?}");
 }
+
+/// An array without a length in its declarator had `sizeof` 0; a variable-length one still
+/// has no constant size, so its `sizeof` leaves the file unanalysed.
+#[test]
+fn an_array_sized_by_its_initializer_has_that_size() {
+    let runs = never_wrong("unsized_array.c");
+    assert_eq!((runs[0][0].0.as_str(), runs[0][1].0.as_str()), ("safe", "violated"), "{runs:?}");
+    let runs = never_wrong("vla_sizeof.c");
+    assert!(runs.iter().flatten().all(|v| v.1.contains("variable-length array")), "{runs:?}");
+}

@@ -200,11 +200,11 @@ impl<'a> Lowerer<'a> {
             Expression::Call(c) => return self.call(&c.node, e.span, want),
             Expression::SizeOfTy(t) => {
                 let ty = self.type_name_at(&t.node.0, e.span)?;
-                self.size_const(&ty)
+                self.size_of_at(&ty, e.span)
             }
             Expression::SizeOfVal(x) => {
                 let ty = self.static_type(&x.node.0.node);
-                self.size_const(&ty)
+                self.size_of_at(&ty, e.span)
             }
             Expression::AlignOf(t) => {
                 let ty = self.type_name_at(&t.node.0, e.span)?;
@@ -284,7 +284,10 @@ impl<'a> Lowerer<'a> {
             Expression::CompoundLiteral(cl) => {
                 // An unnamed object with automatic storage, initialised like a declaration
                 // with a braced list: members left out are zero.
-                let ty = self.type_name_at(&cl.node.type_name, e.span)?;
+                let ty = match self.type_name_at(&cl.node.type_name, e.span)? {
+                    CType::Array(elem, None) => CType::Array(elem, Some(self.list_length(&cl.node.initializer_list) as u64)),
+                    ty => ty,
+                };
                 let kind = if self.frames.is_empty() { VarKind::Global } else { VarKind::Local(self.tpl) };
                 let v = self.new_var("$literal", ty.clone(), kind, Some(span));
                 self.zero_fill(Lval::Var(v), &ty, span);
@@ -299,6 +302,20 @@ impl<'a> Lowerer<'a> {
     fn unsupported_value(&mut self, e: &Node<Expression>, what: &str) -> Result<Option<Val>, Fatal> {
         self.unsupported(e.span, what);
         Ok(Some(Val { e: Expr::Nondet(Ty::INT), ty: CType::int() }))
+    }
+
+    /// `sizeof` of a type. A variable-length array's size is only known at run time, which
+    /// the IR does not keep: its constant would be 0, so the construct is not analysed.
+    fn size_of_at(&mut self, ty: &CType, at: lang_c::span::Span) -> Val {
+        let mut t = ty;
+        while let CType::Array(e, n) = t {
+            if n.is_none() {
+                self.unsupported(at, "`sizeof` of a variable-length array");
+                break;
+            }
+            t = e;
+        }
+        self.size_const(ty)
     }
 
     fn size_const(&self, ty: &CType) -> Val {

@@ -248,7 +248,8 @@ impl<'a> Lowerer<'a> {
     fn global_declaration(&mut self, d: &'a Node<Declaration>) -> Result<(), Fatal> {
         let specs = self.declaration_specs(d)?;
         for id in &d.node.declarators {
-            let decl = self.types.declarator(specs.ty.clone(), &id.node.declarator.node).map_err(|e| self.error(id.span, format!("unsupported type: {e}")))?;
+            let mut decl = self.types.declarator(specs.ty.clone(), &id.node.declarator.node).map_err(|e| self.error(id.span, format!("unsupported type: {e}")))?;
+            decl.ty = self.complete_array_length(decl.ty, id.node.initializer.as_ref());
             let Some(name) = decl.name.clone() else { continue };
             let sig = self.signature(&d.node, &decl);
             if specs.is_typedef {
@@ -671,6 +672,45 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Stores an initializer into an object, field by field.
+    /// An array declared without a length takes it from its initializer: `int a[] = {1, 2, 3}`
+    /// has 3 elements, `char s[] = "ab"` 3 (C11 6.7.9p22); its `sizeof` and layout need it.
+    pub fn complete_array_length(&self, ty: CType, init: Option<&Node<Initializer>>) -> CType {
+        let (CType::Array(elem, None), Some(init)) = (&ty, init) else { return ty };
+        let literal_len = |e: &Expression| match e {
+            Expression::StringLiteral(parts) => library::literal_bytes(&parts.node).map(|b| b.len() as i128 + 1),
+            _ => None,
+        };
+        let len = match &init.node {
+            // `char s[] = {"ab"}`: the braces may enclose the literal.
+            Initializer::List(items) if matches!(**elem, CType::Int(IntTy { bits: 8, .. }, _)) && items.len() == 1 && items[0].node.designation.is_empty() => match &items[0].node.initializer.node {
+                Initializer::Expression(e) => literal_len(&e.node).or(Some(1)),
+                Initializer::List(_) => Some(1),
+            },
+            Initializer::List(items) => Some(self.list_length(items)),
+            Initializer::Expression(e) => literal_len(&e.node),
+        };
+        match len {
+            Some(n) if n >= 0 => CType::Array(elem.clone(), Some(n as u64)),
+            _ => ty,
+        }
+    }
+
+    /// Elements a braced list gives an array of unknown length: one past the highest index
+    /// it initialises, designators included.
+    pub fn list_length(&self, items: &[Node<InitializerListItem>]) -> i128 {
+        let (mut idx, mut len) = (0i128, 0i128);
+        for item in items {
+            if let Some(d) = item.node.designation.first() {
+                if let Designator::Index(e) = &d.node {
+                    idx = self.types.const_eval(&e.node).unwrap_or(idx);
+                }
+            }
+            idx += 1;
+            len = len.max(idx);
+        }
+        len
+    }
+
     pub fn initialize(&mut self, lv: Lval, ty: &CType, init: &'a Node<Initializer>, span: Span) -> Result<(), Fatal> {
         match (&init.node, ty) {
             // `PTHREAD_MUTEX_INITIALIZER` gives the state every mutex starts in; glibc's

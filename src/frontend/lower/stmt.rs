@@ -262,7 +262,8 @@ impl<'a> Lowerer<'a> {
     pub fn local_declaration(&mut self, d: &'a Node<Declaration>) -> Result<(), Fatal> {
         let specs = self.declaration_specs(d)?;
         for id in &d.node.declarators {
-            let decl = self.types.declarator(specs.ty.clone(), &id.node.declarator.node).map_err(|e| self.error(id.span, format!("unsupported type: {e}")))?;
+            let mut decl = self.types.declarator(specs.ty.clone(), &id.node.declarator.node).map_err(|e| self.error(id.span, format!("unsupported type: {e}")))?;
+            decl.ty = self.complete_array_length(decl.ty, id.node.initializer.as_ref());
             let Some(name) = decl.name.clone() else { continue };
             let span = self.span(id.span);
             let sig = self.signature(&d.node, &decl);
