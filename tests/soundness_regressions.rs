@@ -151,3 +151,10 @@ fn an_array_sized_by_its_initializer_has_that_size() {
     let runs = never_wrong("vla_sizeof.c");
     assert!(runs.iter().flatten().all(|v| v.1.contains("variable-length array")), "{runs:?}");
 }
+
+/// Every floating type had the size of `double`.
+#[test]
+fn a_float_is_four_bytes() {
+    let runs = never_wrong("float_size.c");
+    assert_eq!((runs[0][0].0.as_str(), runs[0][1].0.as_str()), ("safe", "violated"), "{runs:?}");
+}

@@ -208,7 +208,16 @@ impl TypeEnv {
                 TypeSpecifier::Short => short = true,
                 TypeSpecifier::Int => int_ = true,
                 TypeSpecifier::Long => longs += 1,
-                TypeSpecifier::Float | TypeSpecifier::Double | TypeSpecifier::TS18661Float(_) => other = Some(CType::Float),
+                TypeSpecifier::Float => other = Some(CType::Float(4)),
+                TypeSpecifier::Double => other = Some(CType::Float(8)),
+                TypeSpecifier::TS18661Float(f) => {
+                    let bytes = match f.format {
+                        TS18661FloatFormat::BinaryInterchange | TS18661FloatFormat::DecimalInterchange => f.width / 8,
+                        // `_Float32x` is at least as wide as `_Float64`, and so on.
+                        TS18661FloatFormat::BinaryExtended | TS18661FloatFormat::DecimalExtended => f.width / 4,
+                    };
+                    other = Some(CType::Float(bytes.clamp(4, 16) as u8))
+                }
                 TypeSpecifier::Signed => signed = true,
                 TypeSpecifier::Unsigned => unsigned = true,
                 TypeSpecifier::Bool => other = Some(CType::Bool),
@@ -224,7 +233,13 @@ impl TypeEnv {
             }
         }
         if let Some(o) = other {
-            if !matches!(o, CType::Float) || (!char_ && !short && !int_) {
+            if let CType::Float(8) = o {
+                // x87 extended precision, padded to 12 bytes (i386) or 16 (x86-64).
+                if longs > 0 {
+                    return Ok(CType::Float(if self.dm == DataModel::ILP32 { 12 } else { 16 }));
+                }
+            }
+            if !matches!(o, CType::Float(_)) || (!char_ && !short && !int_) {
                 return Ok(o);
             }
         }
@@ -441,7 +456,8 @@ impl TypeEnv {
                 // i386 aligns 64-bit integers to 4 bytes inside structs.
                 (s, if self.dm == DataModel::ILP32 { s.min(4) } else { s })
             }
-            CType::Float => (8, if self.dm == DataModel::ILP32 { 4 } else { 8 }),
+            // i386 aligns `double` and `long double` to 4 bytes inside structs.
+            CType::Float(n) => (*n as u64, if self.dm == DataModel::ILP32 { (*n as u64).min(4) } else { *n as u64 }),
             CType::Pointer(_) => (ptr, ptr),
             CType::Array(e, n) => {
                 let (s, a) = self.layout(e);

@@ -537,7 +537,8 @@ impl<'a> Lowerer<'a> {
             "longlong" => i(64, true, "long long"),
             "ulonglong" => i(64, false, "unsigned long long"),
             "pointer" => CType::Pointer(Box::new(CType::Void)),
-            "float" | "double" => CType::Float,
+            "float" => CType::Float(4),
+            "double" => CType::Float(8),
             _ => CType::int(),
         }
     }

@@ -190,7 +190,7 @@ impl<'a> Lowerer<'a> {
                     Some(v) => Val { e: Expr::Const(v, Ty::INT), ty: CType::int() },
                     None => return Err(self.error(e.span, format!("unsupported character constant {s}"))),
                 },
-                Constant::Float(_) => Val { e: Expr::Nondet(Ty::Float), ty: CType::Float },
+                Constant::Float(_) => Val { e: Expr::Nondet(Ty::Float), ty: CType::Float(8) },
             },
             Expression::StringLiteral(parts) => self.string_literal(&parts.node, span),
             Expression::Member(_) => {
@@ -580,7 +580,11 @@ impl<'a> Lowerer<'a> {
             };
         }
         let (Some(a), Some(b)) = (int_of(&l.ty), int_of(&r.ty)) else {
-            let ty = if matches!(l.ty, CType::Float) || matches!(r.ty, CType::Float) { CType::Float } else { CType::int() };
+            let ty = match (&l.ty, &r.ty) {
+                (CType::Float(a), CType::Float(b)) => CType::Float(*a.max(b)),
+                (CType::Float(a), _) | (_, CType::Float(a)) => CType::Float(*a),
+                _ => CType::int(),
+            };
             return Val { e: self.havoc(ty.scalar(self.dm()), "floating-point arithmetic", self.last_span()), ty };
         };
         // Shifts take the promoted type of the left operand; the rest convert both sides.
@@ -614,7 +618,7 @@ impl<'a> Lowerer<'a> {
                 Ty::Ptr => CType::Pointer(Box::new(CType::Void)),
                 Ty::Int(i) => int_ctype(*i),
                 Ty::Bool => CType::Bool,
-                Ty::Float => CType::Float,
+                Ty::Float => CType::Float(8),
             },
         }
     }
@@ -727,7 +731,7 @@ impl<'a> Lowerer<'a> {
             },
             Expression::Constant(c) => match &c.node {
                 Constant::Integer(i) => super::super::ctypes::parse_integer(i).map(|(_, t)| t).unwrap_or_else(CType::int),
-                Constant::Float(_) => CType::Float,
+                Constant::Float(_) => CType::Float(8),
                 Constant::Character(_) => CType::int(),
             },
             Expression::StringLiteral(s) => {
