@@ -158,3 +158,13 @@ fn a_float_is_four_bytes() {
     let runs = never_wrong("float_size.c");
     assert_eq!((runs[0][0].0.as_str(), runs[0][1].0.as_str()), ("safe", "violated"), "{runs:?}");
 }
+
+/// `++` on an `_Atomic` object is one atomic step; where the front-end cannot tell which
+/// lvalues are `_Atomic`, it does not analyse the file.
+#[test]
+fn an_increment_of_an_atomic_object_is_atomic() {
+    let runs = never_wrong("atomic_increment.c");
+    assert_eq!((runs[0][0].0.as_str(), runs[0][1].0.as_str()), ("safe", "violated"), "{runs:?}");
+    let runs = never_wrong("atomic_member.c");
+    assert!(runs.iter().flatten().all(|v| v.1.contains("may be `_Atomic`")), "{runs:?}");
+}

@@ -38,6 +38,12 @@ pub struct TypeEnv {
     pub field_sigs: HashMap<(RecordId, usize), Signature>,
     /// Widths of bit-fields narrower than their type, by record and field position.
     pub bit_widths: HashMap<(RecordId, usize), u8>,
+    /// Typedef names of `_Atomic` types (`atomic_int`).
+    pub atomic_typedefs: hashbrown::HashSet<String>,
+    /// An `_Atomic` object other than a whole declared variable or an element of one (a
+    /// member, a parameter, a pointee, a type name): the lowerer cannot tell which lvalues
+    /// designate it.
+    pub atomic_elsewhere: bool,
 }
 
 /// The parameter types and return type of a function pointer's declared type.
@@ -87,6 +93,8 @@ pub struct Specs {
     pub is_static: bool,
     /// `_Thread_local`.
     pub is_thread_local: bool,
+    /// `_Atomic`, as a qualifier, a specifier or through a typedef name.
+    pub is_atomic: bool,
 }
 
 /// A type that is not supported, with the construct's name.
@@ -112,6 +120,8 @@ impl TypeEnv {
             typedef_sigs: HashMap::new(),
             field_sigs: HashMap::new(),
             bit_widths: HashMap::new(),
+            atomic_typedefs: hashbrown::HashSet::new(),
+            atomic_elsewhere: false,
         };
         // GCC's built-in typedef that lang-c also knows in its GNU flavour.
         env.typedefs.insert("__builtin_va_list".into(), CType::Opaque("va_list".into()));
@@ -167,7 +177,7 @@ impl TypeEnv {
 
     /// Resolves declaration specifiers.
     pub fn specs(&mut self, specs: &[Node<DeclarationSpecifier>]) -> Result<Specs, TypeError> {
-        let mut out = Specs { ty: CType::Void, is_typedef: false, is_extern: false, is_static: false, is_thread_local: false };
+        let mut out = Specs { ty: CType::Void, is_typedef: false, is_extern: false, is_static: false, is_thread_local: false, is_atomic: false };
         let mut ts = Vec::new();
         for s in specs {
             match &s.node {
@@ -178,7 +188,11 @@ impl TypeEnv {
                     StorageClassSpecifier::ThreadLocal => out.is_thread_local = true,
                     _ => {}
                 },
-                DeclarationSpecifier::TypeSpecifier(t) => ts.push(&t.node),
+                DeclarationSpecifier::TypeSpecifier(t) => {
+                    out.is_atomic |= self.is_atomic_specifier(&t.node);
+                    ts.push(&t.node)
+                }
+                DeclarationSpecifier::TypeQualifier(q) => out.is_atomic |= matches!(q.node, TypeQualifier::Atomic),
                 _ => {}
             }
         }
@@ -186,8 +200,23 @@ impl TypeEnv {
         Ok(out)
     }
 
+    fn is_atomic_specifier(&self, t: &TypeSpecifier) -> bool {
+        match t {
+            TypeSpecifier::Atomic(_) => true,
+            TypeSpecifier::TypedefName(id) => self.atomic_typedefs.contains(&id.node.name),
+            _ => false,
+        }
+    }
+
     /// Resolves the specifiers of a type name or struct field.
     pub fn spec_quals(&mut self, specs: &[Node<SpecifierQualifier>]) -> Result<CType, TypeError> {
+        // A member or a type name (`sizeof`, casts, pointees) of `_Atomic` type.
+        let atomic = specs.iter().any(|s| match &s.node {
+            SpecifierQualifier::TypeSpecifier(t) => self.is_atomic_specifier(&t.node),
+            SpecifierQualifier::TypeQualifier(q) => matches!(q.node, TypeQualifier::Atomic),
+            _ => false,
+        });
+        self.atomic_elsewhere |= atomic;
         let ts: Vec<&TypeSpecifier> = specs
             .iter()
             .filter_map(|s| match &s.node {
@@ -298,6 +327,7 @@ impl TypeEnv {
                     let mut ps = Vec::new();
                     for p in &f.node.parameters {
                         let s = self.specs(&p.node.specifiers)?;
+                        self.atomic_elsewhere |= s.is_atomic;
                         let pd = match &p.node.declarator {
                             Some(dd) => self.declarator(s.ty, &dd.node)?,
                             None => Declared { name: None, ty: s.ty, params: None, ret: None },

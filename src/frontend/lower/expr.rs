@@ -402,12 +402,19 @@ impl<'a> Lowerer<'a> {
     fn inc_dec(&mut self, operand: &'a Node<Expression>, op: BinOp, post: bool, want: bool, span: Span) -> Result<Option<Val>, Fatal> {
         let (lv, ty) = self.lvalue(operand)?;
         let lv = self.stabilize(lv, span);
+        let atomic = self.atomic_rmw(&lv, operand.span);
+        if atomic {
+            self.emit(Action::AtomicBegin, span);
+        }
         let one = Val { e: Expr::int(1), ty: CType::int() };
         let old = Val { e: Expr::Load(lv.clone()), ty: ty.clone() };
         if !want {
             let new = self.arith(op, old, one);
             let conv = self.convert(new, &ty);
             self.emit(Action::Assign(lv, conv), span);
+            if atomic {
+                self.emit(Action::AtomicEnd, span);
+            }
             return Ok(None);
         }
         let tmp = self.temp(ty.clone());
@@ -421,6 +428,9 @@ impl<'a> Lowerer<'a> {
             let conv = self.convert(new, &ty);
             self.emit(Action::Assign(Lval::Var(tmp), conv), span);
             self.emit(Action::Assign(lv, Expr::Load(Lval::Var(tmp))), span);
+        }
+        if atomic {
+            self.emit(Action::AtomicEnd, span);
         }
         Ok(Some(Val { e: Expr::Load(Lval::Var(tmp)), ty }))
     }
@@ -499,6 +509,11 @@ impl<'a> Lowerer<'a> {
                 let (lv, ty) = self.lvalue(&b.lhs)?;
                 let lv = self.stabilize(lv, span);
                 let rhs = self.value(&b.rhs)?;
+                // The operand is evaluated first; only the read and the write are atomic.
+                let atomic = self.atomic_rmw(&lv, b.lhs.span);
+                if atomic {
+                    self.emit(Action::AtomicBegin, span);
+                }
                 let new = self.arith(bop, Val { e: Expr::Load(lv.clone()), ty: ty.clone() }, rhs);
                 let mut val = self.convert(new, &ty);
                 if want {
@@ -507,6 +522,9 @@ impl<'a> Lowerer<'a> {
                     val = Expr::Load(Lval::Var(t));
                 }
                 self.emit(Action::Assign(lv, val.clone()), span);
+                if atomic {
+                    self.emit(Action::AtomicEnd, span);
+                }
                 Ok(Some(Val { e: val, ty }))
             }
             LogicalAnd | LogicalOr => {

@@ -91,6 +91,9 @@ pub(super) struct Lowerer<'a> {
     pub alloc_sites: u32,
     /// Where the program makes a mutex error-checking, if it does.
     pub errorcheck_mutex: Option<Span>,
+    /// Variables of `_Atomic` type (or arrays of it): their `++`, `--` and compound
+    /// assignments are one atomic step.
+    atomic_vars: hashbrown::HashSet<VarId>,
     /// Recursive calls lowered (callee, call site), first per callee.
     pub recursive_calls: Vec<(String, Span)>,
     globals: HashMap<String, VarId>,
@@ -165,6 +168,7 @@ impl<'a> Lowerer<'a> {
             external_seen: HashSet::new(),
             alloc_sites: 0,
             errorcheck_mutex: None,
+            atomic_vars: hashbrown::HashSet::new(),
             recursive_calls: Vec::new(),
             globals: HashMap::new(),
             functions: HashMap::new(),
@@ -256,6 +260,7 @@ impl<'a> Lowerer<'a> {
                 if let Some(s) = sig {
                     self.types.typedef_sigs.insert(name.clone(), s);
                 }
+                self.note_atomic_typedef(&name, specs.is_atomic, &decl.ty);
                 self.types.add_typedef(&name, decl.ty);
                 continue;
             }
@@ -290,6 +295,7 @@ impl<'a> Lowerer<'a> {
             if let Some(s) = sig {
                 self.var_sigs.insert(var, s);
             }
+            self.note_atomic_var(var, specs.is_atomic);
             if let Some(init) = &id.node.initializer {
                 self.global_inits.push((var, init));
             }
@@ -672,6 +678,51 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Stores an initializer into an object, field by field.
+    /// Records a typedef of an `_Atomic` type, or of a pointer to one.
+    pub fn note_atomic_typedef(&mut self, name: &str, atomic: bool, ty: &CType) {
+        if atomic {
+            if holds_pointer(ty) {
+                self.types.atomic_elsewhere = true;
+            } else {
+                self.types.atomic_typedefs.insert(name.to_string());
+            }
+        }
+    }
+
+    /// Records a variable declared `_Atomic`: a whole object (or array of them), or the
+    /// pointee of a pointer, which the lowerer does not track.
+    pub fn note_atomic_var(&mut self, v: VarId, atomic: bool) {
+        if atomic {
+            if holds_pointer(&self.vars[v.index()].ty) {
+                self.types.atomic_elsewhere = true;
+            } else {
+                self.atomic_vars.insert(v);
+            }
+        }
+    }
+
+    /// Whether a read-modify-write of `lv` is one atomic step, as on an `_Atomic` object. An
+    /// lvalue that may designate an `_Atomic` object the lowerer does not track is an
+    /// unsupported construct.
+    pub fn atomic_rmw(&mut self, lv: &Lval, at: LSpan) -> bool {
+        let mut root = lv;
+        while let Lval::Index(b, _) = root {
+            root = b;
+        }
+        if let Lval::Var(v) = root {
+            if self.atomic_vars.contains(v) {
+                return true;
+            }
+            if !holds_pointer(&self.vars[v.index()].ty) {
+                return false;
+            }
+        }
+        if self.types.atomic_elsewhere {
+            self.unsupported(at, "`++`, `--` or a compound assignment on an object that may be `_Atomic`");
+        }
+        false
+    }
+
     /// An array declared without a length takes it from its initializer: `int a[] = {1, 2, 3}`
     /// has 3 elements, `char s[] = "ab"` 3 (C11 6.7.9p22); its `sizeof` and layout need it.
     pub fn complete_array_length(&self, ty: CType, init: Option<&Node<Initializer>>) -> CType {
@@ -903,5 +954,13 @@ impl<'a> Lowerer<'a> {
             memory: MemoryModel::default(),
             functions,
         }
+    }
+}
+
+/// A pointer, or an array of them.
+fn holds_pointer(t: &CType) -> bool {
+    match t {
+        CType::Array(e, _) => holds_pointer(e),
+        t => matches!(t, CType::Pointer(_)),
     }
 }

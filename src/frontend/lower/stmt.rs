@@ -271,6 +271,7 @@ impl<'a> Lowerer<'a> {
                 if let Some(s) = sig {
                     self.types.typedef_sigs.insert(name.clone(), s);
                 }
+                self.note_atomic_typedef(&name, specs.is_atomic, &decl.ty);
                 self.types.add_typedef(&name, decl.ty);
                 continue;
             }
@@ -286,12 +287,14 @@ impl<'a> Lowerer<'a> {
             }
             if specs.is_static {
                 let v = self.static_local(&name, decl.ty.clone(), id.span.start, span, id.node.initializer.as_ref())?;
+                self.note_atomic_var(v, specs.is_atomic);
                 self.bind(&name, v);
                 continue;
             }
             let kind = if specs.is_thread_local { VarKind::ThreadLocal } else { VarKind::Local(self.tpl) };
             let v = self.new_var(&name, decl.ty.clone(), kind, Some(span));
             self.bind(&name, v);
+            self.note_atomic_var(v, specs.is_atomic);
             if let Some(s) = sig {
                 self.var_sigs.insert(v, s);
             }
