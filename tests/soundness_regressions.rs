@@ -168,3 +168,11 @@ fn an_increment_of_an_atomic_object_is_atomic() {
     let runs = never_wrong("atomic_member.c");
     assert!(runs.iter().flatten().all(|v| v.1.contains("may be `_Atomic`")), "{runs:?}");
 }
+
+/// A byte offset on a character pointer, converted back to an `int *`, does not fit the
+/// one-slot-per-scalar memory: the file is not analysed.
+#[test]
+fn a_byte_offset_through_a_character_pointer_is_not_analysed() {
+    let runs = never_wrong("char_pointer_offset.c");
+    assert!(runs.iter().flatten().all(|v| v.1.contains("offset in bytes")), "{runs:?}");
+}

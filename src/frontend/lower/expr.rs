@@ -218,6 +218,11 @@ impl<'a> Lowerer<'a> {
                     self.effect(&c.node.expression)?;
                     return Ok(None);
                 }
+                if let CType::Pointer(to) = &ty {
+                    if !is_byte_type(to) && self.byte_offset(&c.node.expression.node) {
+                        self.unsupported(e.span, "an address offset in bytes through a character pointer, converted to a pointer to a wider type");
+                    }
+                }
                 let v = self.value(&c.node.expression)?;
                 let retyped = match (&ty, &v.ty) {
                     (CType::Pointer(to), CType::Pointer(from) | CType::Array(from, _)) => to != from && !matches!(**to, CType::Function),
@@ -302,6 +307,28 @@ impl<'a> Lowerer<'a> {
     fn unsupported_value(&mut self, e: &Node<Expression>, what: &str) -> Result<Option<Val>, Fatal> {
         self.unsupported(e.span, what);
         Ok(Some(Val { e: Expr::Nondet(Ty::INT), ty: CType::int() }))
+    }
+
+    /// Whether `e` moves a character (or `void`) pointer by an integer the memory model
+    /// cannot scale: every scalar takes one slot, so `(char *)&s + 4` does not reach the
+    /// `int` after the first. Offsets that are themselves addresses (`offsetof`, the classic
+    /// `(size_t)&((T *)0)->m` of `container_of`) count slots and are exact; 0 moves nothing.
+    fn byte_offset(&mut self, e: &Expression) -> bool {
+        match e {
+            Expression::Cast(c) => self.byte_offset(&c.node.expression.node),
+            Expression::BinaryOperator(b) if matches!(b.node.operator.node, BinaryOperator::Plus | BinaryOperator::Minus) => {
+                let (l, r) = (&b.node.lhs.node, &b.node.rhs.node);
+                let lt = self.static_type(l);
+                let rt = self.static_type(r);
+                let offset = match (lt.pointee(), rt.pointee()) {
+                    (Some(p), None) if is_byte_type(p) => r,
+                    (None, Some(p)) if is_byte_type(p) => l,
+                    _ => return false,
+                };
+                !counts_slots(offset) && self.types.const_eval(offset) != Some(0)
+            }
+            _ => false,
+        }
     }
 
     /// `sizeof` of a type. A variable-length array's size is only known at run time, which
@@ -962,4 +989,20 @@ fn fold_binary(op: BinOp, a: Expr, b: Expr, ty: Ty) -> Expr {
 
 fn fold_cmp(op: BinOp, a: Expr, b: Expr) -> Expr {
     Expr::Binary(op, Box::new(a), Box::new(b), Ty::INT)
+}
+
+/// A character type or `void`, whose pointers move by bytes.
+fn is_byte_type(t: &CType) -> bool {
+    matches!(t, CType::Void | CType::Bool | CType::Int(IntTy { bits: 8, .. }, _))
+}
+
+/// An integer that is an address offset in the memory model's own unit: `offsetof`, or an
+/// address converted to an integer (possibly negated or cast).
+fn counts_slots(e: &Expression) -> bool {
+    match e {
+        Expression::OffsetOf(_) => true,
+        Expression::Cast(c) => counts_slots(&c.node.expression.node) || matches!(&c.node.expression.node, Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address),
+        Expression::UnaryOperator(u) => matches!(u.node.operator.node, UnaryOperator::Minus | UnaryOperator::Plus) && counts_slots(&u.node.operand.node),
+        _ => false,
+    }
 }
