@@ -77,3 +77,13 @@ fn dot_and_invariants_go_to_the_report_or_to_their_files() {
     assert!(!dir.join("two.dot").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Identifiers with `$` (a GCC extension) parse; their verdicts are those of the program.
+#[test]
+fn identifiers_may_hold_a_dollar_sign() {
+    let o = common::duet(&["check", "--format", "json", "--search-time", "20", "tests/programs/dollar_names.c"]);
+    let (out, err) = common::texts(&o);
+    let r: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+    let st: Vec<&str> = r["tasks"][0]["assertions"].as_array().unwrap().iter().map(|a| a["status"].as_str().unwrap()).collect();
+    assert_eq!(st, ["safe", "violated"], "{out}{err}");
+}

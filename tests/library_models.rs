@@ -293,3 +293,10 @@ fn realloc_keeps_the_contents_of_null_allocates_and_to_zero_frees() {
     }
     fails("realloc_fails", 16, 1);
 }
+
+#[test]
+fn a_fence_without_operands_changes_nothing() {
+    never_violated("asm_fence_holds");
+    proved("asm_fence_holds", 17, 1);
+    fails("asm_fence_fails", 16, 1);
+}

@@ -150,3 +150,52 @@ fn a_bare_head_in_another_threads_frame_is_not_guarded_by_name() {
     let runs = never_wrong("list_head_local.c");
     assert!(runs.iter().flatten().all(|v| v.1.contains("cannot guard")), "{runs:?}");
 }
+
+/// `a[3][4]` was typed as 4 arrays of 3, so elements of different rows shared a slot.
+#[test]
+fn a_two_dimensional_array_is_rows_of_its_last_length() {
+    let runs = never_wrong("two_dim_array.c");
+    assert_eq!((runs[0][0].0.as_str(), runs[0][1].0.as_str()), ("safe", "violated"), "{runs:?}");
+}
+
+/// `time(&t)` writes `t`; it was taken as writing nothing.
+#[test]
+fn time_stores_its_result_through_its_argument() {
+    let runs = never_wrong("time_stores_argument.c");
+    assert_eq!((runs[0][0].0.as_str(), runs[0][1].0.as_str()), ("safe", "violated"), "{runs:?}");
+}
+
+/// An array without a length in its declarator had `sizeof` 0; a variable-length one still
+/// has no constant size, so its `sizeof` leaves the file unanalysed.
+#[test]
+fn an_array_sized_by_its_initializer_has_that_size() {
+    let runs = never_wrong("unsized_array.c");
+    assert_eq!((runs[0][0].0.as_str(), runs[0][1].0.as_str()), ("safe", "violated"), "{runs:?}");
+    let runs = never_wrong("vla_sizeof.c");
+    assert!(runs.iter().flatten().all(|v| v.1.contains("variable-length array")), "{runs:?}");
+}
+
+/// Every floating type had the size of `double`.
+#[test]
+fn a_float_is_four_bytes() {
+    let runs = never_wrong("float_size.c");
+    assert_eq!((runs[0][0].0.as_str(), runs[0][1].0.as_str()), ("safe", "violated"), "{runs:?}");
+}
+
+/// `++` on an `_Atomic` object is one atomic step; where the front-end cannot tell which
+/// lvalues are `_Atomic`, it does not analyse the file.
+#[test]
+fn an_increment_of_an_atomic_object_is_atomic() {
+    let runs = never_wrong("atomic_increment.c");
+    assert_eq!((runs[0][0].0.as_str(), runs[0][1].0.as_str()), ("safe", "violated"), "{runs:?}");
+    let runs = never_wrong("atomic_member.c");
+    assert!(runs.iter().flatten().all(|v| v.1.contains("may be `_Atomic`")), "{runs:?}");
+}
+
+/// A byte offset on a character pointer, converted back to an `int *`, does not fit the
+/// one-slot-per-scalar memory: the file is not analysed.
+#[test]
+fn a_byte_offset_through_a_character_pointer_is_not_analysed() {
+    let runs = never_wrong("char_pointer_offset.c");
+    assert!(runs.iter().flatten().all(|v| v.1.contains("offset in bytes")), "{runs:?}");
+}

@@ -816,7 +816,7 @@ impl<'a> Summariser<'a> {
                         Place::Mem(a) => a,
                         Place::Reg(v, _) => return Err(Stop::Demote(v)),
                     },
-                    CType::Float => self.approx("a floating-point value", act.loc),
+                    CType::Float(_) => self.approx("a floating-point value", act.loc),
                     CType::Record(_) | CType::Void | CType::Opaque(_) => self.approx("a load of an aggregate value", act.loc),
                     t => {
                         let ty = t.scalar(prog.data_model);

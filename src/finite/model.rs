@@ -869,8 +869,8 @@ fn tracked_vars(prog: &Program) -> HashMap<VarId, u32> {
             continue;
         }
         let len = match &var.ty {
-            t if t.is_scalar() && !matches!(t, CType::Float) => 1,
-            CType::Array(e, Some(n)) if e.is_scalar() && !matches!(**e, CType::Float) && *n >= 1 && *n <= MAX_ARRAY => *n as u32,
+            t if t.is_scalar() && !matches!(t, CType::Float(_)) => 1,
+            CType::Array(e, Some(n)) if e.is_scalar() && !matches!(**e, CType::Float(_)) && *n >= 1 && *n <= MAX_ARRAY => *n as u32,
             _ => continue,
         };
         cand.insert(VarId(vi as u32), len);

@@ -38,6 +38,12 @@ pub struct TypeEnv {
     pub field_sigs: HashMap<(RecordId, usize), Signature>,
     /// Widths of bit-fields narrower than their type, by record and field position.
     pub bit_widths: HashMap<(RecordId, usize), u8>,
+    /// Typedef names of `_Atomic` types (`atomic_int`).
+    pub atomic_typedefs: hashbrown::HashSet<String>,
+    /// An `_Atomic` object other than a whole declared variable or an element of one (a
+    /// member, a parameter, a pointee, a type name): the lowerer cannot tell which lvalues
+    /// designate it.
+    pub atomic_elsewhere: bool,
 }
 
 /// The parameter types and return type of a function pointer's declared type.
@@ -87,6 +93,8 @@ pub struct Specs {
     pub is_static: bool,
     /// `_Thread_local`.
     pub is_thread_local: bool,
+    /// `_Atomic`, as a qualifier, a specifier or through a typedef name.
+    pub is_atomic: bool,
 }
 
 /// A type that is not supported, with the construct's name.
@@ -112,6 +120,8 @@ impl TypeEnv {
             typedef_sigs: HashMap::new(),
             field_sigs: HashMap::new(),
             bit_widths: HashMap::new(),
+            atomic_typedefs: hashbrown::HashSet::new(),
+            atomic_elsewhere: false,
         };
         // GCC's built-in typedef that lang-c also knows in its GNU flavour.
         env.typedefs.insert("__builtin_va_list".into(), CType::Opaque("va_list".into()));
@@ -167,7 +177,7 @@ impl TypeEnv {
 
     /// Resolves declaration specifiers.
     pub fn specs(&mut self, specs: &[Node<DeclarationSpecifier>]) -> Result<Specs, TypeError> {
-        let mut out = Specs { ty: CType::Void, is_typedef: false, is_extern: false, is_static: false, is_thread_local: false };
+        let mut out = Specs { ty: CType::Void, is_typedef: false, is_extern: false, is_static: false, is_thread_local: false, is_atomic: false };
         let mut ts = Vec::new();
         for s in specs {
             match &s.node {
@@ -178,7 +188,11 @@ impl TypeEnv {
                     StorageClassSpecifier::ThreadLocal => out.is_thread_local = true,
                     _ => {}
                 },
-                DeclarationSpecifier::TypeSpecifier(t) => ts.push(&t.node),
+                DeclarationSpecifier::TypeSpecifier(t) => {
+                    out.is_atomic |= self.is_atomic_specifier(&t.node);
+                    ts.push(&t.node)
+                }
+                DeclarationSpecifier::TypeQualifier(q) => out.is_atomic |= matches!(q.node, TypeQualifier::Atomic),
                 _ => {}
             }
         }
@@ -186,8 +200,23 @@ impl TypeEnv {
         Ok(out)
     }
 
+    fn is_atomic_specifier(&self, t: &TypeSpecifier) -> bool {
+        match t {
+            TypeSpecifier::Atomic(_) => true,
+            TypeSpecifier::TypedefName(id) => self.atomic_typedefs.contains(&id.node.name),
+            _ => false,
+        }
+    }
+
     /// Resolves the specifiers of a type name or struct field.
     pub fn spec_quals(&mut self, specs: &[Node<SpecifierQualifier>]) -> Result<CType, TypeError> {
+        // A member or a type name (`sizeof`, casts, pointees) of `_Atomic` type.
+        let atomic = specs.iter().any(|s| match &s.node {
+            SpecifierQualifier::TypeSpecifier(t) => self.is_atomic_specifier(&t.node),
+            SpecifierQualifier::TypeQualifier(q) => matches!(q.node, TypeQualifier::Atomic),
+            _ => false,
+        });
+        self.atomic_elsewhere |= atomic;
         let ts: Vec<&TypeSpecifier> = specs
             .iter()
             .filter_map(|s| match &s.node {
@@ -208,7 +237,16 @@ impl TypeEnv {
                 TypeSpecifier::Short => short = true,
                 TypeSpecifier::Int => int_ = true,
                 TypeSpecifier::Long => longs += 1,
-                TypeSpecifier::Float | TypeSpecifier::Double | TypeSpecifier::TS18661Float(_) => other = Some(CType::Float),
+                TypeSpecifier::Float => other = Some(CType::Float(4)),
+                TypeSpecifier::Double => other = Some(CType::Float(8)),
+                TypeSpecifier::TS18661Float(f) => {
+                    let bytes = match f.format {
+                        TS18661FloatFormat::BinaryInterchange | TS18661FloatFormat::DecimalInterchange => f.width / 8,
+                        // `_Float32x` is at least as wide as `_Float64`, and so on.
+                        TS18661FloatFormat::BinaryExtended | TS18661FloatFormat::DecimalExtended => f.width / 4,
+                    };
+                    other = Some(CType::Float(bytes.clamp(4, 16) as u8))
+                }
                 TypeSpecifier::Signed => signed = true,
                 TypeSpecifier::Unsigned => unsigned = true,
                 TypeSpecifier::Bool => other = Some(CType::Bool),
@@ -224,7 +262,13 @@ impl TypeEnv {
             }
         }
         if let Some(o) = other {
-            if !matches!(o, CType::Float) || (!char_ && !short && !int_) {
+            if let CType::Float(8) = o {
+                // x87 extended precision, padded to 12 bytes (i386) or 16 (x86-64).
+                if longs > 0 {
+                    return Ok(CType::Float(if self.dm == DataModel::ILP32 { 12 } else { 16 }));
+                }
+            }
+            if !matches!(o, CType::Float(_)) || (!char_ && !short && !int_) {
                 return Ok(o);
             }
         }
@@ -269,7 +313,7 @@ impl TypeEnv {
         let mut ty = base;
         let mut params = None;
         let mut ret = None;
-        for der in &d.derived {
+        for der in array_suffixes_innermost_first(&d.derived) {
             match &der.node {
                 DerivedDeclarator::Pointer(_) | DerivedDeclarator::Block(_) => ty = CType::Pointer(Box::new(ty)),
                 DerivedDeclarator::Array(a) => {
@@ -283,6 +327,7 @@ impl TypeEnv {
                     let mut ps = Vec::new();
                     for p in &f.node.parameters {
                         let s = self.specs(&p.node.specifiers)?;
+                        self.atomic_elsewhere |= s.is_atomic;
                         let pd = match &p.node.declarator {
                             Some(dd) => self.declarator(s.ty, &dd.node)?,
                             None => Declared { name: None, ty: s.ty, params: None, ret: None },
@@ -441,7 +486,8 @@ impl TypeEnv {
                 // i386 aligns 64-bit integers to 4 bytes inside structs.
                 (s, if self.dm == DataModel::ILP32 { s.min(4) } else { s })
             }
-            CType::Float => (8, if self.dm == DataModel::ILP32 { 4 } else { 8 }),
+            // i386 aligns `double` and `long double` to 4 bytes inside structs.
+            CType::Float(n) => (*n as u64, if self.dm == DataModel::ILP32 { (*n as u64).min(4) } else { *n as u64 }),
             CType::Pointer(_) => (ptr, ptr),
             CType::Array(e, n) => {
                 let (s, a) = self.layout(e);
@@ -604,4 +650,22 @@ pub fn parse_char(s: &str) -> Option<i128> {
         r if r.starts_with('x') => i128::from_str_radix(&r[1..], 16).ok()?,
         r => i128::from_str_radix(r, 8).ok()?,
     })
+}
+
+/// The derived declarators in the order they wrap the base type: `a[3][4]` is an array of 3
+/// arrays of 4, so a run of array suffixes applies from the last to the first (the parser
+/// lists them as written), while pointers and function suffixes keep their order.
+fn array_suffixes_innermost_first(derived: &[Node<DerivedDeclarator>]) -> Vec<&Node<DerivedDeclarator>> {
+    let mut out = Vec::with_capacity(derived.len());
+    let mut run: Vec<&Node<DerivedDeclarator>> = Vec::new();
+    for der in derived {
+        if matches!(der.node, DerivedDeclarator::Array(_)) {
+            run.push(der);
+        } else {
+            out.extend(run.drain(..).rev());
+            out.push(der);
+        }
+    }
+    out.extend(run.into_iter().rev());
+    out
 }

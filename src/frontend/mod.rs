@@ -81,6 +81,7 @@ pub fn load(path: &Path, opts: &FrontendOptions) -> Result<Program, Diagnostic> 
 
 /// Parses and lowers already preprocessed text (markers naming `input_path` map to `display`).
 pub fn lower_text(text: &str, input_path: &str, display: &str, opts: &FrontendOptions) -> Result<Program, Diagnostic> {
+    let text = &*dollar_identifiers(text);
     let map = source_map::SourceMap::new(text, input_path, display);
     let parsed = parse_preprocessed(&Config::with_gcc(), text.to_string()).map_err(|e| {
         let span = map.span(e.offset);
@@ -101,6 +102,56 @@ pub fn lower_text(text: &str, input_path: &str, display: &str, opts: &FrontendOp
     passes::finish(&mut prog);
     lower::check_indirect_calls(&mut prog, &sites);
     Ok(prog)
+}
+
+/// GCC accepts `$` in identifiers (SV-COMP's weak-memory tasks name `main$tmp_guard0`); the
+/// parser does not. Each such `$` becomes `_`, which keeps every offset, unless a renamed
+/// identifier would then name one the program already has (the parser then reports the `$`).
+/// String and character literals are left alone.
+fn dollar_identifiers(text: &str) -> std::borrow::Cow<'_, str> {
+    let b = text.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+    let (mut plain, mut dollar) = (hashbrown::HashSet::new(), Vec::new());
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'"' || c == b'\'' {
+            i += 1;
+            while i < b.len() && b[i] != c && b[i] != b'\n' {
+                i += if b[i] == b'\\' { 2 } else { 1 };
+            }
+            i += 1;
+        } else if c.is_ascii_digit() {
+            // A number, suffix and exponent included, is no identifier.
+            while i < b.len() && (ident(b[i]) || b[i] == b'.') {
+                i += 1;
+            }
+        } else if ident(c) {
+            let start = i;
+            while i < b.len() && ident(b[i]) {
+                i += 1;
+            }
+            if b[start..i].contains(&b'$') {
+                dollar.push(start..i);
+            } else {
+                plain.insert(&text[start..i]);
+            }
+        } else {
+            i += 1;
+        }
+    }
+    if dollar.is_empty() || dollar.iter().any(|r| plain.contains(text[r.clone()].replace('$', "_").as_str())) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = b.to_vec();
+    for r in dollar {
+        for k in r {
+            if out[k] == b'$' {
+                out[k] = b'_';
+            }
+        }
+    }
+    std::borrow::Cow::Owned(String::from_utf8(out).expect("only ASCII bytes were replaced"))
 }
 
 /// Describes the parser's expected-token set in words: punctuation first, then classes

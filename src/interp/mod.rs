@@ -454,7 +454,7 @@ impl<'a> Interp<'a> {
     fn scalar_type(&self, lv: &Lval) -> R<Ty> {
         let ct = self.prog.lval_type(lv);
         match ct {
-            CType::Float => Err("floating-point values are not interpreted".into()),
+            CType::Float(_) => Err("floating-point values are not interpreted".into()),
             CType::Record(_) | CType::Array(..) | CType::Void | CType::Opaque(_) => Err(format!("a store of an aggregate value (`{}`)", crate::ir::display::lval(self.prog, lv))),
             t => Ok(t.scalar(self.prog.data_model)),
         }
@@ -533,7 +533,7 @@ impl<'a> Interp<'a> {
                 match ct {
                     // An array in a value context is the address of its first element.
                     CType::Array(..) | CType::Function => self.addr(lv, ctx)?,
-                    CType::Float => return Err("floating-point values are not interpreted".into()),
+                    CType::Float(_) => return Err("floating-point values are not interpreted".into()),
                     CType::Record(_) | CType::Void | CType::Opaque(_) => return Err(format!("a load of an aggregate value (`{}`)", crate::ir::display::lval(prog, lv))),
                     t => {
                         let a = self.addr(lv, ctx)?;

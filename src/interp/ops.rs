@@ -18,7 +18,7 @@ pub fn ctype_of(prog: &Program, e: &Expr) -> CType {
             Ty::Ptr => CType::Pointer(Box::new(CType::Void)),
             Ty::Bool => CType::Bool,
             Ty::Int(i) => CType::Int(*i, String::new()),
-            Ty::Float => CType::Float,
+            Ty::Float => CType::Float(8),
         },
     }
 }

@@ -699,7 +699,7 @@ pub fn region_key(t: &CType) -> String {
         // Signedness is ignored: C lets signed and unsigned variants of a type alias.
         CType::Int(i, _) => format!("int{}", i.bits),
         CType::Pointer(_) | CType::Function => "ptr".into(),
-        CType::Float => "float".into(),
+        CType::Float(_) => "float".into(),
         CType::Array(e, _) => region_key(e),
         CType::Mutex => "mutex".into(),
         CType::Opaque(n) => n.clone(),

@@ -120,8 +120,9 @@ pub enum CType {
     Bool,
     /// An integer type; `name` keeps the spelling for printing (`unsigned long`, `enum e`).
     Int(IntTy, String),
-    /// `float`, `double`, `long double`.
-    Float,
+    /// `float`, `double`, `long double`: its size in bytes (4, 8, 16 or, under ILP32, 12),
+    /// which only `sizeof`, alignment and offsets read; values are not interpreted.
+    Float(u8),
     /// A pointer.
     Pointer(Box<CType>),
     /// An array, with its length when known.
@@ -148,7 +149,7 @@ impl CType {
             CType::Bool => Ty::Bool,
             CType::Int(i, _) => Ty::Int(*i),
             CType::Pointer(_) | CType::Array(..) | CType::Function => Ty::Ptr,
-            CType::Float => Ty::Float,
+            CType::Float(_) => Ty::Float,
             // Loading an aggregate or opaque object never reaches an engine as a number;
             // treat it as an unknown pointer-sized value.
             CType::Void | CType::Record(_) | CType::Mutex | CType::Opaque(_) => Ty::Ptr,
@@ -157,7 +158,7 @@ impl CType {
 
     /// True for types whose values are single numbers (integers, booleans, pointers, floats).
     pub fn is_scalar(&self) -> bool {
-        matches!(self, CType::Bool | CType::Int(..) | CType::Pointer(_) | CType::Float)
+        matches!(self, CType::Bool | CType::Int(..) | CType::Pointer(_) | CType::Float(_))
     }
 
     /// True for integer-like types.
@@ -191,10 +192,20 @@ pub fn type_name(t: &CType, records: &[Record]) -> String {
         CType::Void => "void".into(),
         CType::Bool => "_Bool".into(),
         CType::Int(_, n) => n.clone(),
-        CType::Float => "double".into(),
+        CType::Float(4) => "float".into(),
+        CType::Float(8) => "double".into(),
+        CType::Float(_) => "long double".into(),
         CType::Pointer(p) => format!("{}*", type_name(p, records)),
-        CType::Array(e, Some(n)) => format!("{}[{}]", type_name(e, records), n),
-        CType::Array(e, None) => format!("{}[]", type_name(e, records)),
+        CType::Array(..) => {
+            // C writes the outermost length first: an array of 3 `int[4]` is `int[3][4]`.
+            let mut dims = String::new();
+            let mut base = t;
+            while let CType::Array(e, n) = base {
+                dims += &n.map_or("[]".into(), |n| format!("[{n}]"));
+                base = e;
+            }
+            format!("{}{}", type_name(base, records), dims)
+        }
         CType::Record(r) => {
             let rec = &records[r.0 as usize];
             format!("{} {}", if rec.is_union { "union" } else { "struct" }, rec.name)

@@ -353,7 +353,7 @@ impl Sym<'_> {
 
     fn scalar(&self, lv: &Lval) -> R<Ty> {
         match self.prog.lval_type(lv) {
-            CType::Float => Err("floating-point values are not interpreted".into()),
+            CType::Float(_) => Err("floating-point values are not interpreted".into()),
             CType::Record(_) | CType::Array(..) | CType::Void | CType::Opaque(_) => Err("a store of an aggregate value".into()),
             t => Ok(t.scalar(self.prog.data_model)),
         }
@@ -371,7 +371,7 @@ impl Sym<'_> {
             }
             Expr::Load(lv) => match prog.lval_type(lv) {
                 CType::Array(..) | CType::Function => self.addr(cur, lv, thread)?,
-                CType::Float => return Err("floating-point values are not interpreted".into()),
+                CType::Float(_) => return Err("floating-point values are not interpreted".into()),
                 CType::Record(_) | CType::Void | CType::Opaque(_) => return Err("a load of an aggregate value".into()),
                 t => {
                     let a = self.addr(cur, lv, thread)?;

@@ -1,5 +1,6 @@
 /* duet-rs's <stdatomic.h>: C11 atomics as the GCC built-ins the front-end models exactly
-   (every access is sequentially consistent, an atomic read-modify-write is one step). GCC's
+   (every access is sequentially consistent, an atomic read-modify-write is one step). The
+   types are `_Atomic`, so `++` and compound assignments on them are atomic steps too. GCC's
    own header needs `__auto_type`, which the parser does not take. */
 #ifndef _DUET_RS_STDATOMIC_H
 #define _DUET_RS_STDATOMIC_H
@@ -13,24 +14,24 @@ typedef enum {
   memory_order_seq_cst = 5
 } memory_order;
 
-typedef _Bool atomic_bool;
-typedef char atomic_char;
-typedef signed char atomic_schar;
-typedef unsigned char atomic_uchar;
-typedef short atomic_short;
-typedef unsigned short atomic_ushort;
-typedef int atomic_int;
-typedef unsigned int atomic_uint;
-typedef long atomic_long;
-typedef unsigned long atomic_ulong;
-typedef long long atomic_llong;
-typedef unsigned long long atomic_ullong;
-typedef __SIZE_TYPE__ atomic_size_t;
-typedef __PTRDIFF_TYPE__ atomic_ptrdiff_t;
-typedef __INTPTR_TYPE__ atomic_intptr_t;
-typedef __UINTPTR_TYPE__ atomic_uintptr_t;
-typedef __INTMAX_TYPE__ atomic_intmax_t;
-typedef __UINTMAX_TYPE__ atomic_uintmax_t;
+typedef _Atomic _Bool atomic_bool;
+typedef _Atomic char atomic_char;
+typedef _Atomic signed char atomic_schar;
+typedef _Atomic unsigned char atomic_uchar;
+typedef _Atomic short atomic_short;
+typedef _Atomic unsigned short atomic_ushort;
+typedef _Atomic int atomic_int;
+typedef _Atomic unsigned int atomic_uint;
+typedef _Atomic long atomic_long;
+typedef _Atomic unsigned long atomic_ulong;
+typedef _Atomic long long atomic_llong;
+typedef _Atomic unsigned long long atomic_ullong;
+typedef _Atomic __SIZE_TYPE__ atomic_size_t;
+typedef _Atomic __PTRDIFF_TYPE__ atomic_ptrdiff_t;
+typedef _Atomic __INTPTR_TYPE__ atomic_intptr_t;
+typedef _Atomic __UINTPTR_TYPE__ atomic_uintptr_t;
+typedef _Atomic __INTMAX_TYPE__ atomic_intmax_t;
+typedef _Atomic __UINTMAX_TYPE__ atomic_uintmax_t;
 typedef struct { _Bool __duet_flag; } atomic_flag;
 
 #define ATOMIC_VAR_INIT(v) (v)

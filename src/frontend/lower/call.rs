@@ -66,9 +66,9 @@ fn yields_to_definition(name: &str) -> bool {
     matches!(name, "spin_lock" | "spin_unlock")
 }
 
-/// Library functions known not to write the program's memory, block or synchronise, so that
-/// calling them has no effect beyond a result the IR does not compute (`sprintf` writes its
-/// buffer and is not among them).
+/// Library functions known not to write the program's memory (`time` only with a null
+/// argument: see `external_call`), block or synchronise, so that calling them has no effect
+/// beyond a result the IR does not compute (`sprintf` writes its buffer and is not among them).
 fn is_pure_library(name: &str) -> bool {
     matches!(
         name,
@@ -98,6 +98,15 @@ fn is_pure_library(name: &str) -> bool {
             | "labs"
             | "atoi"
     )
+}
+
+/// A null pointer constant, possibly converted (`0`, `(void *)0`).
+fn is_null_constant(e: &Expr) -> bool {
+    match e {
+        Expr::Const(0, _) => true,
+        Expr::Cast(_, x) => is_null_constant(x),
+        _ => false,
+    }
 }
 
 /// Library functions whose result is an input from the environment (the clock, a random
@@ -528,7 +537,8 @@ impl<'a> Lowerer<'a> {
             "longlong" => i(64, true, "long long"),
             "ulonglong" => i(64, false, "unsigned long long"),
             "pointer" => CType::Pointer(Box::new(CType::Void)),
-            "float" | "double" => CType::Float,
+            "float" => CType::Float(4),
+            "double" => CType::Float(8),
             _ => CType::int(),
         }
     }
@@ -537,7 +547,7 @@ impl<'a> Lowerer<'a> {
     /// through its pointer arguments (and, once the program is lowered, every object whose
     /// address any such call received), get a havoc recorded as an approximation.
     pub(super) fn external_call(&mut self, name: &str, args: &'a [Node<Expression>], span: Span) -> Result<Option<Val>, Fatal> {
-        let pure = is_pure_library(name);
+        let mut pure = is_pure_library(name);
         let mut wide_integer_arg = false;
         let mut vals = Vec::new();
         for a in args {
@@ -548,6 +558,17 @@ impl<'a> Lowerer<'a> {
             vals.push(self.value(a)?);
         }
         let ret = self.prototypes.get(name).and_then(|p| p.ret.clone()).unwrap_or_else(CType::int);
+        // `time(&t)` stores its result in `t` too. An argument that is neither null nor the
+        // address of an object is written as an unknown function would write it.
+        let mut store_result = None;
+        if name == "time" {
+            match vals.first().map(|v| &v.e) {
+                Some(e) if is_null_constant(e) => {}
+                Some(Expr::AddrOf(lv)) if self.lval_ctype(lv).scalar(self.dm()) == ret.scalar(self.dm()) => store_result = Some(lv.clone()),
+                Some(_) => pure = false,
+                None => {}
+            }
+        }
         let ap = if pure {
             self.approximation(format!("the result of `{name}`"), span, true, false)
         } else {
@@ -583,6 +604,9 @@ impl<'a> Lowerer<'a> {
         let at = self.emit(Action::Assign(Lval::Var(t), e), span);
         if !pure {
             self.external_step(at, ap, name, span, &ret, wide_integer_arg);
+        }
+        if let Some(lv) = store_result {
+            self.emit(Action::Assign(lv, Expr::Load(Lval::Var(t))), span);
         }
         if matches!(name, "rand" | "random") {
             // The C library's RAND_MAX.

@@ -190,7 +190,7 @@ impl<'a> Lowerer<'a> {
                     Some(v) => Val { e: Expr::Const(v, Ty::INT), ty: CType::int() },
                     None => return Err(self.error(e.span, format!("unsupported character constant {s}"))),
                 },
-                Constant::Float(_) => Val { e: Expr::Nondet(Ty::Float), ty: CType::Float },
+                Constant::Float(_) => Val { e: Expr::Nondet(Ty::Float), ty: CType::Float(8) },
             },
             Expression::StringLiteral(parts) => self.string_literal(&parts.node, span),
             Expression::Member(_) => {
@@ -200,11 +200,11 @@ impl<'a> Lowerer<'a> {
             Expression::Call(c) => return self.call(&c.node, e.span, want),
             Expression::SizeOfTy(t) => {
                 let ty = self.type_name_at(&t.node.0, e.span)?;
-                self.size_const(&ty)
+                self.size_of_at(&ty, e.span)
             }
             Expression::SizeOfVal(x) => {
                 let ty = self.static_type(&x.node.0.node);
-                self.size_const(&ty)
+                self.size_of_at(&ty, e.span)
             }
             Expression::AlignOf(t) => {
                 let ty = self.type_name_at(&t.node.0, e.span)?;
@@ -217,6 +217,11 @@ impl<'a> Lowerer<'a> {
                 if matches!(ty, CType::Void) {
                     self.effect(&c.node.expression)?;
                     return Ok(None);
+                }
+                if let CType::Pointer(to) = &ty {
+                    if !is_byte_type(to) && self.byte_offset(&c.node.expression.node) {
+                        self.unsupported(e.span, "an address offset in bytes through a character pointer, converted to a pointer to a wider type");
+                    }
                 }
                 let v = self.value(&c.node.expression)?;
                 let retyped = match (&ty, &v.ty) {
@@ -284,7 +289,10 @@ impl<'a> Lowerer<'a> {
             Expression::CompoundLiteral(cl) => {
                 // An unnamed object with automatic storage, initialised like a declaration
                 // with a braced list: members left out are zero.
-                let ty = self.type_name_at(&cl.node.type_name, e.span)?;
+                let ty = match self.type_name_at(&cl.node.type_name, e.span)? {
+                    CType::Array(elem, None) => CType::Array(elem, Some(self.list_length(&cl.node.initializer_list) as u64)),
+                    ty => ty,
+                };
                 let kind = if self.frames.is_empty() { VarKind::Global } else { VarKind::Local(self.tpl) };
                 let v = self.new_var("$literal", ty.clone(), kind, Some(span));
                 self.zero_fill(Lval::Var(v), &ty, span);
@@ -299,6 +307,42 @@ impl<'a> Lowerer<'a> {
     fn unsupported_value(&mut self, e: &Node<Expression>, what: &str) -> Result<Option<Val>, Fatal> {
         self.unsupported(e.span, what);
         Ok(Some(Val { e: Expr::Nondet(Ty::INT), ty: CType::int() }))
+    }
+
+    /// Whether `e` moves a character (or `void`) pointer by an integer the memory model
+    /// cannot scale: every scalar takes one slot, so `(char *)&s + 4` does not reach the
+    /// `int` after the first. Offsets that are themselves addresses (`offsetof`, the classic
+    /// `(size_t)&((T *)0)->m` of `container_of`) count slots and are exact; 0 moves nothing.
+    fn byte_offset(&mut self, e: &Expression) -> bool {
+        match e {
+            Expression::Cast(c) => self.byte_offset(&c.node.expression.node),
+            Expression::BinaryOperator(b) if matches!(b.node.operator.node, BinaryOperator::Plus | BinaryOperator::Minus) => {
+                let (l, r) = (&b.node.lhs.node, &b.node.rhs.node);
+                let lt = self.static_type(l);
+                let rt = self.static_type(r);
+                let offset = match (lt.pointee(), rt.pointee()) {
+                    (Some(p), None) if is_byte_type(p) => r,
+                    (None, Some(p)) if is_byte_type(p) => l,
+                    _ => return false,
+                };
+                !counts_slots(offset) && self.types.const_eval(offset) != Some(0)
+            }
+            _ => false,
+        }
+    }
+
+    /// `sizeof` of a type. A variable-length array's size is only known at run time, which
+    /// the IR does not keep: its constant would be 0, so the construct is not analysed.
+    fn size_of_at(&mut self, ty: &CType, at: lang_c::span::Span) -> Val {
+        let mut t = ty;
+        while let CType::Array(e, n) = t {
+            if n.is_none() {
+                self.unsupported(at, "`sizeof` of a variable-length array");
+                break;
+            }
+            t = e;
+        }
+        self.size_const(ty)
     }
 
     fn size_const(&self, ty: &CType) -> Val {
@@ -385,12 +429,19 @@ impl<'a> Lowerer<'a> {
     fn inc_dec(&mut self, operand: &'a Node<Expression>, op: BinOp, post: bool, want: bool, span: Span) -> Result<Option<Val>, Fatal> {
         let (lv, ty) = self.lvalue(operand)?;
         let lv = self.stabilize(lv, span);
+        let atomic = self.atomic_rmw(&lv, operand.span);
+        if atomic {
+            self.emit(Action::AtomicBegin, span);
+        }
         let one = Val { e: Expr::int(1), ty: CType::int() };
         let old = Val { e: Expr::Load(lv.clone()), ty: ty.clone() };
         if !want {
             let new = self.arith(op, old, one);
             let conv = self.convert(new, &ty);
             self.emit(Action::Assign(lv, conv), span);
+            if atomic {
+                self.emit(Action::AtomicEnd, span);
+            }
             return Ok(None);
         }
         let tmp = self.temp(ty.clone());
@@ -404,6 +455,9 @@ impl<'a> Lowerer<'a> {
             let conv = self.convert(new, &ty);
             self.emit(Action::Assign(Lval::Var(tmp), conv), span);
             self.emit(Action::Assign(lv, Expr::Load(Lval::Var(tmp))), span);
+        }
+        if atomic {
+            self.emit(Action::AtomicEnd, span);
         }
         Ok(Some(Val { e: Expr::Load(Lval::Var(tmp)), ty }))
     }
@@ -482,6 +536,11 @@ impl<'a> Lowerer<'a> {
                 let (lv, ty) = self.lvalue(&b.lhs)?;
                 let lv = self.stabilize(lv, span);
                 let rhs = self.value(&b.rhs)?;
+                // The operand is evaluated first; only the read and the write are atomic.
+                let atomic = self.atomic_rmw(&lv, b.lhs.span);
+                if atomic {
+                    self.emit(Action::AtomicBegin, span);
+                }
                 let new = self.arith(bop, Val { e: Expr::Load(lv.clone()), ty: ty.clone() }, rhs);
                 let mut val = self.convert(new, &ty);
                 if want {
@@ -490,6 +549,9 @@ impl<'a> Lowerer<'a> {
                     val = Expr::Load(Lval::Var(t));
                 }
                 self.emit(Action::Assign(lv, val.clone()), span);
+                if atomic {
+                    self.emit(Action::AtomicEnd, span);
+                }
                 Ok(Some(Val { e: val, ty }))
             }
             LogicalAnd | LogicalOr => {
@@ -563,7 +625,11 @@ impl<'a> Lowerer<'a> {
             };
         }
         let (Some(a), Some(b)) = (int_of(&l.ty), int_of(&r.ty)) else {
-            let ty = if matches!(l.ty, CType::Float) || matches!(r.ty, CType::Float) { CType::Float } else { CType::int() };
+            let ty = match (&l.ty, &r.ty) {
+                (CType::Float(a), CType::Float(b)) => CType::Float(*a.max(b)),
+                (CType::Float(a), _) | (_, CType::Float(a)) => CType::Float(*a),
+                _ => CType::int(),
+            };
             return Val { e: self.havoc(ty.scalar(self.dm()), "floating-point arithmetic", self.last_span()), ty };
         };
         // Shifts take the promoted type of the left operand; the rest convert both sides.
@@ -576,7 +642,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// The C type of a lowered lvalue.
-    fn lval_ctype(&self, lv: &Lval) -> CType {
+    pub(super) fn lval_ctype(&self, lv: &Lval) -> CType {
         match lv {
             Lval::Var(v) => self.vars[v.index()].ty.clone(),
             Lval::Deref(_, t) => t.clone(),
@@ -597,7 +663,7 @@ impl<'a> Lowerer<'a> {
                 Ty::Ptr => CType::Pointer(Box::new(CType::Void)),
                 Ty::Int(i) => int_ctype(*i),
                 Ty::Bool => CType::Bool,
-                Ty::Float => CType::Float,
+                Ty::Float => CType::Float(8),
             },
         }
     }
@@ -710,7 +776,7 @@ impl<'a> Lowerer<'a> {
             },
             Expression::Constant(c) => match &c.node {
                 Constant::Integer(i) => super::super::ctypes::parse_integer(i).map(|(_, t)| t).unwrap_or_else(CType::int),
-                Constant::Float(_) => CType::Float,
+                Constant::Float(_) => CType::Float(8),
                 Constant::Character(_) => CType::int(),
             },
             Expression::StringLiteral(s) => {
@@ -923,4 +989,20 @@ fn fold_binary(op: BinOp, a: Expr, b: Expr, ty: Ty) -> Expr {
 
 fn fold_cmp(op: BinOp, a: Expr, b: Expr) -> Expr {
     Expr::Binary(op, Box::new(a), Box::new(b), Ty::INT)
+}
+
+/// A character type or `void`, whose pointers move by bytes.
+fn is_byte_type(t: &CType) -> bool {
+    matches!(t, CType::Void | CType::Bool | CType::Int(IntTy { bits: 8, .. }, _))
+}
+
+/// An integer that is an address offset in the memory model's own unit: `offsetof`, or an
+/// address converted to an integer (possibly negated or cast).
+fn counts_slots(e: &Expression) -> bool {
+    match e {
+        Expression::OffsetOf(_) => true,
+        Expression::Cast(c) => counts_slots(&c.node.expression.node) || matches!(&c.node.expression.node, Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address),
+        Expression::UnaryOperator(u) => matches!(u.node.operator.node, UnaryOperator::Minus | UnaryOperator::Plus) && counts_slots(&u.node.operand.node),
+        _ => false,
+    }
 }

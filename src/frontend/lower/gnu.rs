@@ -108,6 +108,15 @@ impl<'a> Lowerer<'a> {
     /// approximation as any call the program does not define.
     pub(super) fn inline_asm(&mut self, a: &'a Node<AsmStatement>) -> Result<(), Fatal> {
         let span = self.span(a.span);
+        // A compiler barrier or a fence without operands orders memory accesses, which every
+        // interleaving the engines explore already keeps in program order.
+        let fence = match &a.node {
+            AsmStatement::GnuBasic(t) => is_fence(&t.node),
+            AsmStatement::GnuExtended(x) => x.outputs.is_empty() && x.inputs.is_empty() && is_fence(&x.template.node),
+        };
+        if fence {
+            return Ok(());
+        }
         let AsmStatement::GnuExtended(x) = &a.node else {
             // Basic assembly cannot name the program's objects.
             self.external_call(ASM, &[], span)?;
@@ -141,4 +150,16 @@ impl<'a> Lowerer<'a> {
         }
         Ok(())
     }
+}
+
+/// An assembly template that only orders memory: empty (a compiler barrier), a fence, a no-op,
+/// or x86's locked add of zero to the stack top.
+fn is_fence(template: &[String]) -> bool {
+    let text: String = template.iter().map(|p| p.trim_matches('"')).collect();
+    let norm: String = text.to_ascii_lowercase().replace("\\n", ";").replace("\\t", " ").split_whitespace().collect::<Vec<_>>().join(" ");
+    let norm = norm.trim_matches(|c: char| c == ';' || c == ' ');
+    matches!(
+        norm,
+        "" | "mfence" | "lfence" | "sfence" | "nop" | "pause" | "rep; nop" | "rep nop" | "lock; addl $0,0(%%rsp)" | "lock; addl $0,0(%%esp)" | "lock addl $0,0(%%rsp)" | "lock addl $0,0(%%esp)"
+    )
 }

@@ -1814,7 +1814,7 @@ fn routine_name(e: &Expression) -> Option<String> {
 
 /// The bytes of a narrow string literal (its parts concatenated, escapes decoded), without
 /// the terminating NUL; `None` for wide and Unicode literals.
-fn literal_bytes(parts: &[String]) -> Option<Vec<u8>> {
+pub(super) fn literal_bytes(parts: &[String]) -> Option<Vec<u8>> {
     let mut out = Vec::new();
     for p in parts {
         let body = p.strip_prefix("u8").unwrap_or(p);

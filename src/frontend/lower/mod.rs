@@ -91,6 +91,9 @@ pub(super) struct Lowerer<'a> {
     pub alloc_sites: u32,
     /// Where the program makes a mutex error-checking, if it does.
     pub errorcheck_mutex: Option<Span>,
+    /// Variables of `_Atomic` type (or arrays of it): their `++`, `--` and compound
+    /// assignments are one atomic step.
+    atomic_vars: hashbrown::HashSet<VarId>,
     /// Recursive calls lowered (callee, call site), first per callee.
     pub recursive_calls: Vec<(String, Span)>,
     globals: HashMap<String, VarId>,
@@ -165,6 +168,7 @@ impl<'a> Lowerer<'a> {
             external_seen: HashSet::new(),
             alloc_sites: 0,
             errorcheck_mutex: None,
+            atomic_vars: hashbrown::HashSet::new(),
             recursive_calls: Vec::new(),
             globals: HashMap::new(),
             functions: HashMap::new(),
@@ -248,13 +252,15 @@ impl<'a> Lowerer<'a> {
     fn global_declaration(&mut self, d: &'a Node<Declaration>) -> Result<(), Fatal> {
         let specs = self.declaration_specs(d)?;
         for id in &d.node.declarators {
-            let decl = self.types.declarator(specs.ty.clone(), &id.node.declarator.node).map_err(|e| self.error(id.span, format!("unsupported type: {e}")))?;
+            let mut decl = self.types.declarator(specs.ty.clone(), &id.node.declarator.node).map_err(|e| self.error(id.span, format!("unsupported type: {e}")))?;
+            decl.ty = self.complete_array_length(decl.ty, id.node.initializer.as_ref());
             let Some(name) = decl.name.clone() else { continue };
             let sig = self.signature(&d.node, &decl);
             if specs.is_typedef {
                 if let Some(s) = sig {
                     self.types.typedef_sigs.insert(name.clone(), s);
                 }
+                self.note_atomic_typedef(&name, specs.is_atomic, &decl.ty);
                 self.types.add_typedef(&name, decl.ty);
                 continue;
             }
@@ -289,6 +295,7 @@ impl<'a> Lowerer<'a> {
             if let Some(s) = sig {
                 self.var_sigs.insert(var, s);
             }
+            self.note_atomic_var(var, specs.is_atomic);
             if let Some(init) = &id.node.initializer {
                 self.global_inits.push((var, init));
             }
@@ -671,6 +678,90 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Stores an initializer into an object, field by field.
+    /// Records a typedef of an `_Atomic` type, or of a pointer to one.
+    pub fn note_atomic_typedef(&mut self, name: &str, atomic: bool, ty: &CType) {
+        if atomic {
+            if holds_pointer(ty) {
+                self.types.atomic_elsewhere = true;
+            } else {
+                self.types.atomic_typedefs.insert(name.to_string());
+            }
+        }
+    }
+
+    /// Records a variable declared `_Atomic`: a whole object (or array of them), or the
+    /// pointee of a pointer, which the lowerer does not track.
+    pub fn note_atomic_var(&mut self, v: VarId, atomic: bool) {
+        if atomic {
+            if holds_pointer(&self.vars[v.index()].ty) {
+                self.types.atomic_elsewhere = true;
+            } else {
+                self.atomic_vars.insert(v);
+            }
+        }
+    }
+
+    /// Whether a read-modify-write of `lv` is one atomic step, as on an `_Atomic` object. An
+    /// lvalue that may designate an `_Atomic` object the lowerer does not track is an
+    /// unsupported construct.
+    pub fn atomic_rmw(&mut self, lv: &Lval, at: LSpan) -> bool {
+        let mut root = lv;
+        while let Lval::Index(b, _) = root {
+            root = b;
+        }
+        if let Lval::Var(v) = root {
+            if self.atomic_vars.contains(v) {
+                return true;
+            }
+            if !holds_pointer(&self.vars[v.index()].ty) {
+                return false;
+            }
+        }
+        if self.types.atomic_elsewhere {
+            self.unsupported(at, "`++`, `--` or a compound assignment on an object that may be `_Atomic`");
+        }
+        false
+    }
+
+    /// An array declared without a length takes it from its initializer: `int a[] = {1, 2, 3}`
+    /// has 3 elements, `char s[] = "ab"` 3 (C11 6.7.9p22); its `sizeof` and layout need it.
+    pub fn complete_array_length(&self, ty: CType, init: Option<&Node<Initializer>>) -> CType {
+        let (CType::Array(elem, None), Some(init)) = (&ty, init) else { return ty };
+        let literal_len = |e: &Expression| match e {
+            Expression::StringLiteral(parts) => library::literal_bytes(&parts.node).map(|b| b.len() as i128 + 1),
+            _ => None,
+        };
+        let len = match &init.node {
+            // `char s[] = {"ab"}`: the braces may enclose the literal.
+            Initializer::List(items) if matches!(**elem, CType::Int(IntTy { bits: 8, .. }, _)) && items.len() == 1 && items[0].node.designation.is_empty() => match &items[0].node.initializer.node {
+                Initializer::Expression(e) => literal_len(&e.node).or(Some(1)),
+                Initializer::List(_) => Some(1),
+            },
+            Initializer::List(items) => Some(self.list_length(items)),
+            Initializer::Expression(e) => literal_len(&e.node),
+        };
+        match len {
+            Some(n) if n >= 0 => CType::Array(elem.clone(), Some(n as u64)),
+            _ => ty,
+        }
+    }
+
+    /// Elements a braced list gives an array of unknown length: one past the highest index
+    /// it initialises, designators included.
+    pub fn list_length(&self, items: &[Node<InitializerListItem>]) -> i128 {
+        let (mut idx, mut len) = (0i128, 0i128);
+        for item in items {
+            if let Some(d) = item.node.designation.first() {
+                if let Designator::Index(e) = &d.node {
+                    idx = self.types.const_eval(&e.node).unwrap_or(idx);
+                }
+            }
+            idx += 1;
+            len = len.max(idx);
+        }
+        len
+    }
+
     pub fn initialize(&mut self, lv: Lval, ty: &CType, init: &'a Node<Initializer>, span: Span) -> Result<(), Fatal> {
         match (&init.node, ty) {
             // `PTHREAD_MUTEX_INITIALIZER` gives the state every mutex starts in; glibc's
@@ -863,5 +954,13 @@ impl<'a> Lowerer<'a> {
             memory: MemoryModel::default(),
             functions,
         }
+    }
+}
+
+/// A pointer, or an array of them.
+fn holds_pointer(t: &CType) -> bool {
+    match t {
+        CType::Array(e, _) => holds_pointer(e),
+        t => matches!(t, CType::Pointer(_)),
     }
 }

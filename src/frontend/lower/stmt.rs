@@ -262,7 +262,8 @@ impl<'a> Lowerer<'a> {
     pub fn local_declaration(&mut self, d: &'a Node<Declaration>) -> Result<(), Fatal> {
         let specs = self.declaration_specs(d)?;
         for id in &d.node.declarators {
-            let decl = self.types.declarator(specs.ty.clone(), &id.node.declarator.node).map_err(|e| self.error(id.span, format!("unsupported type: {e}")))?;
+            let mut decl = self.types.declarator(specs.ty.clone(), &id.node.declarator.node).map_err(|e| self.error(id.span, format!("unsupported type: {e}")))?;
+            decl.ty = self.complete_array_length(decl.ty, id.node.initializer.as_ref());
             let Some(name) = decl.name.clone() else { continue };
             let span = self.span(id.span);
             let sig = self.signature(&d.node, &decl);
@@ -270,6 +271,7 @@ impl<'a> Lowerer<'a> {
                 if let Some(s) = sig {
                     self.types.typedef_sigs.insert(name.clone(), s);
                 }
+                self.note_atomic_typedef(&name, specs.is_atomic, &decl.ty);
                 self.types.add_typedef(&name, decl.ty);
                 continue;
             }
@@ -285,12 +287,14 @@ impl<'a> Lowerer<'a> {
             }
             if specs.is_static {
                 let v = self.static_local(&name, decl.ty.clone(), id.span.start, span, id.node.initializer.as_ref())?;
+                self.note_atomic_var(v, specs.is_atomic);
                 self.bind(&name, v);
                 continue;
             }
             let kind = if specs.is_thread_local { VarKind::ThreadLocal } else { VarKind::Local(self.tpl) };
             let v = self.new_var(&name, decl.ty.clone(), kind, Some(span));
             self.bind(&name, v);
+            self.note_atomic_var(v, specs.is_atomic);
             if let Some(s) = sig {
                 self.var_sigs.insert(v, s);
             }
