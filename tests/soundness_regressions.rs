@@ -199,3 +199,11 @@ fn a_byte_offset_through_a_character_pointer_is_not_analysed() {
     let runs = never_wrong("char_pointer_offset.c");
     assert!(runs.iter().flatten().all(|v| v.1.contains("offset in bytes")), "{runs:?}");
 }
+
+/// `offsetof` and the difference of character pointers into a struct counted slots, not
+/// bytes; both are now unsupported outside `container_of`'s pattern.
+#[test]
+fn offsetof_as_a_number_is_not_analysed() {
+    let runs = never_wrong("offsetof_bytes.c");
+    assert!(runs.iter().flatten().all(|v| v.0 == "unknown" && v.1.contains("counts slots, not bytes")), "{runs:?}");
+}

@@ -299,6 +299,13 @@ impl<'a> Lowerer<'a> {
                 self.initialize_list(Lval::Var(v), &ty, &cl.node.initializer_list, e.span, span)?;
                 self.load(Lval::Var(v), ty)
             }
+            // The memory gives every scalar one slot, so `offsetof` counts slots, not bytes.
+            Expression::OffsetOf(_) if !self.slot_offset => {
+                return self.unsupported_value(
+                    e,
+                    "the value of `offsetof` as a number (the memory model counts slots, not bytes; it is exact only as the offset of a character pointer, as in `container_of`)",
+                )
+            }
             Expression::OffsetOf(o) => self.offset_of(o, e.span)?,
             Expression::VaArg(_) => return self.unsupported_value(e, "va_arg"),
         }))
@@ -593,8 +600,26 @@ impl<'a> Lowerer<'a> {
                     BitwiseXor => BinOp::BitXor,
                     _ => BinOp::BitOr,
                 };
-                let l = self.value(&b.lhs)?;
-                let r = self.value(&b.rhs)?;
+                // An offset in the memory model's slots (`offsetof`) is exact only where it
+                // moves a character pointer, which counts slots too.
+                let moves = |me: &mut Self, ptr: &Expression, off: &Expression| matches!(op, Plus | Minus) && me.static_type(ptr).pointee().is_some_and(is_byte_type) && counts_slots(off);
+                // The difference of two character pointers counts slots too: exact inside a
+                // character array, not between the scalars of another object seen as bytes.
+                let bytes_of_wider = |me: &mut Self, x: &Expression| match x {
+                    Expression::Cast(c) => me.static_type(x).pointee().is_some_and(is_byte_type) && me.static_type(&c.node.expression.node).pointee().is_some_and(|p| !is_byte_type(p)),
+                    _ => false,
+                };
+                if op == Minus && (bytes_of_wider(self, &b.lhs.node) || bytes_of_wider(self, &b.rhs.node)) && self.static_type(&b.rhs.node).pointee().is_some() {
+                    return self.unsupported_value(whole, "the difference of character pointers into an object of wider scalars (the memory model counts slots, not bytes)");
+                }
+                let (left_off, right_off) = (moves(self, &b.rhs.node, &b.lhs.node), moves(self, &b.lhs.node, &b.rhs.node));
+                let outer = self.slot_offset;
+                self.slot_offset = left_off;
+                let l = self.value(&b.lhs);
+                self.slot_offset = right_off;
+                let r = l.and_then(|l| Ok((l, self.value(&b.rhs)?)));
+                self.slot_offset = outer;
+                let (l, r) = r?;
                 Ok(Some(self.arith(bop, l, r)))
             }
         }

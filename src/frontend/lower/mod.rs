@@ -143,6 +143,9 @@ pub(super) struct Lowerer<'a> {
     system_functions: HashSet<String>,
     /// Recursive calls: exact copies counted, shared copies lowered.
     rec: recursion::RecursionState,
+    /// Lowering the offset that moves a character pointer (`container_of`): an `offsetof`
+    /// there counts slots, as the pointer does.
+    slot_offset: bool,
 }
 
 /// An error that stops lowering the file.
@@ -197,6 +200,7 @@ impl<'a> Lowerer<'a> {
             linked_globals: Vec::new(),
             system_functions: HashSet::new(),
             rec: Default::default(),
+            slot_offset: false,
         }
     }
 
