@@ -323,18 +323,27 @@ impl<'a> Lowerer<'a> {
     fn byte_offset(&mut self, e: &Expression) -> bool {
         match e {
             Expression::Cast(c) => self.byte_offset(&c.node.expression.node),
-            Expression::BinaryOperator(b) if matches!(b.node.operator.node, BinaryOperator::Plus | BinaryOperator::Minus) => {
-                let (l, r) = (&b.node.lhs.node, &b.node.rhs.node);
-                let lt = self.static_type(l);
-                let rt = self.static_type(r);
-                let offset = match (lt.pointee(), rt.pointee()) {
-                    (Some(p), None) if is_byte_type(p) => r,
-                    (None, Some(p)) if is_byte_type(p) => l,
-                    _ => return false,
-                };
-                !counts_slots(offset) && self.types.const_eval(offset) != Some(0)
-            }
+            Expression::BinaryOperator(b) => match self.byte_pointer_offset(&b.node) {
+                Some(offset) => !counts_slots(offset) && self.types.const_eval(offset) != Some(0),
+                None => false,
+            },
             _ => false,
+        }
+    }
+
+    /// In `p + k`, `k + p` or `p - k` with `p` a character (or `void`) pointer and `k` an
+    /// integer: `k`, which the memory model reads as a count of slots.
+    fn byte_pointer_offset<'e>(&mut self, b: &'e BinaryOperatorExpression) -> Option<&'e Expression> {
+        if !matches!(b.operator.node, BinaryOperator::Plus | BinaryOperator::Minus) {
+            return None;
+        }
+        let (l, r) = (&b.lhs.node, &b.rhs.node);
+        let lt = self.static_type(l);
+        let rt = self.static_type(r);
+        match (lt.pointee(), rt.pointee()) {
+            (Some(p), None) if is_byte_type(p) => Some(r),
+            (None, Some(p)) if is_byte_type(p) => Some(l),
+            _ => None,
         }
     }
 
@@ -600,10 +609,7 @@ impl<'a> Lowerer<'a> {
                     BitwiseXor => BinOp::BitXor,
                     _ => BinOp::BitOr,
                 };
-                // An offset in the memory model's slots (`offsetof`) is exact only where it
-                // moves a character pointer, which counts slots too.
-                let moves = |me: &mut Self, ptr: &Expression, off: &Expression| matches!(op, Plus | Minus) && me.static_type(ptr).pointee().is_some_and(is_byte_type) && counts_slots(off);
-                // The difference of two character pointers counts slots too: exact inside a
+                // The difference of two character pointers counts slots: exact inside a
                 // character array, not between the scalars of another object seen as bytes.
                 let bytes_of_wider = |me: &mut Self, x: &Expression| match x {
                     Expression::Cast(c) => me.static_type(x).pointee().is_some_and(is_byte_type) && me.static_type(&c.node.expression.node).pointee().is_some_and(|p| !is_byte_type(p)),
@@ -612,7 +618,10 @@ impl<'a> Lowerer<'a> {
                 if op == Minus && (bytes_of_wider(self, &b.lhs.node) || bytes_of_wider(self, &b.rhs.node)) && self.static_type(&b.rhs.node).pointee().is_some() {
                     return self.unsupported_value(whole, "the difference of character pointers into an object of wider scalars (the memory model counts slots, not bytes)");
                 }
-                let (left_off, right_off) = (moves(self, &b.rhs.node, &b.lhs.node), moves(self, &b.lhs.node, &b.rhs.node));
+                // An offset in the memory model's slots (`offsetof`) is exact only where it
+                // moves a character pointer, which counts slots too.
+                let offset = self.byte_pointer_offset(b).filter(|k| counts_slots(k));
+                let (left_off, right_off) = (offset.is_some_and(|k| std::ptr::eq(k, &b.lhs.node)), offset.is_some_and(|k| std::ptr::eq(k, &b.rhs.node)));
                 let outer = self.slot_offset;
                 self.slot_offset = left_off;
                 let l = self.value(&b.lhs);
