@@ -258,11 +258,14 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
             bounded_pass(prog, opts, b, hints.as_ref(), &mut verdicts, &mut sections, &mut artifacts);
         }
     }
-    // A proof may rest only on havocs that cover everything the approximated code can do.
+    // A proof may rest only on havocs that cover everything the approximated code can do, and
+    // so may the bounded claim: the executions the approximation leaves out may fail within
+    // the bound (a recursive frame beyond the inlined copies, sharing a local with its callee).
     if let Some(ap) = prog.incomplete_approximation() {
-        for v in verdicts.iter_mut().filter(|v| v.status == Status::Safe) {
+        for v in verdicts.iter_mut().filter(|v| matches!(v.status, Status::Safe | Status::BoundedSafe)) {
+            let claim = if v.status == Status::Safe { "proof" } else { "bounded claim" };
             v.status = Status::Unknown;
-            v.reason = format!("unknown: no proof can rest on an incomplete over-approximation: {} (without it: {})", prog.approx_str(ap), v.reason);
+            v.reason = format!("unknown: no {claim} can rest on an incomplete over-approximation: {} (without it: {})", prog.approx_str(ap), v.reason);
             v.detail = None;
         }
     }

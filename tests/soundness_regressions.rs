@@ -207,3 +207,14 @@ fn offsetof_as_a_number_is_not_analysed() {
     let runs = never_wrong("offsetof_bytes.c");
     assert!(runs.iter().flatten().all(|v| v.0 == "unknown" && v.1.contains("counts slots, not bytes")), "{runs:?}");
 }
+
+/// Recursive frames beyond the inlined copies share an address-taken local, an incomplete
+/// approximation: the bounded search called the assertion that fails two calls deep
+/// `bounded-safe`. No claim, bounded or not, rests on such an approximation.
+#[test]
+fn no_bounded_claim_rests_on_a_shared_recursive_frame() {
+    let runs = never_wrong("recursive_shared_local.c");
+    assert!(runs.iter().flatten().all(|v| v.0 == "unknown"), "{runs:?}");
+    // Each search run (not COARSEN's, which proves nothing here) says what withheld its claim.
+    assert!(runs[..3].iter().all(|r| r[1].1.contains("share one copy of a local")), "{runs:?}");
+}
