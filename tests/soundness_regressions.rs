@@ -218,3 +218,12 @@ fn no_bounded_claim_rests_on_a_shared_recursive_frame() {
     // Each search run (not COARSEN's, which proves nothing here) says what withheld its claim.
     assert!(runs[..3].iter().all(|r| r[1].1.contains("share one copy of a local")), "{runs:?}");
 }
+
+/// A join on one branch orders nothing after the branches meet; the pruning chained the order
+/// through it and called the failing assertion `safe`.
+#[test]
+fn a_conditional_join_leaves_the_thread_running_after_the_branches_meet() {
+    let runs = never_wrong("conditional_join.c");
+    assert_eq!(runs[0][1].0, "violated", "{runs:?}");
+    assert_eq!(runs[0][0].0, "safe", "{runs:?}");
+}

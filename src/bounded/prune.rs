@@ -93,14 +93,21 @@ impl Pruned {
 }
 
 /// The skeleton order's edges, including a join's edge from the joined thread's end when the
-/// handle is a constant naming a thread with a single way of ending.
+/// handle is a constant naming a thread with a single way of ending, and the join precedes
+/// every event after it on every path.
 pub fn edges(sk: &Skeleton) -> Vec<Vec<u32>> {
     let mut preds: Vec<Vec<u32>> = sk.events.iter().map(|e| e.preds.clone()).collect();
+    let mut succs: Vec<Vec<u32>> = vec![Vec::new(); preds.len()];
+    for (e, ps) in preds.iter().enumerate() {
+        for &p in ps {
+            succs[p as usize].push(e as u32);
+        }
+    }
     for (i, e) in sk.events.iter().enumerate() {
         if let EvKind::Join { .. } = e.kind {
             if let Some(h) = sk.terms.as_const(e.val) {
                 if let Some(inst) = sk.instances.get(h as usize).filter(|_| h > 0) {
-                    if inst.ends.len() == 1 {
+                    if inst.ends.len() == 1 && dominates_what_follows(&preds, &succs, i) {
                         preds[i].push(inst.ends[0]);
                     }
                 }
@@ -108,6 +115,42 @@ pub fn edges(sk: &Skeleton) -> Vec<Vec<u32>> {
         }
     }
     preds
+}
+
+/// Whether every event after `j` in program and fork order can happen only once `j` has. The
+/// pruning reads an edge as "if both happen, this one first", and chains edges through `j`: an
+/// order through a join's edge holds only for events that cannot happen without the join. After
+/// `if (c) pthread_join(t, 0);` the branches meet, and the joined thread may still run.
+fn dominates_what_follows(preds: &[Vec<u32>], succs: &[Vec<u32>], j: usize) -> bool {
+    let mut bypass = vec![false; preds.len()];
+    let mut stack: Vec<usize> = (0..preds.len()).filter(|&e| e != j && preds[e].is_empty()).collect();
+    for &e in &stack {
+        bypass[e] = true;
+    }
+    while let Some(e) = stack.pop() {
+        for &s in &succs[e] {
+            let s = s as usize;
+            if s != j && !bypass[s] {
+                bypass[s] = true;
+                stack.push(s);
+            }
+        }
+    }
+    let mut after = vec![false; preds.len()];
+    let mut stack = vec![j];
+    while let Some(e) = stack.pop() {
+        for &s in &succs[e] {
+            let s = s as usize;
+            if bypass[s] {
+                return false;
+            }
+            if !after[s] {
+                after[s] = true;
+                stack.push(s);
+            }
+        }
+    }
+    true
 }
 
 /// Computes the may-copy sets; with `prune` false every write (and the initial value) is a
