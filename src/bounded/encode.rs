@@ -22,6 +22,7 @@ use crate::interp::layout::{Layout, HEAP_BASE, LOCAL_BASE};
 use crate::ir::{AssertId, Program};
 use hashbrown::{HashMap, HashSet};
 use std::collections::BTreeMap;
+use std::time::Instant;
 
 /// Most copy-constraint instances encoded.
 pub const MAX_INSTANCES: u64 = 20_000_000;
@@ -69,8 +70,9 @@ pub struct Encoding {
     pub stats: EncodingStats,
 }
 
-/// Encodes the skeleton and the queries for `targets`.
-pub fn encode(prog: &Program, layout: &Layout, sk: &mut Skeleton, pr: &Pruned, hints: Option<&Hints>, targets: &[AssertId]) -> Result<Encoding, String> {
+/// Encodes the skeleton and the queries for `targets`; past `deadline`, gives up with
+/// [`super::SEARCH_BUDGET_SPENT`].
+pub fn encode(prog: &Program, layout: &Layout, sk: &mut Skeleton, pr: &Pruned, hints: Option<&Hints>, targets: &[AssertId], deadline: Option<Instant>) -> Result<Encoding, String> {
     let mut stats = EncodingStats { reads: pr.reads.len(), writes: pr.writes.len(), units: sk.units, ..Default::default() };
     for (i, _) in pr.reads.iter().enumerate() {
         stats.copy_pairs += pr.may_copy[i].len() as u64;
@@ -94,7 +96,7 @@ pub fn encode(prog: &Program, layout: &Layout, sk: &mut Skeleton, pr: &Pruned, h
     if let Some(h) = hints {
         read_ranges(prog, &mut sk.terms, &ev, pr, h, &mut cs);
     }
-    stats.between = copies(layout, &mut sk.terms, &ord, pr, &mut cs);
+    stats.between = copies(layout, &mut sk.terms, &ord, pr, &mut cs, deadline)?;
     let queries = queries(&mut sk.terms, &ord, targets, &mut cs);
     let t = &mut sk.terms;
     let no_overflow = t.fresh_bool();
@@ -205,7 +207,7 @@ fn read_ranges(prog: &Program, t: &mut Terms, ev: &[Event], pr: &Pruned, h: &Hin
 
 /// The copy constraints: each read copies one write it may copy (or the initial contents)
 /// with no write to the location in between. Returns the number of "in between" instances.
-fn copies(layout: &Layout, t: &mut Terms, ord: &Order, pr: &Pruned, cs: &mut Vec<T>) -> u64 {
+fn copies(layout: &Layout, t: &mut Terms, ord: &Order, pr: &Pruned, cs: &mut Vec<T>, deadline: Option<Instant>) -> Result<u64, String> {
     let ev = ord.ev;
     let mut between = 0;
     let ids: Vec<T> = pr.reads.iter().map(|_| t.fresh((None, None))).collect();
@@ -213,6 +215,11 @@ fn copies(layout: &Layout, t: &mut Terms, ord: &Order, pr: &Pruned, cs: &mut Vec
     let zero = t.int(0);
     let local = t.int(LOCAL_BASE);
     for (ri, &r) in pr.reads.iter().enumerate() {
+        // A large encoding (millions of instances) takes minutes and gigabytes to build: the
+        // budget is checked per read, not only between rounds.
+        if deadline.is_some_and(|d| Instant::now() > d) {
+            return Err(super::SEARCH_BUDGET_SPENT.into());
+        }
         let re = ev[r as usize].clone();
         let mutex = matches!(re.kind, EvKind::Read { mutex: true });
         let mut some = Vec::new();
@@ -277,7 +284,7 @@ fn copies(layout: &Layout, t: &mut Terms, ord: &Order, pr: &Pruned, cs: &mut Vec
         let active = t.and(&[re.occ, by_fail]);
         cs.push(t.implies(active, any));
     }
-    between
+    Ok(between)
 }
 
 /// What memory at `addr` holds before any write: zero for the program's locals and for

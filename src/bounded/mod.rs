@@ -196,7 +196,7 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
     stats.events = sk.events.len();
     let t1 = Instant::now();
     let pr = prune::prune(prog, &mut sk, !opts.no_prune, hints);
-    let enc = match encode::encode(prog, &layout, &mut sk, &pr, hints, targets) {
+    let enc = match encode::encode(prog, &layout, &mut sk, &pr, hints, targets, opts.deadline) {
         Ok(e) => e,
         Err(why) => {
             let mut r = all(why);
@@ -229,7 +229,15 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
         }
     };
     let tl = Instant::now();
-    let mut z3 = solve::Z3::new(&sk.terms, &enc.constraints, opts.timeout);
+    let mut z3 = match solve::Z3::load(&sk.terms, &enc.constraints, opts.timeout, opts.deadline) {
+        Ok(z) => z,
+        Err(why) => {
+            let mut r = all(why);
+            stats.load = tl.elapsed().as_secs_f64();
+            r.stats = stats;
+            return r;
+        }
+    };
     stats.load = tl.elapsed().as_secs_f64();
     let mut outcomes = Vec::new();
     let mut schedules = Vec::new();

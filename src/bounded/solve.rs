@@ -4,7 +4,7 @@
 //! (Parsing that text instead took Z3 most of a minute on a 0.5 MB formula.)
 
 use super::term::{BitOp, Node, Terms, T};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use z3::ast::{Bool, Int, BV};
 use z3::{FuncDecl, Params, SatResult, Solver, Sort};
 
@@ -36,8 +36,8 @@ fn num(v: i128) -> Int {
     }
 }
 
-/// Builds the Z3 term of every node reachable from `roots`.
-fn build(terms: &Terms, roots: &[T], init: &FuncDecl) -> Vec<Option<Z>> {
+/// Builds the Z3 term of every node reachable from `roots` (`None` once `deadline` passed).
+fn build(terms: &Terms, roots: &[T], init: &FuncDecl, deadline: Option<Instant>) -> Option<Vec<Option<Z>>> {
     let mut need = vec![false; terms.len()];
     let mut stack: Vec<T> = roots.to_vec();
     while let Some(x) = stack.pop() {
@@ -51,6 +51,9 @@ fn build(terms: &Terms, roots: &[T], init: &FuncDecl) -> Vec<Option<Z>> {
     for i in 0..terms.len() {
         if !need[i] {
             continue;
+        }
+        if i % 65536 == 0 && deadline.is_some_and(|d| Instant::now() > d) {
+            return None;
         }
         let g = |t: &T| z[t.0 as usize].clone().expect("child built first");
         let node = match terms.node(T(i as u32)) {
@@ -119,7 +122,7 @@ fn build(terms: &Terms, roots: &[T], init: &FuncDecl) -> Vec<Option<Z>> {
         };
         z[i] = Some(node);
     }
-    z
+    Some(z)
 }
 
 fn signed_of(u: Int, bits: u8, signed: bool) -> Int {
@@ -162,6 +165,12 @@ static PARAMS: std::sync::Once = std::sync::Once::new();
 impl Z3 {
     /// Loads the constraints, with a timeout per query.
     pub fn new(terms: &Terms, constraints: &[T], timeout: Duration) -> Z3 {
+        Self::load(terms, constraints, timeout, None).expect("no deadline")
+    }
+
+    /// Loads the constraints, with a timeout per query; past `deadline`, gives up with
+    /// [`super::SEARCH_BUDGET_SPENT`].
+    pub fn load(terms: &Terms, constraints: &[T], timeout: Duration, deadline: Option<Instant>) -> Result<Z3, String> {
         PARAMS.call_once(|| {
             for (k, v) in measurement_params() {
                 z3::set_global_param(&k, &v);
@@ -174,13 +183,16 @@ impl Z3 {
         p.set_u32("random_seed", 0);
         solver.set_params(&p);
         let init = FuncDecl::new("init", &[&Sort::int()], &Sort::int());
-        let z = build(terms, constraints, &init);
-        for c in constraints {
+        let z = build(terms, constraints, &init, deadline).ok_or_else(|| super::SEARCH_BUDGET_SPENT.to_string())?;
+        for (i, c) in constraints.iter().enumerate() {
+            if i % 4096 == 0 && deadline.is_some_and(|d| Instant::now() > d) {
+                return Err(super::SEARCH_BUDGET_SPENT.into());
+            }
             if let Some(x) = &z[c.0 as usize] {
                 solver.assert(x.b());
             }
         }
-        Z3 { solver, model: None, syms: Vec::new(), bsyms: Vec::new(), init }
+        Ok(Z3 { solver, model: None, syms: Vec::new(), bsyms: Vec::new(), init })
     }
 
     /// Changes the time limit of the following queries.
