@@ -225,7 +225,9 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
                 if opts.stats {
                     sections.push(Section { title: "stats".into(), body: coarsen::report::stats(&out) });
                 }
-                let hints = (!opts.no_hints).then(|| bounded::Hints { flows: out.read_flows.iter().copied().collect(), ranges: out.read_ranges.iter().copied().collect() });
+                // Only the bounded search reads the hints; expanding a folded template's flows to every
+                // member costs the square of the members.
+                let hints = (!opts.no_hints && opts.runs(Engine::Bounded)).then(|| bounded::Hints { flows: out.read_flows().into_iter().collect(), ranges: out.read_ranges.iter().copied().collect() });
                 (verdicts, hints)
             }
             Err(e) => ((0..prog.assertions.len()).map(|i| verdict(i, Status::Unknown, format!("unknown: {e}"), None)).collect(), None),

@@ -97,7 +97,7 @@ pub struct AnalysisArgs {
     /// Leave COARSEN's data-flow edges and value ranges out of the bounded encoding.
     #[arg(long)]
     pub no_coarsen_hints: bool,
-    /// Give COARSEN's rules every thread template apart, even identical ones (for comparison).
+    /// Give COARSEN's rules and abstract interpreter every thread template apart, even identical ones (for comparison).
     #[arg(long)]
     pub no_symmetry: bool,
     /// Exception sets for the finite-state engine, in the format of `src/finite/exceptions.rs`

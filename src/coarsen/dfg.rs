@@ -3,7 +3,7 @@
 //! interference edges come from the Datalog rules, round by round.
 
 use super::cells::CellId;
-use crate::ir::{LocId, Program};
+use crate::ir::{LocId, Program, TemplateId};
 use hashbrown::HashMap;
 
 /// What an edge carries a value to.
@@ -77,10 +77,14 @@ impl Dfg {
 
 /// Intra-thread edges from reaching definitions. `defines[v]` are the cells location `v`
 /// writes (every write ends the reach of earlier ones: a weak write reads the old value, so
-/// that value flows on through it); `need[v]` the cells `v` reads.
-pub fn sequential(prog: &Program, defines: &[Vec<CellId>], need: &[Vec<CellId>]) -> Dfg {
+/// that value flows on through it); `need[v]` the cells `v` reads. Templates `skip` names
+/// (folded into an identical one, which stands for them) get none.
+pub fn sequential(prog: &Program, defines: &[Vec<CellId>], need: &[Vec<CellId>], skip: &dyn Fn(TemplateId) -> bool) -> Dfg {
     let mut dfg = Dfg::new(prog.locs.len());
-    for t in &prog.templates {
+    for (i, t) in prog.templates.iter().enumerate() {
+        if skip(TemplateId(i as u32)) {
+            continue;
+        }
         let Some(&first) = t.locs.first() else { continue };
         let start = first.index();
         let len = t.locs.len();

@@ -130,25 +130,51 @@ impl Symmetry {
         self.rep.iter().enumerate().filter(|(i, r)| *i as u32 != **r).count()
     }
 
-    /// The unfolded flows a folded `(u, x, v)` stands for. Two locations of the same template
-    /// with multiplicity one are never in two threads at once, so they get no flow between them.
-    fn expand(&self, [u, x, v]: [u32; 3], out: &mut Vec<[u32; 3]>) {
-        let single = |l: u32| vec![(l, TemplateId(u32::MAX), false)];
-        let us = self.copies.get(&u).cloned().unwrap_or_else(|| single(u));
-        let vs = self.copies.get(&v).cloned().unwrap_or_else(|| single(v));
-        if us.len() == 1 && vs.len() == 1 {
-            out.push([u, x, v]);
+    /// The flows a folded `(u, x, v)` stands for, each location replaced by its image under
+    /// `to` (the interpreter's representative, see `fold::Fold`). Two locations of the same
+    /// template with multiplicity one are never in two threads at once, so a pair of images all
+    /// of whose preimages are such pairs gets no flow.
+    fn expand(&self, [u, x, v]: [u32; 3], to: &[LocId], cache: &mut HashMap<u32, Side>, out: &mut Vec<[u32; 3]>) {
+        if !self.copies.contains_key(&u) && !self.copies.contains_key(&v) {
+            out.push([to[u as usize].0, x, to[v as usize].0]);
             return;
         }
-        for &(u1, tu, one) in &us {
-            for &(v1, tv, _) in &vs {
-                if !(one && tu == tv) {
-                    out.push([u1, x, v1]);
+        let us = cache.entry(u).or_insert_with(|| self.side(u, to)).clone();
+        let vs = cache.entry(v).or_insert_with(|| self.side(v, to));
+        for &(iu, tu) in &us {
+            for &(iv, tv) in vs.iter() {
+                if let (Some((a, true)), Some((b, _))) = (tu, tv) {
+                    if a == b {
+                        continue;
+                    }
                 }
+                out.push([iu, x, iv]);
             }
         }
     }
+
+    /// The images under `to` of the locations `l` stands for, each with the template of its
+    /// preimages when they all have the same one (and whether it has a single instance).
+    fn side(&self, l: u32, to: &[LocId]) -> Side {
+        let Some(cs) = self.copies.get(&l) else { return vec![(to[l as usize].0, None)] };
+        let mut out: Side = Vec::new();
+        for &(c, t, one) in cs {
+            let image = to[c as usize].0;
+            match out.iter_mut().find(|(i, _)| *i == image) {
+                Some(e) => {
+                    if e.1 != Some((t, one)) {
+                        e.1 = None;
+                    }
+                }
+                None => out.push((image, Some((t, one)))),
+            }
+        }
+        out
+    }
 }
+
+/// Images of the locations a folded location stands for (see `Symmetry::side`).
+type Side = Vec<(u32, Option<(TemplateId, bool)>)>;
 
 impl Interference {
     /// Starts the engine on the rules and feeds the facts that never change; `dump` keeps
@@ -235,8 +261,9 @@ impl Interference {
         self.sym.folded()
     }
 
-    /// Replaces the `cond_val` facts and returns the data flows that appeared.
-    pub fn round(&mut self, cond_val: HashSet<[u32; 3]>) -> Result<Vec<(super::Use, [u32; 3])>, FactError> {
+    /// Replaces the `cond_val` facts and returns the data flows that appeared, between the
+    /// images of their locations under `to` (per location: the one the interpreter analyses for it).
+    pub fn round(&mut self, cond_val: HashSet<[u32; 3]>, to: &[LocId]) -> Result<Vec<(super::Use, [u32; 3])>, FactError> {
         let cond_val: HashSet<[u32; 3]> =
             if self.sym.copies.is_empty() { cond_val } else { cond_val.into_iter().map(|[b, c, v]| [self.sym.rep.get(b as usize).copied().unwrap_or(b), c, v]).collect() };
         if self.feeds_cond_val {
@@ -259,10 +286,12 @@ impl Interference {
             }
             if let Some(c) = changes.get(rel) {
                 let mut unfolded = Vec::new();
+                let mut cache = HashMap::new();
+                let mut seen: HashSet<[u32; 3]> = HashSet::new();
                 for t in c.added.iter() {
                     unfolded.clear();
-                    self.sym.expand([t[0], t[1], t[2]], &mut unfolded);
-                    flows.extend(unfolded.iter().map(|f| (usage, *f)));
+                    self.sym.expand([t[0], t[1], t[2]], to, &mut cache, &mut unfolded);
+                    flows.extend(unfolded.iter().filter(|f| seen.insert(**f)).map(|f| (usage, *f)));
                 }
             }
         }

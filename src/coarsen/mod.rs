@@ -11,6 +11,7 @@ pub mod cells;
 pub mod conditions;
 pub mod dfg;
 pub mod facts;
+pub mod fold;
 pub mod joins;
 pub mod locks;
 pub mod partition;
@@ -28,7 +29,7 @@ use crate::ir::{AbsKind, AbsLoc, Action, AssertId, Expr, LocId, Program, Templat
 use crate::verdict::Status;
 use absint::Solver;
 use domains::{Intervals, NumDomain, Octagon, Thresholds};
-use hashbrown::HashSet;
+use hashbrown::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -100,10 +101,13 @@ pub struct Outcome {
     pub invariants: Vec<Option<String>>,
     /// Sequential edges of the first graph.
     pub sequential_edges: usize,
-    /// Where each read of a shared location may get its value: `(write, location, read)`. A
-    /// source is a location that stores (or the root's entry, for initial values); values
-    /// that pass through an `assume`, or through a weak store, are traced back to their stores.
-    pub read_flows: Vec<(LocId, AbsLoc, LocId)>,
+    /// Where each read of a shared location of a representative may get its value (see
+    /// [`Outcome::read_flows`]).
+    folded_read_flows: Vec<(LocId, AbsLoc, LocId)>,
+    /// Per location: the location whose invariant stands for it, itself unless its template
+    /// was folded into an identical one ([`fold::Fold`]); the data-flow graph has edges only
+    /// between such representatives.
+    pub representative: Vec<LocId>,
     /// Bounds of shared locations where they are read, from the invariants.
     pub read_ranges: Vec<((LocId, AbsLoc), Range)>,
     /// Locations the interference rules never saw because an identical template stood for
@@ -116,6 +120,29 @@ pub struct Outcome {
     /// The interference rules' input facts and derived flows, round by round, when
     /// [`CoarsenOptions::dump_facts`] asked for them.
     pub facts: Option<crate::dump::FactsDump>,
+}
+
+impl Outcome {
+    /// Where each read of a shared location may get its value: `(write, location, read)`. A
+    /// source is a location that stores (or the root's entry, for initial values); values
+    /// that pass through an `assume`, or through a weak store, are traced back to their stores.
+    /// A folded template's read may get what any member of its group stored.
+    pub fn read_flows(&self) -> Vec<(LocId, AbsLoc, LocId)> {
+        let mut members: HashMap<LocId, Vec<LocId>> = HashMap::new();
+        for (i, r) in self.representative.iter().enumerate() {
+            members.entry(*r).or_default().push(LocId(i as u32));
+        }
+        let of = |l: LocId| members.get(&l).map(|v| v.as_slice()).unwrap_or(&[]);
+        let mut out = Vec::new();
+        for &(s, a, v) in &self.folded_read_flows {
+            for &w in of(v) {
+                out.extend(of(s).iter().map(|&s1| (s1, a, w)));
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
 }
 
 /// The constants of the program, with their neighbours, as widening thresholds.
@@ -257,9 +284,14 @@ fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog
             t
         })
         .collect();
-    let mut dfg = dfg::sequential(prog, &defs, &tracked);
+    // Identical templates are analysed once, as their representative (fold.rs).
+    let joined: HashSet<TemplateId> = joins::definite(prog).into_iter().map(|(_, t)| t).collect();
+    let fold = if symmetry { fold::Fold::build(prog, &cells, &joined) } else { fold::Fold::identity(prog) };
+    let folded_prog = fold.program(prog);
+    let aprog = folded_prog.as_ref().unwrap_or(prog);
+    let mut dfg = dfg::sequential(aprog, &defs, &tracked, &|t| fold.is_folded(t));
     let sequential_edges = dfg.len();
-    let mut solver: Solver<D> = Solver::new(prog, &cells, need.clone(), observed.clone(), defs, thresholds(prog));
+    let mut solver: Solver<D> = Solver::new(aprog, &cells, need.clone(), observed.clone(), defs, thresholds(prog));
     solver.voids = voids;
     for &(from, _, to, _, _) in &dfg.edges() {
         solver.edge_added(from, to);
@@ -274,21 +306,34 @@ fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog
     let mut rounds = Vec::new();
     for round in 1u32.. {
         let mut cond_val: HashSet<[u32; 3]> = HashSet::new();
+        // Conditions read only shared cells, which every frame tracks: a folded location's
+        // values are its representative's.
+        let mut at_rep: HashMap<LocId, Vec<(u32, u32)>> = HashMap::new();
         for v in prog.loc_ids() {
+            let r = fold.rep[v.index()];
+            if r != v {
+                cond_val.extend(at_rep.get(&r).into_iter().flatten().map(|&(i, b)| [v.0, i, b]));
+                continue;
+            }
             let Some(st) = solver.standing(&dfg, v) else { continue };
             let frame = &solver.frames[v.index()];
+            let mut vals = Vec::new();
             for (i, c) in conds.conds.iter().enumerate() {
-                let (t, f) = transfer::may_hold(prog, frame, &st, c);
+                let (t, f) = transfer::may_hold(aprog, frame, &st, c);
                 if t {
-                    cond_val.insert([v.0, i as u32, 1]);
+                    vals.push((i as u32, 1));
                 }
                 if f {
-                    cond_val.insert([v.0, i as u32, 0]);
+                    vals.push((i as u32, 0));
                 }
+            }
+            cond_val.extend(vals.iter().map(|&(i, b)| [v.0, i, b]));
+            if fold.members(v).len() > 1 {
+                at_rep.insert(v, vals);
             }
         }
         let t0 = Instant::now();
-        let flows = interference.round(cond_val)?;
+        let flows = interference.round(cond_val, &fold.rep)?;
         let datalog_seconds = t0.elapsed().as_secs_f64();
         let mut targets = Vec::new();
         for (usage, [u, c, v]) in flows {
@@ -313,22 +358,31 @@ fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog
         absint_seconds = t1.elapsed().as_secs_f64();
     }
 
-    let names = |frame: &transfer::Frame| -> Vec<String> { frame.dims.iter().map(|a| prog.memory.info(*a).name.clone()).collect() };
+    // A folded location has its representative's state (over the representative's frame),
+    // reported over its own template's variables.
     let mut invariants = Vec::with_capacity(n);
     let mut states: Vec<Option<D>> = Vec::with_capacity(n);
     for v in prog.loc_ids() {
-        let st = solver.input(&dfg, v);
-        let frame = &solver.frames[v.index()];
-        let ns = names(frame);
+        let r = fold.rep[v.index()];
+        let st = if r == v { solver.input(&dfg, v) } else { states[r.index()].clone() };
+        let ns: Vec<String> = solver.frames[r.index()].dims.iter().map(|a| prog.memory.info(fold.to_copy(prog, v, *a)).name.clone()).collect();
         invariants.push(st.as_ref().map(|s| pretty(s, &ns)));
         states.push(st);
     }
-    let bounds = states.iter().zip(&solver.frames).map(|(st, frame)| st.as_ref().map(|st| frame_bounds(st, frame)).unwrap_or_default()).collect();
-    let (read_flows, read_ranges) = read_facts(prog, &cells, &dfg, &states, &solver.frames);
-    let assertions = prog.assertions.iter().enumerate().map(|(i, a)| judge(prog, AssertId(i as u32), a, &states, &solver.frames)).collect();
+    let bounds = prog
+        .loc_ids()
+        .map(|v| {
+            let frame = &solver.frames[fold.rep[v.index()].index()];
+            states[v.index()].as_ref().map(|st| frame_bounds(st, frame).into_iter().map(|(a, r)| (fold.to_copy(prog, v, a), r)).collect()).unwrap_or_default()
+        })
+        .collect();
+    let (folded_read_flows, rep_ranges) = read_facts(aprog, &cells, &dfg, &states, &solver.frames, &fold.rep);
+    let read_ranges = rep_ranges.into_iter().flat_map(|((v, a), r)| fold.members(v).iter().map(move |&w| ((w, a), r)).collect::<Vec<_>>()).collect();
+    let assertions = prog.assertions.iter().enumerate().map(|(i, a)| judge(prog, AssertId(i as u32), a, &states, &solver.frames, &fold)).collect();
     let folded_locations = interference.folded();
     let facts = interference.take_dump();
-    Ok(Outcome { assertions, rounds, dfg, cells, invariants, sequential_edges, read_flows, read_ranges, folded_locations, bounds, facts })
+    let representative = fold.rep;
+    Ok(Outcome { assertions, rounds, dfg, cells, invariants, sequential_edges, folded_read_flows, representative, read_ranges, folded_locations, bounds, facts })
 }
 
 /// The bounds a state gives every abstract location of its frame.
@@ -354,7 +408,14 @@ pub type Range = (Option<i128>, Option<i128>);
 
 /// The stores each shared read may copy, and the bounds of what it reads.
 #[allow(clippy::type_complexity)]
-fn read_facts<D: NumDomain>(prog: &Program, cells: &cells::Cells, dfg: &dfg::Dfg, states: &[Option<D>], frames: &[transfer::Frame]) -> (Vec<(LocId, AbsLoc, LocId)>, Vec<((LocId, AbsLoc), Range)>) {
+fn read_facts<D: NumDomain>(
+    prog: &Program,
+    cells: &cells::Cells,
+    dfg: &dfg::Dfg,
+    states: &[Option<D>],
+    frames: &[transfer::Frame],
+    rep: &[LocId],
+) -> (Vec<(LocId, AbsLoc, LocId)>, Vec<((LocId, AbsLoc), Range)>) {
     use domains::Bound;
     // The stores behind the values that reach `v` in cell `c`: walking back along execution
     // edges, a store ends the walk unless it is weak (it kept older values), and a refinement
@@ -385,7 +446,7 @@ fn read_facts<D: NumDomain>(prog: &Program, cells: &cells::Cells, dfg: &dfg::Dfg
     };
     let mut flows = Vec::new();
     let mut ranges = Vec::new();
-    for v in prog.loc_ids() {
+    for v in prog.loc_ids().filter(|v| rep[v.index()] == *v) {
         let Some(st) = &states[v.index()] else { continue };
         for a in &prog.memory.access(v).refs {
             if !prog.memory.info(*a).shared {
@@ -419,16 +480,19 @@ fn pretty<D: NumDomain>(st: &D, names: &[String]) -> String {
 }
 
 /// Decides one assertion from the invariants at its instances.
-fn judge<D: NumDomain>(prog: &Program, id: AssertId, a: &crate::ir::Assertion, states: &[Option<D>], frames: &[transfer::Frame]) -> AssertionResult {
+/// An instance in a folded template is judged by its representative's condition and state.
+fn judge<D: NumDomain>(prog: &Program, id: AssertId, a: &crate::ir::Assertion, states: &[Option<D>], frames: &[transfer::Frame], fold: &fold::Fold) -> AssertionResult {
     let mut proved = Vec::new();
     for &l in &a.locs {
-        let Action::Assert(aid, cond) = &prog.loc(l).action else { continue };
-        debug_assert_eq!(*aid, id);
+        let r = fold.rep[l.index()];
+        let Action::Assert(aid, cond) = &prog.loc(r).action else { continue };
+        debug_assert!(r != l || *aid == id);
         let Some(st) = &states[l.index()] else { continue };
-        let (_, may_fail) = transfer::may_hold(prog, &frames[l.index()], st, cond);
+        let (_, may_fail) = transfer::may_hold(prog, &frames[r.index()], st, cond);
         if may_fail {
             let template = &prog.template(prog.loc(l).template).name;
-            let (at, inv) = shown_invariant(prog, l, cond, states, frames);
+            let (at, inv) = shown_invariant(prog, r, cond, states, frames, &|x| prog.memory.info(fold.to_copy(prog, l, x)).name.clone());
+            let at = fold.to_copy_loc(prog, l, at);
             return AssertionResult {
                 status: Status::Unknown,
                 reason: format!("not proved: the invariant at line {} (thread {template}) does not imply it", prog.loc(at).span.line),
@@ -456,7 +520,7 @@ fn judge<D: NumDomain>(prog: &Program, id: AssertId, a: &crate::ir::Assertion, s
 /// branch (`assert` from <assert.h>, `if (!c) reach_error()`) has the constant condition
 /// `0`: its condition is the `assume` that guards the branch, and the invariant shown is the
 /// one where that condition is tested, before the branch refines it.
-fn shown_invariant<D: NumDomain>(prog: &Program, l: LocId, cond: &Expr, states: &[Option<D>], frames: &[transfer::Frame]) -> (LocId, String) {
+fn shown_invariant<D: NumDomain>(prog: &Program, l: LocId, cond: &Expr, states: &[Option<D>], frames: &[transfer::Frame], name: &dyn Fn(AbsLoc) -> String) -> (LocId, String) {
     let mut at = l;
     let mut cond = cond;
     let mut reads_nothing = true;
@@ -482,6 +546,6 @@ fn shown_invariant<D: NumDomain>(prog: &Program, l: LocId, cond: &Expr, states: 
     vars.retain(|&d| !prog.memory.info(frame.dims[d]).name.starts_with('$'));
     vars.sort_unstable();
     vars.dedup();
-    let names: Vec<String> = vars.iter().map(|&d| prog.memory.info(frame.dims[d]).name.clone()).collect();
+    let names: Vec<String> = vars.iter().map(|&d| name(frame.dims[d])).collect();
     (at, pretty(&st.project(&vars), &names))
 }
