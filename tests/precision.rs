@@ -144,7 +144,8 @@ fn counts_after_joins_need_every_writer_and_equal_loops() {
         got.sort();
         got
     };
-    assert_eq!(facts("count_join.c"), [("hits".to_string(), 5), ("level".to_string(), 0)]);
+    assert_eq!(facts("count_join.c"), [("hits".to_string(), 5), ("level".to_string(), 0), ("ticks".to_string(), 60)]);
+    assert_eq!(facts("count_join_const_fail.c"), [("ticks".to_string(), 63)]);
     for twin in ["count_join_break_fail.c", "count_join_bound_fail.c", "count_join_racy_fail.c"] {
         assert!(facts(twin).is_empty(), "{twin}: {:?}", facts(twin));
     }

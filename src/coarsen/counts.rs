@@ -7,8 +7,9 @@
 //! whatever the interleaving. A thread's net change is the same on every path to its exit: a
 //! constant, plus for each counted loop (`i := c0; while (G(i)) { ...; i := i + k; }` with `G`
 //! over constants and globals no thread writes) a fixed change per iteration times its trip
-//! count. Two loops with the same counter start, step and guard run equally often, so their
-//! terms cancel when the coefficients sum to zero; otherwise nothing is claimed. The interval
+//! count. A constant bound gives the count itself; two loops with the same counter start, step
+//! and guard over a global run equally often, so their terms cancel when the coefficients sum to
+//! zero; otherwise nothing is claimed. The interval
 //! or octagon of a DUET data-flow graph cannot see this: each increment's value flows in
 //! separately. [`rewrite`] states the fact as an `assume` right after the join, which every
 //! execution passes, so the rewritten program over-approximates this one.
@@ -506,10 +507,44 @@ fn counted_loop(prog: &Program, t: TemplateId, h: LocId, body: &BTreeSet<LocId>,
     let (1, per) = around? else { return None };
     let signature = format!("{:?}|{c0}|{k}|{op:?}|{ty:?}|{counter_left}|{bound_key}", prog.var(i).ty);
     let mut delta = Delta::default();
-    if per != 0 {
-        delta.per_trip.insert(signature, per);
+    if per == 0 {
+        return Some((exit, delta));
+    }
+    // A constant bound of the counter's own type: the trip count itself.
+    let counter_ty = Expr::Load(Lval::Var(i)).ty(prog);
+    match (bound, counter_ty) {
+        (Expr::Const(b, bt), Ty::Int(it)) if counter_left && *bt == counter_ty => delta.constant = per.checked_mul(constant_trip(c0, k, *op, *b, it)?)?,
+        _ => {
+            delta.per_trip.insert(signature, per);
+        }
     }
     Some((exit, delta))
+}
+
+/// How often `for (i = c0; i op bound; i += k)` runs its body, when `i` stays in its type and
+/// the count is at most about a million.
+fn constant_trip(c0: i128, k: i128, op: BinOp, bound: i128, it: crate::ir::IntTy) -> Option<i128> {
+    let mut i = c0;
+    let mut n = 0i128;
+    loop {
+        let go = match op {
+            BinOp::Lt => i < bound,
+            BinOp::Le => i <= bound,
+            BinOp::Gt => i > bound,
+            BinOp::Ge => i >= bound,
+            BinOp::Ne => i != bound,
+            BinOp::Eq => i == bound,
+            _ => return None,
+        };
+        if !go {
+            return Some(n);
+        }
+        n += 1;
+        i = i.checked_add(k)?;
+        if n > 1 << 20 || i < it.min() || i > it.max() {
+            return None;
+        }
+    }
 }
 
 /// A global that only the root writes, before any fork: every thread reads one value.
