@@ -132,3 +132,25 @@ fn partition_makes_correlated_locks_definite() {
     assert!(held_at_writes("correlated_lock.c", 14).iter().all(|h| *h));
     assert!(held_at_writes("correlated_lock_changed_fail.c", 14).iter().any(|h| !h));
 }
+
+/// Net counts after joins: the disciplined program gets the value of each counted global after
+/// its last writer's join; each twin breaks one condition and gets no fact for the global it asserts on.
+#[test]
+fn counts_after_joins_need_every_writer_and_equal_loops() {
+    let dir = common::repo("tests/programs/precision");
+    let facts = |file: &str| {
+        let prog = load(&dir.join(file), &FrontendOptions::default()).unwrap();
+        let mut got: Vec<(String, i128)> = duet_rs::coarsen::counts::facts(&prog).into_iter().map(|f| (prog.var(f.var).source_name.clone(), f.value)).collect();
+        got.sort();
+        got
+    };
+    assert_eq!(facts("count_join.c"), [("hits".to_string(), 5), ("level".to_string(), 0), ("ticks".to_string(), 60)]);
+    assert_eq!(facts("count_join_const_fail.c"), [("ticks".to_string(), 63)]);
+    for twin in ["count_join_break_fail.c", "count_join_bound_fail.c", "count_join_racy_fail.c"] {
+        assert!(facts(twin).is_empty(), "{twin}: {:?}", facts(twin));
+    }
+    // Only the second join completes the writers of `hits`; `more` has a writer without the lock.
+    let early = load(&dir.join("count_join_early_fail.c"), &FrontendOptions::default()).unwrap();
+    let got = duet_rs::coarsen::counts::facts(&early);
+    assert!(got.iter().all(|f| early.var(f.var).source_name == "hits" && early.loc(f.after).span.line == 29), "{got:?}");
+}

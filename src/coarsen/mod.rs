@@ -9,6 +9,7 @@
 pub mod absint;
 pub mod cells;
 pub mod conditions;
+pub mod counts;
 pub mod dfg;
 pub mod facts;
 pub mod fold;
@@ -198,19 +199,27 @@ pub fn run(prog: &Program, opts: &CoarsenOptions) -> Result<Outcome, String> {
     // holds here. Its invariants speak of other locations, so only the verdicts are taken; the
     // rest of the outcome stays this program's.
     if out.assertions.iter().any(|a| a.status != Status::Safe) {
-        let partitioned = partition::partition(prog);
+        let counts = counts::facts(prog);
+        let counted = counts::rewrite(prog, &counts);
+        let start = counted.as_ref().unwrap_or(prog);
+        let partitioned = partition::partition(start);
         let split = partitioned.is_some();
-        let base = partitioned.as_ref().unwrap_or(prog);
+        let base = partitioned.as_ref().unwrap_or(start);
         let plan = privatise::plan(base);
         let cached = privatise::rewrite(base, &plan);
         let mut how = Vec::new();
+        if counted.is_some() {
+            let mut names: Vec<&str> = counts.iter().map(|f| prog.var(f.var).source_name.as_str()).collect();
+            names.dedup();
+            how.push(format!("the net count of {} after joining its writers", names.join(", ")));
+        }
         if split {
             how.push("locations split by the locks held".to_string());
         }
         if cached.is_some() {
             how.push(format!("{} cached under the lock of its object while held", plan.protected.join(", ")));
         }
-        if let Some(rewritten) = cached.or(partitioned) {
+        if let Some(rewritten) = cached.or(partitioned).or(counted) {
             let more = go(&rewritten)?;
             for (a, b) in out.assertions.iter_mut().zip(more.assertions) {
                 if a.status != Status::Safe && b.status == Status::Safe {

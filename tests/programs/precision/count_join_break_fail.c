@@ -1,0 +1,36 @@
+/* Failing twin of count_join.c: the loop that counts down may leave early, so its count is not
+   the other loop's. */
+#include <pthread.h>
+extern void __VERIFIER_assert(int);
+extern int __VERIFIER_nondet_int(void);
+extern void __VERIFIER_atomic_begin(void);
+extern void __VERIFIER_atomic_end(void);
+int n, level;
+void *up(void *arg) {
+    for (int i = 0; i < n; i++) {
+        __VERIFIER_atomic_begin();
+        level++;
+        __VERIFIER_atomic_end();
+    }
+    return 0;
+}
+void *down(void *arg) {
+    for (int j = 0; j < n; j++) {
+        if (__VERIFIER_nondet_int())
+            break;
+        __VERIFIER_atomic_begin();
+        level--;
+        __VERIFIER_atomic_end();
+    }
+    return 0;
+}
+int main(void) {
+    pthread_t a, b;
+    n = __VERIFIER_nondet_int();
+    pthread_create(&a, 0, up, 0);
+    pthread_create(&b, 0, down, 0);
+    pthread_join(a, 0);
+    pthread_join(b, 0);
+    __VERIFIER_assert(level == 0); // expect: fails
+    return 0;
+}
