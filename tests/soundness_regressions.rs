@@ -73,6 +73,12 @@ fn a_write_through_a_pointer_to_a_scalar_or_a_whole_struct_reaches_it() {
 }
 
 #[test]
+fn a_character_pointer_moved_by_bytes_inside_wider_scalars_is_not_analysed() {
+    let runs = never_wrong("char_pointer_moved.c");
+    assert!(runs.iter().flatten().all(|v| v.1.contains("character pointer moved by bytes")), "{runs:?}");
+}
+
+#[test]
 fn main_is_a_thread_without_a_whole_program() {
     for extra in [&[][..], &["--bound", "1"], &["--engines", "coarsen"]] {
         let mut args = vec!["--no-whole-program"];

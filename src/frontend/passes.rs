@@ -19,6 +19,7 @@ pub fn finish(prog: &mut Program) {
         prog.memory = MemoryModel::build(prog);
     }
     reject_byte_views(prog);
+    reject_byte_moves(prog);
     reject_mismatched_unions(prog);
     reject_errorcheck_relocks(prog);
 }
@@ -189,6 +190,18 @@ fn reject_byte_views(prog: &mut Program) {
         });
     }
     prog.unsupported.extend(found);
+}
+
+/// A character pointer moved by a byte count (`p += 4`, `p++`, `(char *)&s + 4`) lands, in
+/// C, on the byte that far on; the memory model gives every scalar one slot and moves it
+/// that many scalars. The two agree only inside objects of bytes, so a move of a pointer that
+/// may point into an object with wider scalars is an unsupported construct (moves by
+/// `offsetof`, which counts slots too, are not recorded).
+fn reject_byte_moves(prog: &mut Program) {
+    let found = prog.byte_moves.iter().find_map(|(e, at)| prog.memory.wide_object_under(prog, e).map(|name| (*at, name)));
+    if let Some((span, name)) = found {
+        prog.unsupported.push(Unsupported { span, construct: format!("a character pointer moved by bytes inside `{name}`, an object of wider scalars (the memory model counts one slot per scalar)") });
+    }
 }
 
 /// The IR lays every member of a union over the same slots from its start, one value per

@@ -292,6 +292,30 @@ impl MemoryModel {
         out
     }
 
+    /// The name of an object with scalars wider than a byte that a character pointer may
+    /// point into (for the byte-offset check: the memory model moves such a pointer by
+    /// slots, one per scalar, where C moves it by bytes). Unknown memory is left out: what
+    /// a program reads there is already an approximation.
+    pub fn wide_object_under(&self, prog: &Program, e: &Expr) -> Option<String> {
+        for t in self.pts_expr(prog, e) {
+            match &t.root {
+                Root::Var(v) => {
+                    if type_at(prog, *v, &t.path).is_some_and(|ty| has_wide_scalar(prog, &ty, 0)) {
+                        return Some(cell_name(prog, *v, &t.path));
+                    }
+                }
+                Root::Heap(site) => {
+                    let wide = self.locs.iter().find(|l| matches!(&l.kind, AbsKind::Heap(s, k) if s == site && !matches!(k.as_str(), "int8" | "_Bool" | "void")));
+                    if let Some(l) = wide {
+                        return Some(l.name.clone());
+                    }
+                }
+                Root::Unknown => {}
+            }
+        }
+        None
+    }
+
     /// The objects an lvalue designates; `addressed` when only its address is taken, so
     /// that nothing is accessed.
     fn designated(&self, prog: &Program, lv: &Lval, addressed: bool) -> Vec<Target> {
@@ -730,6 +754,17 @@ fn scalar_leaves(prog: &Program, t: &Target, ty: &CType, depth: u32, out: &mut V
             leaf.indexed = true;
             out.push(leaf);
         }
+    }
+}
+
+/// Whether a value of this type holds a scalar wider than a byte.
+fn has_wide_scalar(prog: &Program, ty: &CType, depth: u32) -> bool {
+    match ty {
+        CType::Bool | CType::Void => false,
+        CType::Int(i, _) => i.bits > 8,
+        CType::Array(e, _) => has_wide_scalar(prog, e, depth),
+        CType::Record(r) => depth >= 32 || prog.records[r.0 as usize].fields.iter().any(|(_, t)| has_wide_scalar(prog, t, depth + 1)),
+        _ => true,
     }
 }
 

@@ -629,7 +629,10 @@ impl<'a> Lowerer<'a> {
                 let r = l.and_then(|l| Ok((l, self.value(&b.rhs)?)));
                 self.slot_offset = outer;
                 let (l, r) = r?;
-                Ok(Some(self.arith(bop, l, r)))
+                self.moves_by_slots = offset.is_some();
+                let v = self.arith(bop, l, r);
+                self.moves_by_slots = false;
+                Ok(Some(v))
             }
         }
     }
@@ -650,6 +653,13 @@ impl<'a> Lowerer<'a> {
             return Val { e: fold_cmp(op, le, re), ty: CType::int() };
         }
         if lp || rp {
+            // A character pointer moves by bytes in C and by slots here: the same only
+            // inside objects of bytes, which `passes` checks once the alias model exists.
+            let (p, k) = if lp { (&l, &r) } else { (&r, &l) };
+            if lp != rp && matches!(op, BinOp::Add | BinOp::Sub) && p.ty.pointee().is_some_and(is_byte_type) && !self.moves_by_slots && !matches!(k.e, Expr::Const(0, _)) {
+                let at = self.last_span();
+                self.byte_moves.push((p.e.clone(), at));
+            }
             // Pointer arithmetic counts in elements of the pointee type.
             return match (op, lp, rp) {
                 (BinOp::Sub, true, true) => Val { e: Expr::Binary(op, Box::new(l.e), Box::new(r.e), LONG_SIGNED), ty: int_ctype(IntTy { bits: 64, signed: true }) },
