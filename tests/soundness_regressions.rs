@@ -79,6 +79,12 @@ fn a_character_pointer_moved_by_bytes_inside_wider_scalars_is_not_analysed() {
 }
 
 #[test]
+fn the_classic_offsetof_as_a_number_is_not_a_slot_count() {
+    let runs = never_wrong("offsetof_classic.c");
+    assert!(runs.iter().flatten().all(|v| v.1.contains("(offsetof) as a number")), "{runs:?}");
+}
+
+#[test]
 fn main_is_a_thread_without_a_whole_program() {
     for extra in [&[][..], &["--bound", "1"], &["--engines", "coarsen"]] {
         let mut args = vec!["--no-whole-program"];
