@@ -85,6 +85,11 @@ fn the_classic_offsetof_as_a_number_is_not_a_slot_count() {
 }
 
 #[test]
+fn printf_with_a_count_conversion_writes_its_argument() {
+    never_wrong("printf_count.c");
+}
+
+#[test]
 fn main_is_a_thread_without_a_whole_program() {
     for extra in [&[][..], &["--bound", "1"], &["--engines", "coarsen"]] {
         let mut args = vec!["--no-whole-program"];
