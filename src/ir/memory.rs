@@ -15,7 +15,7 @@
 //! concrete object. Soundness assumes C's strict aliasing: memory is accessed through
 //! pointers of its declared type, and pointer arithmetic stays inside its object.
 
-use super::{Action, AllocId, CType, Expr, LocId, Lval, Multiplicity, Program, Ty, VarId, VarKind};
+use super::{Action, AllocId, CType, Expr, IntTy, LocId, Lval, Multiplicity, Program, Ty, VarId, VarKind};
 use hashbrown::HashMap;
 use std::collections::BTreeSet;
 use std::fmt;
@@ -281,7 +281,17 @@ impl MemoryModel {
         for t in ts {
             match &t.root {
                 Root::Var(v) => match type_at(prog, *v, &t.path) {
-                    Some(ty @ CType::Record(_)) => scalar_leaves(prog, &t, &ty, 0, &mut out),
+                    Some(ty @ CType::Record(_)) => {
+                        // Under strict aliasing only members of the access's type are reached
+                        // (a character access reaches all of them, as does one that fits none).
+                        let mut leaves = Vec::new();
+                        scalar_leaves(prog, &t, &ty, 0, &mut leaves);
+                        let fits = |l: &Target| type_at(prog, *v, &l.path).is_some_and(|lt| region_key(&lt) == region_key(access));
+                        if leaves.iter().any(fits) && !matches!(access, CType::Int(IntTy { bits: 8, .. }, _) | CType::Bool) {
+                            leaves.retain(fits);
+                        }
+                        out.extend(leaves);
+                    }
                     _ => out.push(t),
                 },
                 _ => out.push(t),
