@@ -66,6 +66,12 @@ fn a_byte_write_through_an_index_is_a_byte_view() {
 }
 
 #[test]
+fn an_access_wider_than_a_byte_over_bytes_is_not_analysed() {
+    let runs = never_wrong("int_over_bytes.c");
+    assert!(runs.iter().flatten().all(|v| v.1.contains("wider than a byte")), "{runs:?}");
+}
+
+#[test]
 fn a_write_through_a_pointer_to_a_scalar_or_a_whole_struct_reaches_it() {
     let runs = never_wrong("pointer_to_scalar_index.c");
     // The bounded search is exact here: the write is found, the holding assertion proved.

@@ -163,7 +163,8 @@ fn reject_errorcheck_relocks(prog: &mut Program) {
 /// value per scalar: reading an `int` through an `unsigned char *` would give the whole
 /// `int`, a behaviour the program does not have. Such an access, through a pointer whose
 /// target may be a wider scalar, is reported as an unsupported construct (every verdict of
-/// the file is then `unknown`) rather than analysed wrongly.
+/// the file is then `unknown`) rather than analysed wrongly. So is the converse, a wider
+/// lvalue over an object of bytes.
 fn reject_byte_views(prog: &mut Program) {
     let mut found = Vec::new();
     for loc in &prog.locs {
@@ -171,7 +172,21 @@ fn reject_byte_views(prog: &mut Program) {
             if !matches!(lv, Lval::Deref(..) | Lval::Index(..)) || !found.is_empty() {
                 return;
             }
-            let CType::Int(t, _) = prog.lval_type(lv) else { return };
+            let access = prog.lval_type(lv);
+            if access.is_scalar() && !matches!(access, CType::Bool | CType::Int(IntTy { bits: 8, .. }, _)) {
+                // The converse: a wider lvalue over an object of bytes (`*(int *)buf`) reads
+                // or writes one slot where C covers several bytes.
+                let bytes = prog.memory.targets(prog, lv).into_iter().find_map(|a| {
+                    let info = prog.memory.info(a);
+                    let byte = matches!(info.ty, Ty::Int(IntTy { bits: 8, .. }) | Ty::Bool) && matches!(info.kind, memory::AbsKind::Var(_) | memory::AbsKind::Cell(..));
+                    byte.then(|| info.name.clone())
+                });
+                if let Some(name) = bytes {
+                    found.push(Unsupported { span: loc.span, construct: format!("an access wider than a byte to `{name}`, an object of bytes") });
+                }
+                return;
+            }
+            let CType::Int(t, _) = access else { return };
             if t.bits != 8 {
                 return;
             }
