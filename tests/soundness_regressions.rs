@@ -60,6 +60,42 @@ fn a_byte_view_of_a_wider_scalar_is_not_analysed_as_the_whole_value() {
 }
 
 #[test]
+fn a_byte_write_through_an_index_is_a_byte_view() {
+    let runs = never_wrong("byte_write.c");
+    assert!(runs.iter().flatten().all(|v| v.1.contains("byte access")), "{runs:?}");
+}
+
+#[test]
+fn an_access_wider_than_a_byte_over_bytes_is_not_analysed() {
+    let runs = never_wrong("int_over_bytes.c");
+    assert!(runs.iter().flatten().all(|v| v.1.contains("wider than a byte")), "{runs:?}");
+}
+
+#[test]
+fn a_write_through_a_pointer_to_a_scalar_or_a_whole_struct_reaches_it() {
+    let runs = never_wrong("pointer_to_scalar_index.c");
+    // The bounded search is exact here: the write is found, the holding assertion proved.
+    assert_eq!((runs[0][0].0.as_str(), runs[0][1].0.as_str()), ("safe", "violated"), "{runs:?}");
+}
+
+#[test]
+fn a_character_pointer_moved_by_bytes_inside_wider_scalars_is_not_analysed() {
+    let runs = never_wrong("char_pointer_moved.c");
+    assert!(runs.iter().flatten().all(|v| v.1.contains("character pointer moved by bytes")), "{runs:?}");
+}
+
+#[test]
+fn the_classic_offsetof_as_a_number_is_not_a_slot_count() {
+    let runs = never_wrong("offsetof_classic.c");
+    assert!(runs.iter().flatten().all(|v| v.1.contains("(offsetof) as a number")), "{runs:?}");
+}
+
+#[test]
+fn printf_with_a_count_conversion_writes_its_argument() {
+    never_wrong("printf_count.c");
+}
+
+#[test]
 fn main_is_a_thread_without_a_whole_program() {
     for extra in [&[][..], &["--bound", "1"], &["--engines", "coarsen"]] {
         let mut args = vec!["--no-whole-program"];

@@ -19,6 +19,7 @@ pub fn finish(prog: &mut Program) {
         prog.memory = MemoryModel::build(prog);
     }
     reject_byte_views(prog);
+    reject_byte_moves(prog);
     reject_mismatched_unions(prog);
     reject_errorcheck_relocks(prog);
 }
@@ -162,7 +163,8 @@ fn reject_errorcheck_relocks(prog: &mut Program) {
 /// value per scalar: reading an `int` through an `unsigned char *` would give the whole
 /// `int`, a behaviour the program does not have. Such an access, through a pointer whose
 /// target may be a wider scalar, is reported as an unsupported construct (every verdict of
-/// the file is then `unknown`) rather than analysed wrongly.
+/// the file is then `unknown`) rather than analysed wrongly. So is the converse, a wider
+/// lvalue over an object of bytes.
 fn reject_byte_views(prog: &mut Program) {
     let mut found = Vec::new();
     for loc in &prog.locs {
@@ -170,7 +172,21 @@ fn reject_byte_views(prog: &mut Program) {
             if !matches!(lv, Lval::Deref(..) | Lval::Index(..)) || !found.is_empty() {
                 return;
             }
-            let CType::Int(t, _) = prog.lval_type(lv) else { return };
+            let access = prog.lval_type(lv);
+            if access.is_scalar() && !matches!(access, CType::Bool | CType::Int(IntTy { bits: 8, .. }, _)) {
+                // The converse: a wider lvalue over an object of bytes (`*(int *)buf`) reads
+                // or writes one slot where C covers several bytes.
+                let bytes = prog.memory.targets(prog, lv).into_iter().find_map(|a| {
+                    let info = prog.memory.info(a);
+                    let byte = matches!(info.ty, Ty::Int(IntTy { bits: 8, .. }) | Ty::Bool) && matches!(info.kind, memory::AbsKind::Var(_) | memory::AbsKind::Cell(..));
+                    byte.then(|| info.name.clone())
+                });
+                if let Some(name) = bytes {
+                    found.push(Unsupported { span: loc.span, construct: format!("an access wider than a byte to `{name}`, an object of bytes") });
+                }
+                return;
+            }
+            let CType::Int(t, _) = access else { return };
             if t.bits != 8 {
                 return;
             }
@@ -189,6 +205,18 @@ fn reject_byte_views(prog: &mut Program) {
         });
     }
     prog.unsupported.extend(found);
+}
+
+/// A character pointer moved by a byte count (`p += 4`, `p++`, `(char *)&s + 4`) lands, in
+/// C, on the byte that far on; the memory model gives every scalar one slot and moves it
+/// that many scalars. The two agree only inside objects of bytes, so a move of a pointer that
+/// may point into an object with wider scalars is an unsupported construct (moves by
+/// `offsetof`, which counts slots too, are not recorded).
+fn reject_byte_moves(prog: &mut Program) {
+    let found = prog.byte_moves.iter().find_map(|(e, at)| prog.memory.wide_object_under(prog, e).map(|name| (*at, name)));
+    if let Some((span, name)) = found {
+        prog.unsupported.push(Unsupported { span, construct: format!("a character pointer moved by bytes inside `{name}`, an object of wider scalars (the memory model counts one slot per scalar)") });
+    }
 }
 
 /// The IR lays every member of a union over the same slots from its start, one value per

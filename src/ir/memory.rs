@@ -15,7 +15,7 @@
 //! concrete object. Soundness assumes C's strict aliasing: memory is accessed through
 //! pointers of its declared type, and pointer arithmetic stays inside its object.
 
-use super::{Action, AllocId, CType, Expr, LocId, Lval, Multiplicity, Program, Ty, VarId, VarKind};
+use super::{Action, AllocId, CType, Expr, IntTy, LocId, Lval, Multiplicity, Program, Ty, VarId, VarKind};
 use hashbrown::HashMap;
 use std::collections::BTreeSet;
 use std::fmt;
@@ -267,9 +267,63 @@ impl MemoryModel {
 
     // ------------------------------------------------------------------ points-to
 
-    /// The objects an accessed lvalue designates.
+    /// The objects an accessed lvalue designates. A scalar access through a pointer that
+    /// reached a whole aggregate (pointer arithmetic from a member, `container_of`) may touch
+    /// any scalar of it: each one, weakly. Left as the aggregate, it would be a cell that no
+    /// direct access of a member reads, so the write would be lost.
     fn lval_targets(&self, prog: &Program, lv: &Lval) -> Vec<Target> {
-        self.designated(prog, lv, false)
+        let ts = self.designated(prog, lv, false);
+        let Lval::Deref(_, access) = lv else { return ts };
+        if !access.is_scalar() {
+            return ts;
+        }
+        let mut out = Vec::with_capacity(ts.len());
+        for t in ts {
+            match &t.root {
+                Root::Var(v) => match type_at(prog, *v, &t.path) {
+                    Some(ty @ CType::Record(_)) => {
+                        // Under strict aliasing only members of the access's type are reached
+                        // (a character access reaches all of them, as does one that fits none).
+                        let mut leaves = Vec::new();
+                        scalar_leaves(prog, &t, &ty, 0, &mut leaves);
+                        let fits = |l: &Target| type_at(prog, *v, &l.path).is_some_and(|lt| region_key(&lt) == region_key(access));
+                        if leaves.iter().any(fits) && !matches!(access, CType::Int(IntTy { bits: 8, .. }, _) | CType::Bool) {
+                            leaves.retain(fits);
+                        }
+                        out.extend(leaves);
+                    }
+                    _ => out.push(t),
+                },
+                _ => out.push(t),
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The name of an object with scalars wider than a byte that a character pointer may
+    /// point into (for the byte-offset check: the memory model moves such a pointer by
+    /// slots, one per scalar, where C moves it by bytes). Unknown memory is left out: what
+    /// a program reads there is already an approximation.
+    pub fn wide_object_under(&self, prog: &Program, e: &Expr) -> Option<String> {
+        for t in self.pts_expr(prog, e) {
+            match &t.root {
+                Root::Var(v) => {
+                    if type_at(prog, *v, &t.path).is_some_and(|ty| has_wide_scalar(prog, &ty, 0)) {
+                        return Some(cell_name(prog, *v, &t.path));
+                    }
+                }
+                Root::Heap(site) => {
+                    let wide = self.locs.iter().find(|l| matches!(&l.kind, AbsKind::Heap(s, k) if s == site && !matches!(k.as_str(), "int8" | "_Bool" | "void")));
+                    if let Some(l) = wide {
+                        return Some(l.name.clone());
+                    }
+                }
+                Root::Unknown => {}
+            }
+        }
+        None
     }
 
     /// The objects an lvalue designates; `addressed` when only its address is taken, so
@@ -350,6 +404,8 @@ impl MemoryModel {
                 }
                 out
             }
+            // Adding 0 (`p[0]`) does not move the pointer.
+            Expr::Binary(super::BinOp::Add | super::BinOp::Sub, p, k, Ty::Ptr) if matches!(**k, Expr::Const(0, _)) => self.pts_expr(prog, p),
             Expr::Binary(op @ (super::BinOp::Add | super::BinOp::Sub), p, _, Ty::Ptr) => self
                 .pts_expr(prog, p)
                 .into_iter()
@@ -439,6 +495,14 @@ impl MemoryModel {
             AbsKind::Var(v) | AbsKind::Cell(v, _) => single_object(prog, *v) && !matches!(&k, AbsKind::Cell(v, p) if crosses_array(prog, *v, p)),
             _ => false,
         };
+        // A cell holds values of its declared type, whatever type the access that first
+        // reached it had (a byte view, a pointer from another member).
+        let declared = match &k {
+            AbsKind::Var(v) => Some(prog.var(*v).ty.clone()),
+            AbsKind::Cell(v, path) => type_at(prog, *v, path).filter(|t| t.is_scalar()),
+            _ => None,
+        };
+        let ty = declared.as_ref().unwrap_or(ty);
         let id = AbsLoc(self.locs.len() as u32);
         self.locs.push(AbsLocInfo { name, kind: k.clone(), strong, shared: shared(prog, &k), ty: ty.scalar(prog.data_model) });
         self.index.insert(k, id);
@@ -564,7 +628,8 @@ fn push_unique<T: PartialEq>(v: &mut Vec<T>, x: T) {
 fn key(prog: &Program, t: &Target, access: &CType) -> AbsKind {
     match &t.root {
         Root::Var(v) => {
-            if t.path.is_empty() && !t.indexed && prog.var(*v).ty.is_scalar() {
+            // A scalar variable is one cell however it was reached (`p = &x; p[0]`).
+            if t.path.is_empty() && prog.var(*v).ty.is_scalar() {
                 AbsKind::Var(*v)
             } else {
                 // The members of a union share their storage: one location for all of them.
@@ -663,6 +728,54 @@ fn crosses_array(prog: &Program, root: VarId, path: &[u32]) -> bool {
         }
     }
     matches!(ty, CType::Array(..))
+}
+
+/// The declared type of the member of `root` at `path` (arrays stepped through), if the
+/// path fits the declared type.
+fn type_at(prog: &Program, root: VarId, path: &[u32]) -> Option<CType> {
+    let mut ty = prog.var(root).ty.clone();
+    for &i in path {
+        while let CType::Array(e, _) = ty {
+            ty = *e;
+        }
+        let CType::Record(r) = ty else { return None };
+        ty = prog.records[r.0 as usize].fields.get(i as usize)?.1.clone();
+    }
+    while let CType::Array(e, _) = ty {
+        ty = *e;
+    }
+    Some(ty)
+}
+
+/// Appends a target for every scalar member inside `ty`, the type of `t`'s member, as a
+/// summary (which of them an access touches is not known).
+fn scalar_leaves(prog: &Program, t: &Target, ty: &CType, depth: u32, out: &mut Vec<Target>) {
+    match ty {
+        CType::Array(e, _) => scalar_leaves(prog, t, e, depth, out),
+        CType::Record(r) if depth < 32 => {
+            for (i, (_, fty)) in prog.records[r.0 as usize].fields.iter().enumerate() {
+                let mut leaf = t.clone();
+                leaf.path.push(i as u32);
+                scalar_leaves(prog, &leaf, fty, depth + 1, out);
+            }
+        }
+        _ => {
+            let mut leaf = t.clone();
+            leaf.indexed = true;
+            out.push(leaf);
+        }
+    }
+}
+
+/// Whether a value of this type holds a scalar wider than a byte.
+fn has_wide_scalar(prog: &Program, ty: &CType, depth: u32) -> bool {
+    match ty {
+        CType::Bool | CType::Void => false,
+        CType::Int(i, _) => i.bits > 8,
+        CType::Array(e, _) => has_wide_scalar(prog, e, depth),
+        CType::Record(r) => depth >= 32 || prog.records[r.0 as usize].fields.iter().any(|(_, t)| has_wide_scalar(prog, t, depth + 1)),
+        _ => true,
+    }
 }
 
 fn cell_name(prog: &Program, root: VarId, path: &[u32]) -> String {

@@ -503,6 +503,10 @@ pub struct Program {
     /// Where the program makes a mutex error-checking, if it does: the IR's mutex blocks an
     /// owner that locks again, where such a mutex returns `EDEADLK`.
     pub errorcheck_mutex: Option<Span>,
+    /// Character pointers moved by a byte count (the pointer before the move, and where):
+    /// the memory model moves them by slots, which is C's meaning only inside objects of
+    /// bytes (`frontend::passes` checks the objects they may point into).
+    pub byte_moves: Vec<(Expr, Span)>,
     /// The recursive calls the front-end lowered (callee, first call site), in lowering
     /// order: the functions whose inlined copies nest (see `frontend/lower/recursion.rs`).
     pub recursive_calls: Vec<(String, Span)>,

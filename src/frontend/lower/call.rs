@@ -100,6 +100,25 @@ fn is_pure_library(name: &str) -> bool {
     )
 }
 
+/// Whether a `printf` format may store through an argument: a `%n` conversion, or a format
+/// that is not a literal.
+fn may_store_count(f: &Expression) -> bool {
+    let Expression::StringLiteral(parts) = f else { return true };
+    let text: String = parts.node.concat();
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            continue;
+        }
+        // Flags, width, precision and length modifiers, then the conversion.
+        match chars.by_ref().find(|c| !matches!(c, '-' | '+' | ' ' | '#' | '0'..='9' | '.' | '*' | '\'' | '$' | 'h' | 'l' | 'L' | 'q' | 'j' | 'z' | 't')) {
+            Some('n') | None => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
 /// A null pointer constant, possibly converted (`0`, `(void *)0`).
 fn is_null_constant(e: &Expr) -> bool {
     match e {
@@ -547,7 +566,15 @@ impl<'a> Lowerer<'a> {
     /// through its pointer arguments (and, once the program is lowered, every object whose
     /// address any such call received), get a havoc recorded as an approximation.
     pub(super) fn external_call(&mut self, name: &str, args: &'a [Node<Expression>], span: Span) -> Result<Option<Val>, Fatal> {
-        let mut pure = is_pure_library(name);
+        // Pure only in the forms that write nothing: a `nanosleep` interrupted by a signal
+        // stores the time left through its second argument, and `%n` stores the count of
+        // characters printed.
+        let mut pure = is_pure_library(name)
+            && match name {
+                "nanosleep" => args.get(1).is_none_or(|a| matches!(self.types.const_eval(&a.node), Some(0))),
+                "printf" | "fprintf" => !args.get(usize::from(name == "fprintf")).is_none_or(|f| may_store_count(&f.node)),
+                _ => true,
+            };
         let mut wide_integer_arg = false;
         let mut vals = Vec::new();
         for a in args {

@@ -223,6 +223,13 @@ impl<'a> Lowerer<'a> {
                         self.unsupported(e.span, "an address offset in bytes through a character pointer, converted to a pointer to a wider type");
                     }
                 }
+                // The classic `offsetof`, `(size_t)&((T *)0)->m`, is a slot count here too.
+                if int_of(&ty).is_some() && !self.slot_offset && null_member_address(&c.node.expression.node) {
+                    return self.unsupported_value(
+                        e,
+                        "the value of `(size_t)&((T *)0)->m` (offsetof) as a number (the memory model counts slots, not bytes; it is exact only as the offset of a character pointer, as in `container_of`)",
+                    );
+                }
                 let v = self.value(&c.node.expression)?;
                 let retyped = match (&ty, &v.ty) {
                     (CType::Pointer(to), CType::Pointer(from) | CType::Array(from, _)) => to != from && !matches!(**to, CType::Function),
@@ -629,7 +636,10 @@ impl<'a> Lowerer<'a> {
                 let r = l.and_then(|l| Ok((l, self.value(&b.rhs)?)));
                 self.slot_offset = outer;
                 let (l, r) = r?;
-                Ok(Some(self.arith(bop, l, r)))
+                self.moves_by_slots = offset.is_some();
+                let v = self.arith(bop, l, r);
+                self.moves_by_slots = false;
+                Ok(Some(v))
             }
         }
     }
@@ -650,6 +660,13 @@ impl<'a> Lowerer<'a> {
             return Val { e: fold_cmp(op, le, re), ty: CType::int() };
         }
         if lp || rp {
+            // A character pointer moves by bytes in C and by slots here: the same only
+            // inside objects of bytes, which `passes` checks once the alias model exists.
+            let (p, k) = if lp { (&l, &r) } else { (&r, &l) };
+            if lp != rp && matches!(op, BinOp::Add | BinOp::Sub) && p.ty.pointee().is_some_and(is_byte_type) && !self.moves_by_slots && !matches!(k.e, Expr::Const(0, _)) {
+                let at = self.last_span();
+                self.byte_moves.push((p.e.clone(), at));
+            }
             // Pointer arithmetic counts in elements of the pointee type.
             return match (op, lp, rp) {
                 (BinOp::Sub, true, true) => Val { e: Expr::Binary(op, Box::new(l.e), Box::new(r.e), LONG_SIGNED), ty: int_ctype(IntTy { bits: 64, signed: true }) },
@@ -1028,6 +1045,32 @@ fn fold_cmp(op: BinOp, a: Expr, b: Expr) -> Expr {
 /// A character type or `void`, whose pointers move by bytes.
 fn is_byte_type(t: &CType) -> bool {
     matches!(t, CType::Void | CType::Bool | CType::Int(IntTy { bits: 8, .. }, _))
+}
+
+/// `&((T *)0)->m...`: the address of a member of an object at address 0.
+fn null_member_address(e: &Expression) -> bool {
+    let Expression::UnaryOperator(u) = e else { return false };
+    if u.node.operator.node != UnaryOperator::Address {
+        return false;
+    }
+    let mut cur = &u.node.operand.node;
+    loop {
+        match cur {
+            Expression::Member(m) if m.node.operator.node == MemberOperator::Indirect => return is_null_pointer(&m.node.expression.node),
+            Expression::Member(m) => cur = &m.node.expression.node,
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => cur = &b.node.lhs.node,
+            _ => return false,
+        }
+    }
+}
+
+/// A null pointer constant converted to a pointer type: `(T *)0`.
+fn is_null_pointer(e: &Expression) -> bool {
+    match e {
+        Expression::Cast(c) => is_null_pointer(&c.node.expression.node),
+        Expression::Constant(c) => matches!(&c.node, Constant::Integer(i) if i.number.trim_start_matches('0').is_empty()),
+        _ => false,
+    }
 }
 
 /// An integer that is an address offset in the memory model's own unit: `offsetof`, or an

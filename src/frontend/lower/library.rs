@@ -1155,10 +1155,9 @@ impl<'a> Lowerer<'a> {
         self.emit(Action::Alloc(Lval::Var(t), site, CType::Void), span);
         let o = Obj { base: Base::Ptr(Expr::Load(Lval::Var(t))), elem: elem_ty.clone(), len: count.map(|c| c.max(0) as u64) };
         if let Some(nt) = counted {
-            if self.zero_elements(&o, nt, span) {
-                return Ok(Some(Val { e: Expr::Load(Lval::Var(t)), ty }));
+            if !self.zero_elements(&o, nt, span) {
+                self.unsupported(span_l, "`calloc` of a count that is not a constant, of an element type whose layout is not known");
             }
-            self.unsupported(span_l, "`calloc` of a count that is not a constant, of an element type whose layout is not known");
             return Ok(Some(Val { e: Expr::Load(Lval::Var(t)), ty }));
         }
         let zeroed = match (&elem, count) {

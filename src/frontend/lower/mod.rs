@@ -146,6 +146,10 @@ pub(super) struct Lowerer<'a> {
     /// Lowering the offset that moves a character pointer (`container_of`): an `offsetof`
     /// there counts slots, as the pointer does.
     slot_offset: bool,
+    /// Lowering a move of a character pointer by a count of slots (`container_of`).
+    moves_by_slots: bool,
+    /// Character pointers moved by bytes: see [`Program::byte_moves`].
+    byte_moves: Vec<(Expr, Span)>,
 }
 
 /// An error that stops lowering the file.
@@ -201,6 +205,8 @@ impl<'a> Lowerer<'a> {
             system_functions: HashSet::new(),
             rec: Default::default(),
             slot_offset: false,
+            moves_by_slots: false,
+            byte_moves: Vec::new(),
         }
     }
 
@@ -954,6 +960,7 @@ impl<'a> Lowerer<'a> {
             data_model: dm,
             alloc_sites: self.alloc_sites,
             errorcheck_mutex: self.errorcheck_mutex,
+            byte_moves: self.byte_moves,
             recursive_calls: self.recursive_calls,
             memory: MemoryModel::default(),
             functions,
