@@ -96,6 +96,12 @@ fn printf_with_a_count_conversion_writes_its_argument() {
 }
 
 #[test]
+fn an_atomic_addition_to_a_pointer_counts_bytes() {
+    let runs = never_wrong("atomic_pointer_add.c");
+    assert_eq!(runs[0][1].0, "violated", "{runs:?}");
+}
+
+#[test]
 fn main_is_a_thread_without_a_whole_program() {
     for extra in [&[][..], &["--bound", "1"], &["--engines", "coarsen"]] {
         let mut args = vec!["--no-whole-program"];

@@ -1579,6 +1579,27 @@ impl<'a> Lowerer<'a> {
         let oldv = || Val { e: Expr::Load(Lval::Var(old)), ty: ty.clone() };
         if let Some((op, new, nand)) = rmw_op(name) {
             let v = self.value(&args[1])?;
+            // GCC adds the operand to a pointer in bytes, unscaled; the IR moves pointers by
+            // elements, so a constant that is a whole number of elements is divided, and
+            // anything else is not analysed. Bitwise operations on a pointer's bits have no
+            // meaning in the IR's (object, offset) pointers.
+            if matches!(ty, CType::Pointer(_)) && !matches!(op, BinOp::Add | BinOp::Sub) {
+                self.unsupported.push(Unsupported { span, construct: format!("`{name}` on a pointer (bitwise operations on an address)") });
+            }
+            let v = match ty.pointee() {
+                Some(t) if matches!(ty, CType::Pointer(_)) && matches!(op, BinOp::Add | BinOp::Sub) && self.types.size_of(t) > 1 => {
+                    let size = self.types.size_of(t) as i128;
+                    match v.e.as_const() {
+                        Some(k) if k % size == 0 => Val { e: Expr::Const(k / size, Ty::INT), ty: CType::int() },
+                        _ => {
+                            let construct = format!("`{name}` on a pointer to a type wider than a byte by an operand that is not a whole number of elements (GCC adds bytes)");
+                            self.unsupported.push(Unsupported { span, construct });
+                            v
+                        }
+                    }
+                }
+                _ => v,
+            };
             let v = Val { e: self.convert(v, &ty), ty: ty.clone() };
             let vt = self.temp(ty.clone());
             self.emit(Action::Assign(Lval::Var(vt), v.e), span);
