@@ -15,7 +15,6 @@
 //! execution passes, so the rewritten program over-approximates this one.
 
 use super::joins;
-use crate::ir::memory::MemoryModel;
 use crate::ir::{AbsKind, Action, BinOp, Expr, Halt, LocId, Location, Lval, Multiplicity, Program, TemplateId, Ty, VarId, VarKind};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -469,7 +468,7 @@ fn counted_loop(prog: &Program, t: TemplateId, h: LocId, body: &BTreeSet<LocId>,
         }
     }
     let ((init, c0), (stepper, k)) = (start?, step?);
-    if !dominates(prog, prog.template(t).entry, init, h) {
+    if !joins::dominates(prog, prog.template(t).entry, init, h) {
         return None;
     }
     // Every path around the loop steps the counter once and makes the same change; a path that
@@ -576,22 +575,6 @@ fn reaches(prog: &Program, from: LocId, to: LocId) -> bool {
     false
 }
 
-/// Whether every path from `entry` to `to` passes `via`.
-fn dominates(prog: &Program, entry: LocId, via: LocId, to: LocId) -> bool {
-    let mut seen = BTreeSet::new();
-    let mut stack = vec![entry];
-    while let Some(l) = stack.pop() {
-        if l == via || !seen.insert(l) {
-            continue;
-        }
-        if l == to {
-            return false;
-        }
-        stack.extend(prog.loc(l).succs.iter().copied());
-    }
-    true
-}
-
 /// The program with each fact as an `assume` right after its join; `None` without facts.
 pub fn rewrite(prog: &Program, facts: &[Fact]) -> Option<Program> {
     if facts.is_empty() {
@@ -604,41 +587,19 @@ pub fn rewrite(prog: &Program, facts: &[Fact]) -> Option<Program> {
         extra.entry(f.after).or_default().push(Action::Assume(cond));
     }
     let mut out = prog.clone();
-    // Each location becomes a chain: itself, then its assumes; the order stays the templates'.
-    let mut first = vec![0u32; prog.locs.len()];
-    let mut next = 0u32;
-    for t in &prog.templates {
-        for &l in &t.locs {
-            first[l.index()] = next;
-            next += 1 + extra.get(&l).map_or(0, |v| v.len() as u32);
-        }
-    }
-    let mut locs: Vec<Location> = Vec::with_capacity(next as usize);
-    for t in &prog.templates {
-        for &l in &t.locs {
-            let loc = prog.loc(l);
+    // Each location becomes a chain: itself, then its assumes.
+    let chains = prog
+        .locs
+        .iter()
+        .enumerate()
+        .map(|(i, loc)| {
             let mut chain = vec![loc.clone()];
-            for a in extra.get(&l).into_iter().flatten() {
+            for a in extra.get(&LocId(i as u32)).into_iter().flatten() {
                 chain.push(Location { template: loc.template, span: loc.span, action: a.clone(), succs: Vec::new(), atomic: loc.atomic });
             }
-            let start = first[l.index()];
-            let len = chain.len() as u32;
-            for (i, c) in chain.iter_mut().enumerate() {
-                c.succs = if (i as u32) + 1 < len { vec![LocId(start + i as u32 + 1)] } else { loc.succs.iter().map(|s| LocId(first[s.index()])).collect() };
-            }
-            locs.extend(chain);
-        }
-    }
-    let map = |l: LocId| LocId(first[l.index()]);
-    for (ti, t) in prog.templates.iter().enumerate() {
-        out.templates[ti].locs = t.locs.iter().flat_map(|l| (first[l.index()]..first[l.index()] + 1 + extra.get(l).map_or(0, |v| v.len() as u32)).map(LocId)).collect();
-        out.templates[ti].entry = map(t.entry);
-        out.templates[ti].spawned_at = t.spawned_at.iter().map(|l| map(*l)).collect();
-    }
-    for a in &mut out.assertions {
-        a.locs = a.locs.iter().map(|l| map(*l)).collect();
-    }
-    out.locs = locs;
-    out.memory = MemoryModel::build(&out);
+            chain
+        })
+        .collect();
+    super::privatise::splice(prog, &mut out, chains);
     Some(out)
 }

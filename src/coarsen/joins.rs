@@ -53,8 +53,13 @@ pub fn definite(prog: &Program) -> Vec<(LocId, TemplateId)> {
 
 /// Whether every path from the root's entry to `to` executes `via` (dominance).
 fn passes_first(prog: &Program, via: LocId, to: LocId) -> bool {
+    dominates(prog, prog.template(TemplateId(0)).entry, via, to)
+}
+
+/// Whether every path from `entry` to `to` passes `via`.
+pub(super) fn dominates(prog: &Program, entry: LocId, via: LocId, to: LocId) -> bool {
     let mut seen = hashbrown::HashSet::new();
-    let mut stack = vec![prog.template(TemplateId(0)).entry];
+    let mut stack = vec![entry];
     while let Some(l) = stack.pop() {
         if l == via || !seen.insert(l) {
             continue;

@@ -411,17 +411,9 @@ pub fn rewrite(prog: &Program, plan: &Plan) -> Option<Program> {
             id
         })
     };
-    // New location order: each old location becomes a chain (stores, the action, loads).
-    let mut chains: Vec<Vec<Location>> = Vec::with_capacity(prog.locs.len());
-    let mut first: Vec<u32> = vec![0; prog.locs.len()];
-    let mut order: Vec<LocId> = Vec::new();
-    for t in &prog.templates {
-        order.extend(t.locs.iter().copied());
-    }
-    let mut next = 0u32;
-    let mut chain_of: Vec<usize> = vec![usize::MAX; prog.locs.len()];
-    let mut lens: Vec<u32> = vec![0; prog.locs.len()];
-    for &l in &order {
+    // Each old location becomes a chain (stores, the action, loads).
+    let mut chains: Vec<Vec<Location>> = vec![Vec::new(); prog.locs.len()];
+    for l in prog.templates.iter().flat_map(|t| t.locs.iter().copied()) {
         let loc = prog.loc(l);
         let t = loc.template.0;
         let mk = |action: Action| Location { template: loc.template, span: loc.span, action, succs: Vec::new(), atomic: loc.atomic };
@@ -460,42 +452,46 @@ pub fn rewrite(prog: &Program, plan: &Plan) -> Option<Program> {
             }
             (action, None) => chain.push(mk(action.clone())),
         }
+        chains[l.index()] = chain;
+    }
+    // Assertions are their own chains (never an acquire or release): the mapped id is the
+    // assert itself.
+    splice(prog, &mut out, chains);
+    Some(out)
+}
+
+/// Replaces every location of `prog` by its chain in `out` (`chains` by location id): the
+/// steps run in order, the last one takes the location's successors, and every reference to
+/// a location (entries, forks, assertions) moves to its chain's first step.
+pub(super) fn splice(prog: &Program, out: &mut Program, mut chains: Vec<Vec<Location>>) {
+    let order: Vec<LocId> = prog.templates.iter().flat_map(|t| t.locs.iter().copied()).collect();
+    let lens: Vec<u32> = chains.iter().map(|c| c.len() as u32).collect();
+    let mut first = vec![0u32; prog.locs.len()];
+    let mut next = 0u32;
+    for &l in &order {
         first[l.index()] = next;
-        lens[l.index()] = chain.len() as u32;
-        next += chain.len() as u32;
-        chain_of[l.index()] = chains.len();
-        chains.push(chain);
+        next += lens[l.index()];
     }
     let mut locs = Vec::with_capacity(next as usize);
     for &l in &order {
-        let mut chain = std::mem::take(&mut chains[chain_of[l.index()]]);
-        let start = first[l.index()];
-        let len = chain.len() as u32;
+        let mut chain = std::mem::take(&mut chains[l.index()]);
+        let (start, len) = (first[l.index()], lens[l.index()]);
         for (i, c) in chain.iter_mut().enumerate() {
             c.succs = if (i as u32) + 1 < len { vec![LocId(start + i as u32 + 1)] } else { prog.loc(l).succs.iter().map(|s| LocId(first[s.index()])).collect() };
         }
         locs.extend(chain);
     }
     let map = |l: LocId| LocId(first[l.index()]);
-    // A template's locations: every chain, in order.
     for (ti, t) in prog.templates.iter().enumerate() {
-        let mut ls = Vec::new();
-        for &l in &t.locs {
-            let start = first[l.index()];
-            ls.extend((start..start + lens[l.index()]).map(LocId));
-        }
-        out.templates[ti].locs = ls;
+        out.templates[ti].locs = t.locs.iter().flat_map(|l| (first[l.index()]..first[l.index()] + lens[l.index()]).map(LocId)).collect();
         out.templates[ti].entry = map(t.entry);
         out.templates[ti].spawned_at = t.spawned_at.iter().map(|l| map(*l)).collect();
     }
-    // Assertions are their own chains (never an acquire or release): the mapped id is the
-    // assert itself.
     for a in &mut out.assertions {
         a.locs = a.locs.iter().map(|l| map(*l)).collect();
     }
     out.locs = locs;
-    out.memory = MemoryModel::build(&out);
-    Some(out)
+    out.memory = MemoryModel::build(out);
 }
 
 /// Replaces, in an action, every accessed lvalue that `f` maps (loads and stores, not
