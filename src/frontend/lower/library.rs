@@ -1583,11 +1583,12 @@ impl<'a> Lowerer<'a> {
             // elements, so a constant that is a whole number of elements is divided, and
             // anything else is not analysed. Bitwise operations on a pointer's bits have no
             // meaning in the IR's (object, offset) pointers.
-            if matches!(ty, CType::Pointer(_)) && !matches!(op, BinOp::Add | BinOp::Sub) {
-                self.unsupported.push(Unsupported { span, construct: format!("`{name}` on a pointer (bitwise operations on an address)") });
-            }
-            let v = match ty.pointee() {
-                Some(t) if matches!(ty, CType::Pointer(_)) && matches!(op, BinOp::Add | BinOp::Sub) && self.types.size_of(t) > 1 => {
+            let v = match &ty {
+                CType::Pointer(_) if !matches!(op, BinOp::Add | BinOp::Sub) => {
+                    self.unsupported.push(Unsupported { span, construct: format!("`{name}` on a pointer (bitwise operations on an address)") });
+                    v
+                }
+                CType::Pointer(t) if self.types.size_of(t) > 1 => {
                     let size = self.types.size_of(t) as i128;
                     match v.e.as_const() {
                         Some(k) if k % size == 0 => Val { e: Expr::Const(k / size, Ty::INT), ty: CType::int() },
