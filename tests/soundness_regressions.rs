@@ -72,6 +72,29 @@ fn an_access_wider_than_a_byte_over_bytes_is_not_analysed() {
 }
 
 #[test]
+fn a_byte_view_of_heap_memory_written_wider_is_not_analysed() {
+    let runs = never_wrong("heap_byte_view.c");
+    assert!(runs.iter().flatten().all(|v| v.1.contains("byte access")), "{runs:?}");
+    let runs = never_wrong("heap_int_over_bytes.c");
+    assert!(runs.iter().flatten().all(|v| v.1.contains("wider than a byte")), "{runs:?}");
+}
+
+#[test]
+fn a_pointer_made_from_an_integer_reaches_the_object_whose_address_made_it() {
+    let runs = never_wrong("int_round_trip.c");
+    // The bounded search is exact here: the write is found, the holding assertion proved.
+    assert_eq!((runs[0][0].0.as_str(), runs[0][1].0.as_str()), ("safe", "violated"), "{runs:?}");
+    let runs = never_wrong("heap_byte_view_round_trip.c");
+    assert!(runs.iter().flatten().all(|v| v.1.contains("wider than a byte") || v.1.contains("byte access")), "{runs:?}");
+}
+
+#[test]
+fn heap_record_members_of_different_widths_are_still_analysed() {
+    let runs = never_wrong("heap_members.c");
+    assert_eq!((runs[0][0].0.as_str(), runs[0][1].0.as_str()), ("safe", "violated"), "{runs:?}");
+}
+
+#[test]
 fn a_write_through_a_pointer_to_a_scalar_or_a_whole_struct_reaches_it() {
     let runs = never_wrong("pointer_to_scalar_index.c");
     // The bounded search is exact here: the write is found, the holding assertion proved.

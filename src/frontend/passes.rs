@@ -166,6 +166,7 @@ fn reject_errorcheck_relocks(prog: &mut Program) {
 /// the file is then `unknown`) rather than analysed wrongly. So is the converse, a wider
 /// lvalue over an object of bytes.
 fn reject_byte_views(prog: &mut Program) {
+    let heap = HeapWidths::of(&prog.memory);
     let mut found = Vec::new();
     for loc in &prog.locs {
         crate::ir::visit::action_lvals(&loc.action, &mut |lv| {
@@ -173,16 +174,24 @@ fn reject_byte_views(prog: &mut Program) {
                 return;
             }
             let access = prog.lval_type(lv);
+            let raw = !through_member(lv);
             if access.is_scalar() && !matches!(access, CType::Bool | CType::Int(IntTy { bits: 8, .. }, _)) {
                 // The converse: a wider lvalue over an object of bytes (`*(int *)buf`) reads
                 // or writes one slot where C covers several bytes.
                 let bytes = prog.memory.targets(prog, lv).into_iter().find_map(|a| {
                     let info = prog.memory.info(a);
-                    let byte = matches!(info.ty, Ty::Int(IntTy { bits: 8, .. }) | Ty::Bool) && matches!(info.kind, memory::AbsKind::Var(_) | memory::AbsKind::Cell(..));
-                    byte.then(|| info.name.clone())
+                    match &info.kind {
+                        memory::AbsKind::Var(_) | memory::AbsKind::Cell(..) if matches!(info.ty, Ty::Int(IntTy { bits: 8, .. }) | Ty::Bool) => {
+                            Some(format!("an access wider than a byte to `{}`, an object of bytes", info.name))
+                        }
+                        memory::AbsKind::Heap(..) | memory::AbsKind::Region(_) if raw && heap.bytes.contains(&site_of(&info.kind)) => {
+                            Some(format!("an access wider than a byte to {}, which the program also accesses byte by byte", heap_name(prog, site_of(&info.kind))))
+                        }
+                        _ => None,
+                    }
                 });
-                if let Some(name) = bytes {
-                    found.push(Unsupported { span: loc.span, construct: format!("an access wider than a byte to `{name}`, an object of bytes") });
+                if let Some(construct) = bytes {
+                    found.push(Unsupported { span: loc.span, construct });
                 }
                 return;
             }
@@ -192,19 +201,79 @@ fn reject_byte_views(prog: &mut Program) {
             }
             let wider = prog.memory.targets(prog, lv).into_iter().find_map(|a| {
                 let info = prog.memory.info(a);
+                // A heap object keeps one cell per accessed type, so a byte view of its wider
+                // scalars lands on a cell of its own and never sees their values.
+                if let memory::AbsKind::Heap(..) | memory::AbsKind::Region(_) = &info.kind {
+                    let site = site_of(&info.kind);
+                    return (raw && heap.wide.contains(&site)).then(|| format!("a byte access (a character lvalue) to {}, which the program also accesses as wider scalars", heap_name(prog, site)));
+                }
                 let wide = match info.ty {
                     Ty::Int(w) => w.bits > 8,
                     Ty::Ptr | Ty::Float => true,
                     Ty::Bool => false,
                 };
-                wide.then(|| info.name.clone())
+                wide.then(|| format!("a byte access (a character lvalue) to `{}`, a wider scalar", info.name))
             });
-            if let Some(name) = wider {
-                found.push(Unsupported { span: loc.span, construct: format!("a byte access (a character lvalue) to `{name}`, a wider scalar") });
+            if let Some(construct) = wider {
+                found.push(Unsupported { span: loc.span, construct });
             }
         });
     }
     prog.unsupported.extend(found);
+}
+
+/// The allocation sites whose objects the program accesses at a byte type, and those it
+/// accesses at a wider scalar type; `None` stands for memory no known object accounts for
+/// (one site: any two unknown pointers may meet). A site in both may hold a value written at
+/// one width and read at the other, which its per-type cells cannot relate.
+struct HeapWidths {
+    bytes: HashSet<Option<AllocId>>,
+    wide: HashSet<Option<AllocId>>,
+}
+
+/// The site of a heap or unknown-memory location (see [`HeapWidths`]).
+fn site_of(kind: &memory::AbsKind) -> Option<AllocId> {
+    match kind {
+        memory::AbsKind::Heap(site, _) => Some(*site),
+        _ => None,
+    }
+}
+
+impl HeapWidths {
+    fn of(memory: &MemoryModel) -> HeapWidths {
+        let mut out = HeapWidths { bytes: HashSet::new(), wide: HashSet::new() };
+        for info in &memory.locs {
+            let (memory::AbsKind::Heap(_, key) | memory::AbsKind::Region(key)) = &info.kind else { continue };
+            let site = site_of(&info.kind);
+            match key.as_str() {
+                "int8" | "_Bool" => out.bytes.insert(site),
+                "ptr" | "float" | "int16" | "int32" | "int64" | "int128" => out.wide.insert(site),
+                _ => false,
+            };
+        }
+        out
+    }
+}
+
+/// How a diagnostic names an allocation site's objects.
+fn heap_name(prog: &Program, site: Option<AllocId>) -> String {
+    let Some(site) = site else { return "memory no known object accounts for (from an integer, a library call or a nondeterministic pointer)".into() };
+    let at = prog.locs.iter().find(|l| matches!(l.action, Action::Alloc(_, s, _) if s == site));
+    match at {
+        Some(l) => format!("the memory allocated at {}", prog.span_str(l.span)),
+        None => format!("heap#{}", site.0),
+    }
+}
+
+/// Whether an lvalue selects a member of a record on its way: a typed access to that member
+/// (`p->name[0]`, `p->count`), which meets only the member's own scalars; without one it is a
+/// view of whatever the pointer reaches, which C allows at a character type.
+fn through_member(lv: &Lval) -> bool {
+    match lv {
+        Lval::Field(..) => true,
+        Lval::Index(b, _) => through_member(b),
+        Lval::Var(_) | Lval::Deref(..) => false,
+    }
 }
 
 /// A character pointer moved by a byte count (`p += 4`, `p++`, `(char *)&s + 4`) lands, in

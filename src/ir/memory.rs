@@ -191,6 +191,9 @@ pub struct MemoryModel {
     found: std::cell::RefCell<Vec<(Lval, VarId)>>,
     /// Points-to sets of the abstract locations that hold pointers.
     pts: HashMap<AbsKind, BTreeSet<Target>>,
+    /// The objects whose addresses the program turns into integers, whole: a pointer made
+    /// from an integer may land on any of them (or on memory no known object accounts for).
+    escaped: BTreeSet<Target>,
 }
 
 impl MemoryModel {
@@ -427,8 +430,10 @@ impl MemoryModel {
                 match x.as_ref() {
                     Expr::Const(0, _) => BTreeSet::new(),
                     _ if !inner.is_empty() => inner,
-                    // An integer turned into a pointer: unknown memory.
-                    x if x.ty(prog) != Ty::Ptr => [Target::unknown()].into_iter().collect(),
+                    // An integer turned into a pointer: unknown memory, or any object whose
+                    // address the program turned into an integer (a round trip through
+                    // `uintptr_t`).
+                    x if x.ty(prog) != Ty::Ptr => self.escaped.iter().cloned().chain([Target::unknown()]).collect(),
                     _ => inner,
                 }
             }
@@ -442,6 +447,22 @@ impl MemoryModel {
         loop {
             let mut changed = false;
             for loc in &prog.locs {
+                let mut escaping = BTreeSet::new();
+                super::visit::action_exprs(&loc.action, &mut |e| {
+                    if let Expr::Cast(t, x) = e {
+                        if *t != Ty::Ptr && x.ty(prog) == Ty::Ptr {
+                            escaping.extend(self.pts_expr(prog, x).into_iter().filter(|t| t.root != Root::Unknown).map(|mut t| {
+                                // Integer arithmetic may move the address anywhere in its object.
+                                t.path.clear();
+                                t.indexed = true;
+                                t
+                            }));
+                        }
+                    }
+                });
+                let before = self.escaped.len();
+                self.escaped.extend(escaping);
+                changed |= self.escaped.len() != before;
                 let (lv, src): (&Lval, BTreeSet<Target>) = match &loc.action {
                     Action::Assign(lv, e) => (lv, self.pts_expr(prog, e)),
                     Action::Alloc(lv, site, _) => (lv, [Target { root: Root::Heap(*site), path: Vec::new(), indexed: false }].into_iter().collect()),

@@ -98,3 +98,48 @@ pub fn action_lvals(a: &Action, f: &mut dyn FnMut(&Lval)) {
         Action::Skip | Action::AtomicBegin | Action::AtomicEnd | Action::Halt(_) => {}
     }
 }
+
+/// Calls `f` on every expression an action evaluates, subexpressions included (those inside
+/// lvalues too: an index, a pointer being dereferenced, an address taken).
+pub fn action_exprs(a: &Action, f: &mut dyn FnMut(&Expr)) {
+    fn expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+        f(e);
+        match e {
+            Expr::Const(..) | Expr::Nondet(_) | Expr::Havoc(..) => {}
+            Expr::Load(lv) | Expr::AddrOf(lv) => lval(lv, f),
+            Expr::Unary(_, x, _) | Expr::Cast(_, x) => expr(x, f),
+            Expr::Binary(_, a, b, _) => {
+                expr(a, f);
+                expr(b, f);
+            }
+        }
+    }
+    fn lval(lv: &Lval, f: &mut dyn FnMut(&Expr)) {
+        match lv {
+            Lval::Var(_) => {}
+            Lval::Deref(e, _) => expr(e, f),
+            Lval::Index(b, i) => {
+                lval(b, f);
+                expr(i, f);
+            }
+            Lval::Field(b, _, _) => lval(b, f),
+        }
+    }
+    match a {
+        Action::Assign(lv, e) => {
+            lval(lv, f);
+            expr(e, f);
+        }
+        Action::Assume(e) | Action::Assert(_, e) | Action::Join(e) => expr(e, f),
+        Action::Alloc(lv, ..) | Action::Acquire(lv) | Action::Release(lv) | Action::LockBusy(lv) => lval(lv, f),
+        Action::Fork { handle, arg, .. } => {
+            if let Some(h) = handle {
+                lval(h, f);
+            }
+            if let Some(e) = arg {
+                expr(e, f);
+            }
+        }
+        Action::Skip | Action::AtomicBegin | Action::AtomicEnd | Action::Halt(_) => {}
+    }
+}
