@@ -9,7 +9,8 @@
 //! - a pointer whose target the analysis cannot name (from a library function, an integer
 //!   cast, `__VERIFIER_nondet_pointer`, a string) points into a weakly-updated region per
 //!   scalar type, as in DUET's model; so does a dereference of a pointer with no known
-//!   target.
+//!   target. A pointer made from an integer may also point to any object whose address the
+//!   program turns into an integer.
 //!
 //! A write through a pointer is strong only when the pointer has a single target that is one
 //! concrete object. Soundness assumes C's strict aliasing: memory is accessed through
