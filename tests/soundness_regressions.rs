@@ -89,6 +89,12 @@ fn a_pointer_made_from_an_integer_reaches_the_object_whose_address_made_it() {
 }
 
 #[test]
+fn arithmetic_on_an_address_made_an_integer_is_not_analysed() {
+    let runs = never_wrong("address_arithmetic.c");
+    assert!(runs.iter().flatten().all(|v| v.1.contains("arithmetic on an address")), "{runs:?}");
+}
+
+#[test]
 fn heap_record_members_of_different_widths_are_still_analysed() {
     let runs = never_wrong("heap_members.c");
     assert_eq!((runs[0][0].0.as_str(), runs[0][1].0.as_str()), ("safe", "violated"), "{runs:?}");

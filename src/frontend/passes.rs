@@ -20,6 +20,7 @@ pub fn finish(prog: &mut Program) {
     }
     reject_byte_views(prog);
     reject_byte_moves(prog);
+    reject_address_arithmetic(prog);
     reject_mismatched_unions(prog);
     reject_errorcheck_relocks(prog);
 }
@@ -220,6 +221,63 @@ fn reject_byte_views(prog: &mut Program) {
         });
     }
     prog.unsupported.extend(found);
+}
+
+/// An address converted to an integer is, in the IR, one address per scalar from a base of its
+/// own; C counts bytes. Comparing such integers, or converting one back, agrees with C, but
+/// arithmetic on them (`(uintptr_t)p + sizeof(int)`, an alignment mask, a difference) does
+/// not: it is reported as an unsupported construct. Integers that only travel through a
+/// pointer (`(void *)(long)i` and back) hold no address and are left alone.
+fn reject_address_arithmetic(prog: &mut Program) {
+    let mut held: HashSet<memory::AbsLoc> = HashSet::new();
+    loop {
+        let mut changed = false;
+        for loc in &prog.locs {
+            let Action::Assign(lv, e) = &loc.action else { continue };
+            if matches!(prog.lval_type(lv), CType::Int(..)) && holds_address(prog, &held, e) {
+                for a in prog.memory.targets(prog, lv) {
+                    changed |= held.insert(a);
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let mut found = None;
+    for loc in &prog.locs {
+        crate::ir::visit::action_exprs(&loc.action, &mut |e| {
+            let arithmetic = match e {
+                Expr::Binary(op, a, b, _) => !op.is_comparison() && (holds_address(prog, &held, a) || holds_address(prog, &held, b)),
+                Expr::Unary(UnOp::Neg | UnOp::BitNot, x, _) => holds_address(prog, &held, x),
+                _ => false,
+            };
+            if arithmetic && found.is_none() {
+                found = Some(loc.span);
+            }
+        });
+    }
+    if let Some(span) = found {
+        prog.unsupported.push(Unsupported { span, construct: "arithmetic on an address converted to an integer (the memory model gives every scalar one address, where C counts bytes)".into() });
+    }
+}
+
+/// Whether an integer expression may hold an address converted to an integer; `held` are the
+/// locations that may store one.
+fn holds_address(prog: &Program, held: &HashSet<memory::AbsLoc>, e: &Expr) -> bool {
+    match e {
+        Expr::Cast(t, x) if *t != Ty::Ptr => {
+            if x.ty(prog) == Ty::Ptr {
+                prog.memory.may_hold_address(prog, x)
+            } else {
+                holds_address(prog, held, x)
+            }
+        }
+        Expr::Load(lv) => matches!(prog.lval_type(lv), CType::Int(..)) && prog.memory.targets(prog, lv).iter().any(|a| held.contains(a)),
+        Expr::Binary(op, a, b, t) => !op.is_comparison() && *t != Ty::Ptr && (holds_address(prog, held, a) || holds_address(prog, held, b)),
+        Expr::Unary(UnOp::Neg | UnOp::BitNot, x, _) => holds_address(prog, held, x),
+        _ => false,
+    }
 }
 
 /// The allocation sites whose objects the program accesses at a byte type, and those it

@@ -330,6 +330,12 @@ impl MemoryModel {
         None
     }
 
+    /// Whether a pointer-valued expression may hold the address of a known object (a
+    /// variable or an allocation), rather than only an integer made into a pointer.
+    pub fn may_hold_address(&self, prog: &Program, e: &Expr) -> bool {
+        self.pts_expr(prog, e).iter().any(|t| t.root != Root::Unknown)
+    }
+
     /// The objects an lvalue designates; `addressed` when only its address is taken, so
     /// that nothing is accessed.
     fn designated(&self, prog: &Program, lv: &Lval, addressed: bool) -> Vec<Target> {
