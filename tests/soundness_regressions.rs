@@ -95,6 +95,14 @@ fn arithmetic_on_an_address_made_an_integer_is_not_analysed() {
 }
 
 #[test]
+fn a_pointer_copied_as_bytes_into_an_integer_keeps_its_target() {
+    // The replay also once confirmed a write through the havocked integer that went to the
+    // wrong slot: a wrong violated on the assertion that holds, which `never_wrong` rules out.
+    let runs = never_wrong("memcpy_pointer_bytes.c");
+    assert!(runs.iter().all(|r| r[1].1.contains("memory copy of pointers")), "{runs:?}");
+}
+
+#[test]
 fn heap_record_members_of_different_widths_are_still_analysed() {
     let runs = never_wrong("heap_members.c");
     assert_eq!((runs[0][0].0.as_str(), runs[0][1].0.as_str()), ("safe", "violated"), "{runs:?}");

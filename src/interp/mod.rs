@@ -329,7 +329,7 @@ impl<'a> Interp<'a> {
             Action::Skip => {}
             Action::Assign(lv, e) => {
                 let v = self.eval(e, ctx)?;
-                let a = self.addr(lv, ctx)?;
+                let a = self.store_addr(lv, ctx)?;
                 let t = self.scalar_type(lv)?;
                 self.store(a, t.convert(v, ADDRESS_MODEL), ctx);
             }
@@ -348,7 +348,7 @@ impl<'a> Interp<'a> {
                 let t = &mut self.threads[ti];
                 let addr = Layout::heap_addr(t.id, t.allocs);
                 t.allocs += 1;
-                let a = self.addr(lv, ctx)?;
+                let a = self.store_addr(lv, ctx)?;
                 self.store(a, addr, ctx);
             }
             Action::Acquire(m) => {
@@ -492,6 +492,19 @@ impl<'a> Interp<'a> {
                 self.taint.remove(&a);
             }
         }
+    }
+
+    /// The address a store writes. Where it depends on an approximated value, the real
+    /// program may have written another slot, left this one alone, and so every later value
+    /// may differ: everything after is tainted, as after a control decision.
+    fn store_addr(&mut self, lv: &Lval, ctx: &mut Ctx) -> R<i128> {
+        let value = ctx.taint.take();
+        let a = self.addr(lv, ctx)?;
+        if let Some(t) = ctx.taint {
+            self.control = self.control.or(Some(t));
+        }
+        ctx.taint = value.or(ctx.taint);
+        Ok(a)
     }
 
     /// The address an lvalue designates.

@@ -1280,6 +1280,12 @@ impl<'a> Lowerer<'a> {
             None => false,
         };
         if !same {
+            // A pointer among the bytes copied may land in an integer or a pointer that the
+            // havoc makes arbitrary, and so unknown to the alias model, while it still points
+            // to the source's target.
+            if s.as_ref().is_some_and(|(sw, sp)| sw.iter().chain(sp).any(|l| matches!(l.ty, CType::Pointer(_)))) {
+                self.incomplete("a memory copy of pointers into an object of another layout (what they point to is lost)".into(), span);
+            }
             let mut all = dw;
             all.extend(dp);
             self.havoc_leaves(all, "a memory copy between objects of different layouts", span);
