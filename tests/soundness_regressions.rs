@@ -103,6 +103,11 @@ fn a_pointer_copied_as_bytes_into_an_integer_keeps_its_target() {
 }
 
 #[test]
+fn a_pointer_made_from_an_integer_reaches_what_code_without_a_definition_knows() {
+    never_wrong("unknown_code_integer.c");
+}
+
+#[test]
 fn heap_record_members_of_different_widths_are_still_analysed() {
     let runs = never_wrong("heap_members.c");
     assert_eq!((runs[0][0].0.as_str(), runs[0][1].0.as_str()), ("safe", "violated"), "{runs:?}");

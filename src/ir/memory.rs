@@ -165,11 +165,19 @@ struct Target {
     path: Vec<u32>,
     /// An array element was selected on the way (the location is a summary).
     indexed: bool,
+    /// Reached only by making an integer into a pointer, so the pointer may also be a plain
+    /// number (`(void *)(long)i`): see [`MemoryModel::may_hold_address`].
+    from_integer: bool,
 }
 
 impl Target {
     fn unknown() -> Target {
-        Target { root: Root::Unknown, path: Vec::new(), indexed: false }
+        Target::object(Root::Unknown)
+    }
+
+    /// A whole object, reached directly.
+    fn object(root: Root) -> Target {
+        Target { root, path: Vec::new(), indexed: false, from_integer: false }
     }
 }
 
@@ -192,8 +200,9 @@ pub struct MemoryModel {
     found: std::cell::RefCell<Vec<(Lval, VarId)>>,
     /// Points-to sets of the abstract locations that hold pointers.
     pts: HashMap<AbsKind, BTreeSet<Target>>,
-    /// The objects whose addresses the program turns into integers, whole: a pointer made
-    /// from an integer may land on any of them (or on memory no known object accounts for).
+    /// The objects whose addresses the program turns into integers, or that code without a
+    /// definition may know, whole: a pointer made from an integer may land on any of them (or
+    /// on memory no known object accounts for).
     escaped: BTreeSet<Target>,
 }
 
@@ -331,16 +340,17 @@ impl MemoryModel {
     }
 
     /// Whether a pointer-valued expression may hold the address of a known object (a
-    /// variable or an allocation), rather than only an integer made into a pointer.
+    /// variable or an allocation) that the program reached directly, rather than a pointer
+    /// made from an integer (which may be a plain number, as in `(void *)(long)i`).
     pub fn may_hold_address(&self, prog: &Program, e: &Expr) -> bool {
-        self.pts_expr(prog, e).iter().any(|t| t.root != Root::Unknown)
+        self.pts_expr(prog, e).iter().any(|t| t.root != Root::Unknown && !t.from_integer)
     }
 
     /// The objects an lvalue designates; `addressed` when only its address is taken, so
     /// that nothing is accessed.
     fn designated(&self, prog: &Program, lv: &Lval, addressed: bool) -> Vec<Target> {
         match lv {
-            Lval::Var(v) => vec![Target { root: Root::Var(*v), path: Vec::new(), indexed: false }],
+            Lval::Var(v) => vec![Target::object(Root::Var(*v))],
             Lval::Field(b, rec, i) => self
                 .designated(prog, b, addressed)
                 .into_iter()
@@ -451,6 +461,9 @@ impl MemoryModel {
 
     /// Solves the inclusion constraints of every pointer store, to a fixed point.
     fn points_to(&mut self, prog: &Program) {
+        for v in &prog.known_to_unknown_code {
+            self.escaped.insert(Target { root: Root::Var(*v), path: Vec::new(), indexed: true, from_integer: true });
+        }
         loop {
             let mut changed = false;
             for loc in &prog.locs {
@@ -462,6 +475,7 @@ impl MemoryModel {
                                 // Integer arithmetic may move the address anywhere in its object.
                                 t.path.clear();
                                 t.indexed = true;
+                                t.from_integer = true;
                                 t
                             }));
                         }
@@ -472,7 +486,7 @@ impl MemoryModel {
                 changed |= self.escaped.len() != before;
                 let (lv, src): (&Lval, BTreeSet<Target>) = match &loc.action {
                     Action::Assign(lv, e) => (lv, self.pts_expr(prog, e)),
-                    Action::Alloc(lv, site, _) => (lv, [Target { root: Root::Heap(*site), path: Vec::new(), indexed: false }].into_iter().collect()),
+                    Action::Alloc(lv, site, _) => (lv, [Target::object(Root::Heap(*site))].into_iter().collect()),
                     Action::Fork { template, arg: Some(e), .. } => match prog.template(*template).params.first() {
                         Some(p) => {
                             let s = self.pts_expr(prog, e);

@@ -507,6 +507,10 @@ pub struct Program {
     /// the memory model moves them by slots, which is C's meaning only inside objects of
     /// bytes (`frontend::passes` checks the objects they may point into).
     pub byte_moves: Vec<(Expr, Span)>,
+    /// The variables whose addresses code without a definition may know (those passed to it,
+    /// and every global with external linkage once the program calls such code): it may have
+    /// stored one in an integer, so a pointer made from an integer may point to them.
+    pub known_to_unknown_code: Vec<VarId>,
     /// The recursive calls the front-end lowered (callee, first call site), in lowering
     /// order: the functions whose inlined copies nest (see `frontend/lower/recursion.rs`).
     pub recursive_calls: Vec<(String, Span)>,

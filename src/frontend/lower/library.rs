@@ -626,6 +626,12 @@ impl<'a> Lowerer<'a> {
     /// an escaped object behind a returned pointer) makes the approximation incomplete.
     pub(super) fn havoc_escaped(&mut self) {
         let steps = std::mem::take(&mut self.external_steps);
+        if !steps.is_empty() {
+            let mut known: Vec<VarId> = self.escaped.iter().chain(&self.linked_globals).copied().collect();
+            known.sort();
+            known.dedup();
+            self.known_to_unknown_code = known;
+        }
         // An address converted to an integer (anywhere, perhaps stored first) and handed over
         // as that integer reaches an object the havoc cannot name.
         if self.address_as_integer.get() {

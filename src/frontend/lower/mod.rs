@@ -138,6 +138,8 @@ pub(super) struct Lowerer<'a> {
     /// Globals with external linkage that the program declares (not a system header's): a
     /// function defined in another translation unit may write them by name.
     linked_globals: Vec<VarId>,
+    /// See [`Program::known_to_unknown_code`].
+    known_to_unknown_code: Vec<VarId>,
     /// Functions whose declaration comes from a system header: the C library, which writes no
     /// program global by name.
     system_functions: HashSet<String>,
@@ -202,6 +204,7 @@ impl<'a> Lowerer<'a> {
             step_writes: Vec::new(),
             address_as_integer: std::cell::Cell::new(false),
             linked_globals: Vec::new(),
+            known_to_unknown_code: Vec::new(),
             system_functions: HashSet::new(),
             rec: Default::default(),
             slot_offset: false,
@@ -961,6 +964,7 @@ impl<'a> Lowerer<'a> {
             alloc_sites: self.alloc_sites,
             errorcheck_mutex: self.errorcheck_mutex,
             byte_moves: self.byte_moves,
+            known_to_unknown_code: self.known_to_unknown_code,
             recursive_calls: self.recursive_calls,
             memory: MemoryModel::default(),
             functions,
