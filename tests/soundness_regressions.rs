@@ -77,6 +77,8 @@ fn a_byte_view_of_heap_memory_written_wider_is_not_analysed() {
     assert!(runs.iter().flatten().all(|v| v.1.contains("byte access")), "{runs:?}");
     let runs = never_wrong("heap_int_over_bytes.c");
     assert!(runs.iter().flatten().all(|v| v.1.contains("wider than a byte")), "{runs:?}");
+    let runs = never_wrong("unknown_memory_byte_view.c");
+    assert!(runs.iter().flatten().all(|v| v.1.contains("no known object accounts for")), "{runs:?}");
 }
 
 #[test]
