@@ -313,3 +313,34 @@ fn a_conditional_join_leaves_the_thread_running_after_the_branches_meet() {
     assert_eq!(runs[0][1].0, "violated", "{runs:?}");
     assert_eq!(runs[0][0].0, "safe", "{runs:?}");
 }
+
+/// An unlock by a thread that does not hold the mutex frees it (glibc's normal mutex):
+/// COARSEN's must-held locks excluded a second thread from a section the mutex no longer
+/// protected and called the failing assertion `safe`. Such a lock now excludes nobody.
+#[test]
+fn a_mutex_a_non_holder_may_unlock_excludes_nobody() {
+    let runs = never_wrong("unlock_by_non_holder.c");
+    assert_eq!((runs[0][0].0.as_str(), runs[0][1].0.as_str()), ("safe", "violated"), "{runs:?}");
+    // The lock that only its holders release still proves the first assertion alone.
+    assert_eq!(runs[3][0].0, "safe", "{runs:?}");
+    let vs = verdicts("unlock_by_non_holder.c", &["--engines", "finite"]);
+    assert!(vs[1].0 != "safe", "{vs:?}");
+}
+
+/// An unlock through a pointer with two possible mutexes may free either: the finite-state
+/// projection gave it no effect, so the other mutex stayed held and its section exclusive.
+#[test]
+fn an_unlock_through_an_ambiguous_pointer_may_free_any_of_its_mutexes() {
+    let runs = never_wrong("unlock_through_ambiguous_pointer.c");
+    assert_eq!(runs[0][1].0, "violated", "{runs:?}");
+    let vs = verdicts("unlock_through_ambiguous_pointer.c", &["--engines", "finite"]);
+    assert!(vs[1].0 != "safe" && vs[0].0 != "violated", "{vs:?}");
+}
+
+/// A `.bp` statement reads its expression in one step; the translation to C read each global
+/// on its own, so `assert(g != h)` failed between two reads around an atomic swap.
+#[test]
+fn a_boolean_program_statement_reads_its_globals_at_once() {
+    let runs = never_wrong("bp_statement_reads_at_once.bp");
+    assert_eq!(runs[0][1].0, "violated", "{runs:?}");
+}

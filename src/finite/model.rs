@@ -447,21 +447,35 @@ impl<'p> Model<'p> {
         if !ok {
             return Ok(());
         }
-        if loc.succs.is_empty() {
-            // A thread that ended stays where it is; `exit` and `abort` stop every thread.
-            if ng != g {
-                out.push((ng.into_boxed_slice(), l.into()));
+        // A release through a pointer with several targets frees one of them: any definite
+        // lock it may designate, whoever holds it, or a lock the projection does not name.
+        let mut stores = vec![ng];
+        if let (Action::Release(_), Some(LockRef::Unknown)) = (&loc.action, self.prog.memory.lock_of.get(pc.index()).copied().flatten()) {
+            for &k in self.prog.memory.lock_may.get(pc.index()).map(Vec::as_slice).unwrap_or(&[]) {
+                let mut freed = stores[0].clone();
+                freed[self.lock_cell(k)] = 0;
+                if !stores.contains(&freed) {
+                    stores.push(freed);
+                }
             }
-            return Ok(());
         }
-        for s in &loc.succs {
-            let mut l2 = nl.clone();
-            l2[0] = s.0 as i128;
-            // A dead local's value can never be read again: forgetting it keeps stores few.
-            for &c in &self.dead[s.index()] {
-                l2[c] = TOP;
+        for ng in stores {
+            if loc.succs.is_empty() {
+                // A thread that ended stays where it is; `exit` and `abort` stop every thread.
+                if ng != g {
+                    out.push((ng.into_boxed_slice(), l.into()));
+                }
+                continue;
             }
-            out.push((ng.clone().into_boxed_slice(), l2.into_boxed_slice()));
+            for s in &loc.succs {
+                let mut l2 = nl.clone();
+                l2[0] = s.0 as i128;
+                // A dead local's value can never be read again: forgetting it keeps stores few.
+                for &c in &self.dead[s.index()] {
+                    l2[c] = TOP;
+                }
+                out.push((ng.clone().into_boxed_slice(), l2.into_boxed_slice()));
+            }
         }
         Ok(())
     }

@@ -186,7 +186,9 @@ pub fn classify(prog: &Program, must_hold: &[Vec<LockId>]) -> Movers {
                     (_, Some((a, _))) => Some((format!("an element of `{}`", prog.var(a).source_name), bad_array.contains(&a))),
                     _ => None,
                 };
+                let may_free = matches!(loc.action, Action::Release(_)) && prog.memory.lock_may.get(i).is_some_and(|v| !v.is_empty());
                 match (name, &loc.action) {
+                    (None, _) if may_free => c(Mover::Non, "a release through a pointer that may designate a definite lock another thread holds".into()),
                     (None, _) => c(Mover::Both, "a lock the projection cannot name: no effect there".into()),
                     (Some((n, _)), Action::LockBusy(_)) => c(Mover::Non, format!("a failed trylock tests {n}")),
                     (Some((n, true)), _) => c(Mover::Non, format!("{n} is tested by a failed trylock or released by a thread that may not hold it")),

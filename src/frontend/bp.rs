@@ -818,6 +818,17 @@ impl<'a> Emitter<'a> {
         let _ = writeln!(self.out, "{pad}{code}");
     }
 
+    /// A statement's code after the code `pre` that reads its values, in a block of their
+    /// own; the statement keeps its column.
+    fn wrapped(&mut self, pos: Pos, pre: &str, code: &str) {
+        if pre.is_empty() {
+            self.line(pos, code);
+        } else {
+            self.line(pos, &format!("{{ {pre}"));
+            self.line(pos, &format!("{code} }}"));
+        }
+    }
+
     fn function(&mut self, f: &Func, role: Role, at: Option<&str>) -> Result<(), Diagnostic> {
         let header = match role {
             Role::Procedure => self.signature(f),
@@ -871,6 +882,54 @@ impl<'a> Emitter<'a> {
     fn fresh(&mut self) -> String {
         self.tmp += 1;
         format!("{GENERATED}t{}_", self.tmp)
+    }
+
+    /// How many times the expressions read a global (every read is shared memory).
+    fn global_reads(&self, f: &Func, es: &[&Expr]) -> usize {
+        fn walk(t: &Emitter, f: &Func, e: &Expr, n: &mut usize) {
+            match e {
+                Expr::Var(v) | Expr::Primed(v, _) => {
+                    if !f.locals.iter().chain(&f.formals).any(|x| x == v) && t.prog.globals.iter().any(|x| x == v) {
+                        *n += 1;
+                    }
+                }
+                Expr::Not(a) => walk(t, f, a, n),
+                Expr::Bin(_, a, b) | Expr::Choose(a, b) => {
+                    walk(t, f, a, n);
+                    walk(t, f, b, n);
+                }
+                Expr::Ternary(a, b, c) => {
+                    walk(t, f, a, n);
+                    walk(t, f, b, n);
+                    walk(t, f, c, n);
+                }
+                Expr::Const(_) | Expr::Havoc => {}
+            }
+        }
+        let mut n = 0;
+        for e in es {
+            walk(self, f, e, &mut n);
+        }
+        n
+    }
+
+    /// A statement reads its expressions in one step of the dialect, but C reads each global
+    /// on its own: when they read globals more than once, the values are taken together in an
+    /// atomic section first. The code to put before the statement, and the C expressions it
+    /// then uses in place of `es`.
+    fn snapshot(&mut self, f: &Func, es: &[&Expr], pos: Pos) -> Result<(String, Vec<String>), Diagnostic> {
+        let cs = es.iter().map(|e| self.expr(f, e, pos, &[])).collect::<Result<Vec<_>, _>>()?;
+        if self.global_reads(f, es) < 2 {
+            return Ok((String::new(), cs));
+        }
+        let t = self.fresh();
+        let names: Vec<String> = (0..cs.len()).map(|i| format!("{t}{i}")).collect();
+        let mut code = format!("int {}; __VERIFIER_atomic_begin(); ", names.join(", "));
+        for (n, c) in names.iter().zip(&cs) {
+            let _ = write!(code, "{n} = {c}; ");
+        }
+        code.push_str("__VERIFIER_atomic_end(); ");
+        Ok((code, names))
     }
 
     fn stmts(&mut self, f: &Func, role: Role, body: &[Stmt]) -> Result<(), Diagnostic> {
@@ -960,9 +1019,9 @@ impl<'a> Emitter<'a> {
                 if vs.len() != f.returns && !self.ends_thread(f, role) {
                     return Err(self.err(pos, format!("`{}` returns {} value(s), not {}", f.name, f.returns, vs.len())));
                 }
-                let values = vs.iter().map(|v| self.expr(f, v, pos, &[])).collect::<Result<Vec<_>, _>>()?;
+                let (pre, values) = self.snapshot(f, &vs.iter().collect::<Vec<_>>(), pos)?;
                 let code = self.end_code(f, role, (!values.is_empty()).then_some(values));
-                self.line(pos, &code);
+                self.wrapped(pos, &pre, &code);
             }
             Kind::Assign(targets, values, constrain) => {
                 let mut seen = BTreeSet::new();
@@ -996,7 +1055,7 @@ impl<'a> Emitter<'a> {
                 if !targets.is_empty() && targets.len() != g.returns {
                     return Err(self.err(pos, format!("`{callee}` returns {} value(s), assigned to {} variable(s)", g.returns, targets.len())));
                 }
-                let mut a = args.iter().map(|x| self.expr(f, x, pos, &[])).collect::<Result<Vec<_>, _>>()?;
+                let (pre, mut a) = self.snapshot(f, &args.iter().collect::<Vec<_>>(), pos)?;
                 let name = self.fname(callee);
                 let code = if g.returns >= 2 {
                     let t = self.fresh();
@@ -1014,27 +1073,38 @@ impl<'a> Emitter<'a> {
                 } else {
                     format!("{name}({});", a.join(", "))
                 };
-                self.line(pos, &code);
+                self.wrapped(pos, &pre, &code);
             }
             Kind::Assert(e) => {
-                let c = self.expr(f, e, pos, &[])?;
-                self.line(pos, &format!("__VERIFIER_assert({c});"));
+                let (pre, c) = self.snapshot(f, &[e], pos)?;
+                self.wrapped(pos, &pre, &format!("__VERIFIER_assert({});", c[0]));
             }
             Kind::Assume(e) => {
-                let c = self.expr(f, e, pos, &[])?;
-                self.line(pos, &format!("__VERIFIER_assume({c});"));
+                // Assuming what one atomic read saw passes exactly the executions in which
+                // the condition held at some moment, as the dialect's one-step `assume`.
+                let (pre, c) = self.snapshot(f, &[e], pos)?;
+                self.wrapped(pos, &pre, &format!("__VERIFIER_assume({});", c[0]));
             }
             Kind::If(c, then, els) => {
-                let c = self.expr(f, c, pos, &[])?;
-                self.line(pos, &format!("if ({c}) {{"));
+                let (pre, c) = self.snapshot(f, &[c], pos)?;
+                if !pre.is_empty() {
+                    self.line(pos, &format!("{{ {pre}"));
+                }
+                self.line(pos, &format!("if ({}) {{", c[0]));
                 self.stmts(f, role, then)?;
                 let _ = writeln!(self.out, "}} else {{");
                 self.stmts(f, role, els)?;
-                let _ = writeln!(self.out, "}}");
+                let _ = writeln!(self.out, "{}", if pre.is_empty() { "}" } else { "} }" });
             }
             Kind::While(c, body) => {
-                let c = self.expr(f, c, pos, &[])?;
-                self.line(pos, &format!("while ({c}) {{"));
+                let (pre, c) = self.snapshot(f, &[c], pos)?;
+                if pre.is_empty() {
+                    self.line(pos, &format!("while ({}) {{", c[0]));
+                } else {
+                    // The condition is read again, in one step, before every iteration.
+                    self.line(pos, &format!("while (1) {{ {pre}"));
+                    self.line(pos, &format!("if (!{}) break;", c[0]));
+                }
                 self.stmts(f, role, body)?;
                 let _ = writeln!(self.out, "}}");
             }

@@ -194,6 +194,9 @@ pub struct MemoryModel {
     lock_index: HashMap<AbsKind, LockId>,
     /// Per IR location: the lock of an acquire, release or busy action.
     pub lock_of: Vec<Option<LockRef>>,
+    /// Per IR location: for a lock action whose lock is [`LockRef::Unknown`], the definite
+    /// locks it may still designate (one of several targets, or an unknown pointer), sorted.
+    pub lock_may: Vec<Vec<LockId>>,
     /// The member accesses through pointers that may reach an object under another record
     /// type, in location order (see [`Mistyped`]).
     pub mistyped: Vec<Mistyped>,
@@ -227,7 +230,38 @@ impl MemoryModel {
                 }
             }
         }
+        // After every location: a definite lock's id may be made by a later location.
+        m.lock_may = prog
+            .locs
+            .iter()
+            .enumerate()
+            .map(|(i, loc)| match (&loc.action, m.lock_of[i]) {
+                (Action::Acquire(lv) | Action::Release(lv) | Action::LockBusy(lv), Some(LockRef::Unknown)) => m.may_designate(prog, lv),
+                _ => Vec::new(),
+            })
+            .collect();
         m
+    }
+
+    /// The definite locks a lock lvalue may designate: those on a path through one of its
+    /// targets (a target inside or around the lock's object), and every one when a target
+    /// is unknown memory.
+    fn may_designate(&self, prog: &Program, lv: &Lval) -> Vec<LockId> {
+        let targets = self.lval_targets(prog, lv);
+        let mut out: Vec<LockId> = Vec::new();
+        for (kind, &id) in &self.lock_index {
+            let AbsKind::Cell(root, path) = kind else { continue };
+            let hit = targets.iter().any(|t| match &t.root {
+                Root::Unknown => true,
+                Root::Heap(_) => false,
+                Root::Var(v) => v == root && (path.starts_with(&t.path) || t.path.starts_with(path)),
+            });
+            if hit {
+                out.push(id);
+            }
+        }
+        out.sort_unstable();
+        out
     }
 
     /// The info of an abstract location.
