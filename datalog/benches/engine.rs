@@ -5,6 +5,7 @@
 //!     cargo bench -p duet-datalog --bench engine -- profile   # time per operator and rule, rows held
 //!     cargo bench -p duet-datalog --bench engine -- one --locations 5000 [--workers 2] [--crepe | --compare]
 //!                                                             # one run of one side (for peak RSS), or both
+//!     cargo bench -p duet-datalog --bench engine -- facts DIR...  # engine against crepe on dumped facts
 //!
 //! Prints one table per workload; ratios are engine time / crepe time measured in the same run.
 //! The engine runs as COARSEN starts it, every input but `cond_val` fixed after the first epoch;
@@ -267,8 +268,88 @@ fn bench_one(locs: u32, workers: usize, crepe: bool, compare: bool) {
     }
 }
 
+/// The round directories (those with a `cf.facts`) under `dir`, sorted.
+fn round_dirs(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    if dir.join("cf.facts").is_file() {
+        out.push(dir.to_path_buf());
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut subs: Vec<_> = entries.flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect();
+    subs.sort();
+    for s in subs {
+        round_dirs(&s, out);
+    }
+}
+
+/// The input relations of a Soufflé fact directory (as `duet-rs check --dump-facts` writes them).
+fn read_facts(dir: &std::path::Path) -> Facts {
+    let mut f = Facts::default();
+    let read = |name: &str| -> Vec<Vec<u32>> {
+        let text = std::fs::read_to_string(dir.join(format!("{name}.facts"))).unwrap_or_default();
+        text.lines().filter(|l| !l.is_empty()).map(|l| l.split('\t').map(|v| v.trim().parse::<i64>().unwrap_or_else(|e| panic!("{}: {name}: {e}", dir.display())) as u32).collect()).collect()
+    };
+    f.cf = read("cf");
+    f.spawn = read("spawn");
+    f.multi_spawn = read("multi_spawn");
+    f.r#mod = read("mod");
+    f.kill = read("kill");
+    f.r#use = read("use");
+    f.acquires = read("acquires");
+    f.holds = read("holds");
+    f.atomic = read("atomic");
+    f.needs = read("needs");
+    f.cond_val = read("cond_val");
+    f.observe = read("observe");
+    f.join_waits = read("join_waits");
+    f
+}
+
+/// Every derived relation of both rule files, on 1 and 2 workers, with and without fixed inputs,
+/// against the crepe transcriptions, on every round of the dumped fact directories under `dirs`.
+fn bench_facts(dirs: &[String]) {
+    let mut rounds = Vec::new();
+    for d in dirs {
+        round_dirs(std::path::Path::new(d), &mut rounds);
+    }
+    let programs = [
+        ("interference.dl", rules("interference.dl"), crepe_programs::optimised::run as fn(&Facts) -> crepe_programs::Interference),
+        ("reference/interference.dl", rules("reference/interference.dl"), crepe_programs::reference::run),
+    ];
+    let (mut same, mut differ, mut tuples) = (0, 0, 0);
+    for dir in &rounds {
+        let f = read_facts(dir);
+        for (name, p, oracle) in &programs {
+            let want = oracle(&f);
+            for workers in [1, 2] {
+                for fixed in [true, false] {
+                    let cfg = if fixed { config(workers) } else { datalog::EngineConfig { workers, ..Default::default() } };
+                    let mut e = Engine::with_config(p, &cfg).expect("engine");
+                    insert_all(&mut e, &f);
+                    e.advance().expect("advance");
+                    for (rel, rows) in want.relations() {
+                        let got: std::collections::BTreeSet<Vec<u32>> = e.relation(rel).expect("relation").to_vecs().into_iter().collect();
+                        tuples += got.len();
+                        if &got == rows {
+                            same += 1;
+                        } else {
+                            differ += 1;
+                            println!("DIFFERS: {} {name} {rel}, {workers} worker(s), fixed {fixed}: engine {} rows, crepe {}", dir.display(), got.len(), rows.len());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    println!("{} round directories, both rule files, 1 and 2 workers, with and without fixed inputs: {same} relations same as crepe, {differ} differ ({tuples} engine tuples compared)", rounds.len());
+    assert_eq!(differ, 0, "engine and crepe disagree");
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    if args.first().is_some_and(|a| a == "facts") {
+        bench_facts(&args[1..]);
+        return;
+    }
     let flag = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).and_then(|v| v.parse::<u32>().ok());
     if args.iter().any(|a| a == "one") {
         let has = |name: &str| args.iter().any(|a| a == name);

@@ -78,9 +78,125 @@ pub(crate) type Row<const K: usize, const V: usize> = (Arr<K>, Arr<V>);
 type Coll<'s, T, const K: usize, const V: usize> = VecCollection<'s, T, Row<K, V>, Diff>;
 type Agent<T, const K: usize, const V: usize> = TraceAgent<ValSpine<Arr<K>, Arr<V>, T, Diff>>;
 type LArr<'s, T, const K: usize, const V: usize> = Arranged<'s, Agent<T, K, V>>;
-/// A fixed relation's rows in one arrangement's layout, key to carried values (with repeats, as
-/// the arrangement would count them), filled once before the first epoch runs.
-pub(crate) type Table<const K: usize, const V: usize> = Rc<OnceCell<hashbrown::HashMap<Arr<K>, Vec<Arr<V>>>>>;
+/// A fixed relation's rows in one arrangement's layout, filled once before the first epoch runs.
+pub(crate) type Table<const K: usize, const V: usize> = Rc<OnceCell<TableData<K, V>>>;
+
+/// Key to carried values (with repeats, as the arrangement would count them). The rows are
+/// sorted by key, so each key's values lie together in one vector and no key costs an
+/// allocation of its own; a table that carries no values (a set, as every antijoin's is) stores
+/// only the number of times each key occurs.
+///
+/// Lookups are most of the engine's time, and a hash probe is two cache misses (control bytes,
+/// then the slot). Keys whose first column takes few distinct values around a dense range (ids
+/// of locations and variables) are found instead by an array indexed by that value, which stays
+/// in cache, and a search of the short run of rows that share it.
+pub(crate) struct TableData<const K: usize, const V: usize> {
+    index: Index<K>,
+    /// The values, in key order; empty when the table carries none.
+    vals: Vec<Arr<V>>,
+    /// As many empty values as the most frequent key of a table without values has.
+    zeros: Vec<Arr<V>>,
+    /// Rows held, counting repeats.
+    len: usize,
+}
+
+/// Where a key's rows are in a [`TableData`].
+enum Index<const K: usize> {
+    /// By the first key column: `starts[c - min]` is the first row whose first column is `c`, and
+    /// `keys` the sorted keys when the key has more columns than that one.
+    Dense { min: u32, starts: Vec<u32>, keys: Vec<Arr<K>> },
+    /// Per key: its first row and how many rows there are.
+    Hash(hashbrown::HashMap<Arr<K>, (u32, u32)>),
+}
+
+impl<const K: usize, const V: usize> TableData<K, V> {
+    /// Builds the table from `(key, value)` pairs whose keys use the first `width` columns;
+    /// `carries` is false when every value is empty.
+    fn new(mut rows: Vec<(Arr<K>, Arr<V>)>, width: usize, carries: bool) -> Self {
+        // Sorting groups each key's values; the order among them only orders derivations.
+        rows.sort_unstable();
+        let len = rows.len();
+        let mut most = 0u32;
+        let mut k = 0;
+        while k < len {
+            let start = k;
+            while k < len && rows[k].0 == rows[start].0 {
+                k += 1;
+            }
+            most = most.max((k - start) as u32);
+        }
+        let zeros = if carries { Vec::new() } else { vec![Arr::ZERO; most as usize] };
+        let (min, max) = (rows.first().map_or(0, |r| r.0 .0[0]), rows.last().map_or(0, |r| r.0 .0[0]));
+        let range = (max - min) as usize + 1;
+        let index = if width >= 1 && len > 0 && range <= (4 * len).max(1 << 16) && range < 1 << 24 {
+            let mut starts = vec![0u32; range + 1];
+            for r in &rows {
+                starts[(r.0 .0[0] - min) as usize + 1] += 1;
+            }
+            for i in 1..starts.len() {
+                starts[i] += starts[i - 1];
+            }
+            let keys = if width > 1 { rows.iter().map(|r| r.0).collect() } else { Vec::new() };
+            Index::Dense { min, starts, keys }
+        } else {
+            let mut index = hashbrown::HashMap::with_capacity(len);
+            let mut k = 0;
+            while k < len {
+                let start = k;
+                while k < len && rows[k].0 == rows[start].0 {
+                    k += 1;
+                }
+                index.insert(rows[start].0, (start as u32, (k - start) as u32));
+            }
+            Index::Hash(index)
+        };
+        let vals = if carries { rows.into_iter().map(|r| r.1).collect() } else { Vec::new() };
+        TableData { index, vals, zeros, len }
+    }
+
+    /// The first row of `k` and how many rows it has.
+    #[inline]
+    fn find(&self, k: &Arr<K>) -> (usize, usize) {
+        match &self.index {
+            Index::Dense { min, starts, keys } => {
+                let i = k.0[0].wrapping_sub(*min) as usize;
+                if i + 1 >= starts.len() {
+                    return (0, 0);
+                }
+                let (lo, hi) = (starts[i] as usize, starts[i + 1] as usize);
+                if keys.is_empty() {
+                    return (lo, hi - lo);
+                }
+                let run = &keys[lo..hi];
+                let a = run.partition_point(|x| x < k);
+                let n = run[a..].partition_point(|x| x == k);
+                (lo + a, n)
+            }
+            Index::Hash(h) => h.get(k).map_or((0, 0), |&(at, n)| (at as usize, n as usize)),
+        }
+    }
+
+    /// The values carried for `k` (empty if `k` is absent).
+    #[inline]
+    fn get(&self, k: &Arr<K>) -> &[Arr<V>] {
+        let (at, n) = self.find(k);
+        if self.zeros.is_empty() {
+            &self.vals[at..at + n]
+        } else {
+            &self.zeros[..n]
+        }
+    }
+
+    #[inline]
+    fn contains_key(&self, k: &Arr<K>) -> bool {
+        self.find(k).1 > 0
+    }
+
+    /// Values held, counting repeats.
+    fn len(&self) -> usize {
+        self.len
+    }
+}
 
 impl CmpOp {
     #[inline]
@@ -223,30 +339,37 @@ impl<'s, const K: usize, const V: usize> Ctx<'s, '_, K, V> {
     ///
     /// Consecutive lookups in tables (and the projections around them) run as one operator, row
     /// by row, so no intermediate result of theirs is buffered; the rows are materialised as a
-    /// collection only where an arrangement needs them, or at the end.
-    fn render_rule(&mut self, plan: &Plan, rule: &RulePlan) -> Coll<'s, Inner, K, V> {
+    /// collection only where an arrangement needs them. The lookups left at the end are returned
+    /// pending, for [`Ctx::render_fused`].
+    fn render_body(&mut self, plan: &Plan, rule: &RulePlan) -> Body<'s, K, V> {
         let mut prefix = format!("{:?}", rule.source);
         let mut chain: Vec<Stage<K, V>> = Vec::new();
+        // What `cur` is, for fusing the pending lookups of rules that start from the same rows.
+        let mut base = prefix.clone();
         let mut cur = match self.prefixes.get(&prefix) {
             Some(c) => c.clone(),
             None => match &rule.source {
                 Source::Unit(e) => {
-                    chain.push(Stage::Map(e.clone()));
+                    chain.push(Stage::Map(Op::new(e.clone())));
+                    base = "unit".into();
                     self.unit.clone()
                 }
                 Source::Scan { rel, emit } => {
-                    chain.push(Stage::Map(emit.clone()));
+                    chain.push(Stage::Map(Op::new(emit.clone())));
+                    base = format!("relation {rel}");
                     self.coll(*rel)
                 }
                 Source::Join { left, right, emit } => match (self.table(plan, *right), self.table(plan, *left)) {
                     (Some(t), _) => {
-                        chain.push(Stage::Map(projection(&plan.arrs[*left], K)));
-                        chain.push(Stage::Join(t, emit.clone()));
+                        chain.push(Stage::Map(Op::new(projection(&plan.arrs[*left], K))));
+                        chain.push(Stage::Join(t, Op::new(emit.clone())));
+                        base = format!("relation {}", plan.arrs[*left].rel);
                         self.coll(plan.arrs[*left].rel)
                     }
                     (None, Some(t)) => {
-                        chain.push(Stage::Map(projection(&plan.arrs[*right], K)));
-                        chain.push(Stage::JoinLeft(t, emit.clone()));
+                        chain.push(Stage::Map(Op::new(projection(&plan.arrs[*right], K))));
+                        chain.push(Stage::JoinLeft(t, Op::new(emit.clone())));
+                        base = format!("relation {}", plan.arrs[*right].rel);
                         self.coll(plan.arrs[*right].rel)
                     }
                     (None, None) => {
@@ -267,8 +390,9 @@ impl<'s, const K: usize, const V: usize> Ctx<'s, '_, K, V> {
                 if let Some(c) = self.prefixes.get(&prefix) {
                     cur = c.clone();
                     chain.clear();
+                    base = prefix.clone();
                 } else {
-                    chain.push(if matches!(step, Step::Join { .. }) { Stage::Join(t, emit.clone()) } else { Stage::Anti(t, emit.clone()) });
+                    chain.push(if matches!(step, Step::Join { .. }) { Stage::Join(t, Op::new(emit.clone())) } else { Stage::Anti(t, Op::new(emit.clone())) });
                 }
                 continue;
             }
@@ -283,6 +407,7 @@ impl<'s, const K: usize, const V: usize> Ctx<'s, '_, K, V> {
                 }
             };
             let _ = write!(prefix, " / {step:?}");
+            base = prefix.clone();
             if let Some(c) = self.prefixes.get(&prefix) {
                 cur = c.clone();
                 chain.clear();
@@ -304,7 +429,43 @@ impl<'s, const K: usize, const V: usize> Ctx<'s, '_, K, V> {
             };
             self.prefixes.insert(prefix.clone(), cur.clone());
         }
-        self.materialise(cur, &mut chain, &prefix, &rule.label)
+        Body { base, rows: cur, chain, prefix, head: rule.head, label: rule.label.clone() }
+    }
+
+    /// Renders `rules` and returns each one's derivations with its head, fusing the pending lookups
+    /// of rules that derive the same head from the same rows into one operator: a relation read by
+    /// many rules (may_reach by a dozen) is otherwise copied to each of their operators, and each
+    /// operator's output to the concatenation.
+    fn render_fused<'r>(&mut self, plan: &Plan, rules: impl Iterator<Item = &'r RulePlan>) -> Vec<(usize, Coll<'s, Inner, K, V>)> {
+        let mut out = Vec::new();
+        let mut groups: Vec<Vec<Body<'s, K, V>>> = Vec::new();
+        for rule in rules {
+            let b = self.render_body(plan, rule);
+            if b.chain.is_empty() || self.prefixes.contains_key(&b.prefix) {
+                let mut b = b;
+                let c = self.materialise(b.rows, &mut b.chain, &b.prefix, &b.label);
+                out.push((rule.head, c));
+                continue;
+            }
+            match groups.iter_mut().find(|g| g[0].base == b.base && g[0].head == b.head) {
+                Some(g) => g.push(b),
+                None => groups.push(vec![b]),
+            }
+        }
+        for mut g in groups {
+            if g.len() == 1 {
+                let mut b = g.remove(0);
+                let c = self.materialise(b.rows, &mut b.chain, &b.prefix, &b.label);
+                out.push((b.head, c));
+                continue;
+            }
+            let head = g[0].head;
+            let rows = g[0].rows.clone();
+            let name = format!("lookups: {}", g.iter().map(|b| b.label.as_str()).collect::<Vec<_>>().join("; "));
+            let chains = g.into_iter().map(|b| b.chain).collect();
+            out.push((head, lookups(rows, chains, &name)));
+        }
+        out
     }
 
     /// Applies the pending lookups to `cur`, as one operator, and records the result as `prefix`.
@@ -317,22 +478,134 @@ impl<'s, const K: usize, const V: usize> Ctx<'s, '_, K, V> {
             return c.clone();
         }
         let stages = std::mem::take(chain);
-        let c = lookups(cur, stages, &format!("lookups: {label}"));
+        let c = lookups(cur, vec![stages], &format!("lookups: {label}"));
         self.prefixes.insert(prefix.to_string(), c.clone());
         c
     }
 }
 
+/// A rendered rule body whose last lookups are still pending.
+struct Body<'s, const K: usize, const V: usize> {
+    /// Names the rows `rows` holds: rules with the same base read the same collection.
+    base: String,
+    rows: Coll<'s, Inner, K, V>,
+    /// The lookups still to run on `rows`.
+    chain: Vec<Stage<K, V>>,
+    /// The rule's plan as text, under which its result is shared.
+    prefix: String,
+    head: usize,
+    label: String,
+}
+
 /// One row-by-row stage of a chain of lookups.
 enum Stage<const K: usize, const V: usize> {
     /// The row's new layout.
-    Map(Emit),
+    Map(Op<K, V>),
     /// A join with a table: the row is the left side.
-    Join(Table<K, V>, Emit),
+    Join(Table<K, V>, Op<K, V>),
     /// A join with a table that holds the left side; the row is the right side.
-    JoinLeft(Table<K, V>, Emit),
+    JoinLeft(Table<K, V>, Op<K, V>),
     /// Rows whose key is in the table are dropped.
-    Anti(Table<K, V>, Emit),
+    Anti(Table<K, V>, Op<K, V>),
+}
+
+/// Size of [`Gather`]'s scratch row: key, left and right values (8 slots each, the widest
+/// preset), then a zero and the constants.
+const SCRATCH: usize = 32;
+const CONSTS: usize = 24;
+
+/// An [`Emit`] compiled for one preset: every output slot and filter operand is an index into a
+/// scratch row holding the inputs and the constants, so building a row is a gather without the
+/// branch per slot that matching on [`Src`] costs (the lookups run it for every derivation).
+struct Gather<const K: usize, const V: usize> {
+    key: [u8; K],
+    val: [u8; V],
+    consts: [u32; SCRATCH - CONSTS],
+    filters: Vec<(u8, CmpOp, u8)>,
+}
+
+impl<const K: usize, const V: usize> Gather<K, V> {
+    /// The compiled form of `e`, unless it has more distinct constants than the scratch row holds.
+    fn new(e: &Emit) -> Option<Self> {
+        let mut consts = [0u32; SCRATCH - CONSTS];
+        let mut n = 1; // slot CONSTS holds the zero of unused output slots
+        let mut slot = |s: Src| -> Option<u8> {
+            Some(match s {
+                Src::K(i) => i,
+                Src::A(i) => 8 + i,
+                Src::B(i) => 16 + i,
+                Src::C(c) => match consts[..n].iter().position(|&x| x == c) {
+                    Some(p) => (CONSTS + p) as u8,
+                    None if n < consts.len() => {
+                        consts[n] = c;
+                        n += 1;
+                        (CONSTS + n - 1) as u8
+                    }
+                    None => return None,
+                },
+            })
+        };
+        let mut key = [CONSTS as u8; K];
+        for (k, s) in key.iter_mut().zip(&e.key) {
+            *k = slot(*s)?;
+        }
+        let mut val = [CONSTS as u8; V];
+        for (v, s) in val.iter_mut().zip(&e.val) {
+            *v = slot(*s)?;
+        }
+        let mut filters = Vec::with_capacity(e.filters.len());
+        for f in &e.filters {
+            filters.push((slot(f.a)?, f.op, slot(f.b)?));
+        }
+        Some(Gather { key, val, consts, filters })
+    }
+
+    #[inline]
+    fn apply(&self, k: &Arr<K>, a: &Arr<V>, b: &Arr<V>) -> Option<Row<K, V>> {
+        let mut s = [0u32; SCRATCH];
+        s[..K].copy_from_slice(&k.0);
+        s[8..8 + V].copy_from_slice(&a.0);
+        s[16..16 + V].copy_from_slice(&b.0);
+        s[CONSTS..].copy_from_slice(&self.consts);
+        for &(x, op, y) in &self.filters {
+            if !op.holds(s[x as usize % SCRATCH], s[y as usize % SCRATCH]) {
+                return None;
+            }
+        }
+        let mut ok = Arr::<K>::ZERO;
+        for (o, &i) in ok.0.iter_mut().zip(&self.key) {
+            *o = s[i as usize % SCRATCH];
+        }
+        let mut ov = Arr::<V>::ZERO;
+        for (o, &i) in ov.0.iter_mut().zip(&self.val) {
+            *o = s[i as usize % SCRATCH];
+        }
+        Some((ok, ov))
+    }
+}
+
+/// A row's projection in a chain of lookups: compiled when it can be.
+enum Op<const K: usize, const V: usize> {
+    Fast(Gather<K, V>),
+    Slow(Emit),
+}
+
+impl<const K: usize, const V: usize> Op<K, V> {
+    fn new(e: Emit) -> Self {
+        // The scratch row holds 8 values per side; wider presets keep the interpreted form.
+        match (K <= 8 && V <= 8).then(|| Gather::new(&e)).flatten() {
+            Some(g) => Op::Fast(g),
+            None => Op::Slow(e),
+        }
+    }
+
+    #[inline]
+    fn apply(&self, k: &Arr<K>, a: &Arr<V>, b: &Arr<V>) -> Option<Row<K, V>> {
+        match self {
+            Op::Fast(g) => g.apply(k, a, b),
+            Op::Slow(e) => e.apply(k, a, b),
+        }
+    }
 }
 
 /// Runs `row` through `stages`, handing every row that comes out to `out`.
@@ -348,14 +621,14 @@ fn run_stages<const K: usize, const V: usize>(stages: &[Stage<K, V>], k: &Arr<K>
             }
         }
         Stage::Join(t, e) => {
-            for b in t.get().and_then(|t| t.get(k)).map(|v| v.as_slice()).unwrap_or_default() {
+            for b in t.get().map(|t| t.get(k)).unwrap_or_default() {
                 if let Some((k2, a2)) = e.apply(k, a, b) {
                     run_stages(rest, &k2, &a2, out);
                 }
             }
         }
         Stage::JoinLeft(t, e) => {
-            for l in t.get().and_then(|t| t.get(k)).map(|v| v.as_slice()).unwrap_or_default() {
+            for l in t.get().map(|t| t.get(k)).unwrap_or_default() {
                 if let Some((k2, a2)) = e.apply(k, l, a) {
                     run_stages(rest, &k2, &a2, out);
                 }
@@ -371,8 +644,9 @@ fn run_stages<const K: usize, const V: usize>(stages: &[Stage<K, V>], k: &Arr<K>
     }
 }
 
-/// A chain of lookup stages as one operator (see [`Ctx::render_rule`]).
-fn lookups<'s, const K: usize, const V: usize>(c: Coll<'s, Inner, K, V>, stages: Vec<Stage<K, V>>, name: &str) -> Coll<'s, Inner, K, V> {
+/// Chains of lookup stages run on the same rows, as one operator (see [`Ctx::render_body`] and
+/// [`Ctx::render_fused`]).
+fn lookups<'s, const K: usize, const V: usize>(c: Coll<'s, Inner, K, V>, chains: Vec<Vec<Stage<K, V>>>, name: &str) -> Coll<'s, Inner, K, V> {
     c.inner
         .unary::<CapacityContainerBuilder<Vec<(Row<K, V>, Inner, Diff)>>, _, _, _>(Pipeline, name, move |_, _| {
             move |input, output| {
@@ -380,7 +654,9 @@ fn lookups<'s, const K: usize, const V: usize>(c: Coll<'s, Inner, K, V>, stages:
                     let mut session = output.session(&cap);
                     for batch in data {
                         for ((k, a), t, d) in batch.iter() {
-                            run_stages(&stages, k, a, &mut |row| session.give((row, *t, *d)));
+                            for stages in &chains {
+                                run_stages(stages, k, a, &mut |row| session.give((row, *t, *d)));
+                            }
                         }
                     }
                 });
@@ -461,14 +737,13 @@ pub(crate) fn build<const K: usize, const V: usize>(worker: &mut timely::worker:
                 }
                 // Inline relations first, in dependency order, so that later rules can read them.
                 for &r in &stratum.inline {
-                    let parts: Vec<_> = stratum.rules.iter().filter(|rule| rule.head == r).map(|rule| ctx.render_rule(plan, rule)).collect();
+                    let parts: Vec<_> = ctx.render_fused(plan, stratum.rules.iter().filter(|rule| rule.head == r)).into_iter().map(|(_, c)| c).collect();
                     let c = differential_dataflow::collection::concatenate(inner, parts);
                     ctx.colls.insert(r, c);
                 }
                 let mut derived: HashMap<usize, Vec<Coll<'_, Inner, K, V>>> = HashMap::new();
-                for rule in stratum.rules.iter().filter(|rule| !stratum.inline.contains(&rule.head)) {
-                    let out = ctx.render_rule(plan, rule);
-                    derived.entry(rule.head).or_default().push(out);
+                for (head, out) in ctx.render_fused(plan, stratum.rules.iter().filter(|rule| !stratum.inline.contains(&rule.head))) {
+                    derived.entry(head).or_default().push(out);
                 }
                 let mut results = Vec::new();
                 for &r in &stratum.inline {
@@ -509,9 +784,8 @@ pub(crate) fn build<const K: usize, const V: usize>(worker: &mut timely::worker:
                         ctx.colls.entry(r).or_insert_with(|| rels[r].clone().enter(inner));
                     }
                     let mut derived: HashMap<usize, Vec<Coll<'_, Inner, K, V>>> = HashMap::new();
-                    for rule in &st.rules {
-                        let out = ctx.render_rule(plan, rule);
-                        derived.entry(rule.head).or_default().push(out);
+                    for (head, out) in ctx.render_fused(plan, st.rules.iter()) {
+                        derived.entry(head).or_default().push(out);
                     }
                     for &r in &st.rels {
                         let mut parts = derived.remove(&r).unwrap_or_default();
@@ -560,7 +834,7 @@ impl<const K: usize, const V: usize> Dataflow<K, V> {
             let spec = &plan.arrs[*id];
             let a = plan.arity[spec.rel];
             let proj = projection(spec, K);
-            let mut t: hashbrown::HashMap<Arr<K>, Vec<Arr<V>>> = hashbrown::HashMap::new();
+            let mut t: Vec<(Arr<K>, Arr<V>)> = Vec::new();
             for (_, data, count) in updates.clone().filter(|u| u.0 == spec.rel) {
                 for i in 0..count {
                     let row = &data[i * a..(i + 1) * a];
@@ -569,18 +843,18 @@ impl<const K: usize, const V: usize> Dataflow<K, V> {
                     let mut v = Arr::<V>::ZERO;
                     k.0[..split].copy_from_slice(&row[..split]);
                     v.0[..a - split].copy_from_slice(&row[split..]);
-                    if let Some((pk, pv)) = proj.apply(&k, &v, &Arr::ZERO) {
-                        t.entry(pk).or_default().push(pv);
+                    if let Some(row) = proj.apply(&k, &v, &Arr::ZERO) {
+                        t.push(row);
                     }
                 }
             }
             // Filled once, before the first epoch runs; an empty relation leaves the cell unset.
-            let _ = table.set(t);
+            let _ = table.set(TableData::new(t, spec.key.len(), !spec.val.is_empty()));
         }
     }
 
     /// Values each lookup table holds, named like the arrangement it stands for.
     pub(crate) fn table_rows(&self, plan: &Plan) -> Vec<(String, usize)> {
-        self.tables.iter().map(|(id, t)| (format!("table {}", plan.describe_arr(*id, &plan.names)), t.get().map_or(0, |t| t.values().map(|v| v.len()).sum()))).collect()
+        self.tables.iter().map(|(id, t)| (format!("table {}", plan.describe_arr(*id, &plan.names)), t.get().map_or(0, TableData::len))).collect()
     }
 }

@@ -148,8 +148,79 @@ impl RowState {
     }
 }
 
-/// A round's updates not yet processed, and the length at which they are consolidated next.
-type Pending<D> = (Vec<(D, Diff)>, usize);
+/// A round's updates not yet processed, each with its row's hash, and the length at which they
+/// are consolidated next.
+type Pending<D> = (Vec<(u64, D, Diff)>, usize);
+
+/// Sorts `v` in the order the table's buckets are visited (then by hash and row, so that equal
+/// rows are adjacent) and sums the diffs of equal rows, dropping zeros unless `keep_zeros`.
+///
+/// One sort on the hash does both jobs a consolidation by row and a sort by bucket did before:
+/// the comparison nearly always ends at the first word, where comparing rows looked at six.
+fn consolidate_hashed<D: Ord + Copy>(v: &mut Vec<(u64, D, Diff)>, buckets: u64, keep_zeros: bool) {
+    let order = |h: u64| h & (buckets - 1);
+    let cmp = |a: &(u64, D, Diff), b: &(u64, D, Diff)| (order(a.0), a.0, &a.1).cmp(&(order(b.0), b.0, &b.1));
+    // A large round is first split by the top bits of the bucket, in place, and each part sorted
+    // on its own: the order is the same as one sort's, but each part fits the cache and needs a
+    // dozen fewer levels of comparisons.
+    let bits = buckets.trailing_zeros();
+    let radix = bits.min(8);
+    if v.len() >= 1 << 14 && radix >= 8 {
+        let shift = bits - radix;
+        let bin = |h: u64| (order(h) >> shift) as usize;
+        let n = 1usize << radix;
+        let mut ends = vec![0usize; n];
+        for x in v.iter() {
+            ends[bin(x.0)] += 1;
+        }
+        let mut next = vec![0usize; n];
+        let mut at = 0;
+        for b in 0..n {
+            next[b] = at;
+            at += ends[b];
+            ends[b] = at;
+        }
+        let starts = next.clone();
+        // American flag sort's permutation: every element is swapped straight into its part.
+        for b in 0..n {
+            while next[b] < ends[b] {
+                let i = next[b];
+                let t = bin(v[i].0);
+                if t == b {
+                    next[b] += 1;
+                } else {
+                    v.swap(i, next[t]);
+                    next[t] += 1;
+                }
+            }
+        }
+        for b in 0..n {
+            v[starts[b]..ends[b]].sort_unstable_by(cmp);
+        }
+    } else {
+        v.sort_unstable_by(cmp);
+    }
+    let mut w = 0;
+    let mut k = 0;
+    while k < v.len() {
+        let (h, row, mut d) = v[k];
+        k += 1;
+        while k < v.len() && v[k].0 == h && v[k].1 == row {
+            d += v[k].2;
+            k += 1;
+        }
+        if d != 0 || keep_zeros {
+            v[w] = (h, row, d);
+            w += 1;
+        }
+    }
+    v.truncate(w);
+}
+
+/// The number of buckets of a hash table of `capacity` (hashbrown's: a power of two, at most 7/8 full).
+fn bucket_count(capacity: usize) -> u64 {
+    ((capacity + capacity / 7).max(8) as u64).next_power_of_two()
+}
 
 /// The set of rows with a positive count, as a collection; `name` names the operator, and `held`
 /// receives the number of rows whose state it keeps (for the engine's profile).
@@ -169,16 +240,18 @@ where
             let mut pending: BTreeMap<(Epoch, u32), Pending<D>> = BTreeMap::new();
             let mut todo: BTreeMap<(Epoch, u32), Vec<D>> = BTreeMap::new();
             let mut caps: BTreeMap<(Epoch, u32), Capability<Time>> = BTreeMap::new();
-            let mut work: Vec<(u64, D, Diff)> = Vec::new();
             move |(input, frontier), output| {
                 input.for_each(|cap, data| {
+                    // The table's bucket count as it will be once this input is in: only an
+                    // ordering hint for the consolidations, which the last one settles.
+                    let buckets = bucket_count(rows.capacity().max(rows.len() + data.len()));
                     for (row, t, d) in data.drain(..) {
                         let key = (t.outer, t.inner);
                         caps.entry(key).or_insert_with(|| cap.delayed(&t, 0));
                         let (v, limit) = pending.entry(key).or_insert_with(|| (Vec::new(), 1 << 16));
-                        v.push((row, d));
+                        v.push((hasher.hash_one(row), row, d));
                         if v.len() >= *limit {
-                            differential_dataflow::consolidation::consolidate(v);
+                            consolidate_hashed(v, buckets, false);
                             *limit = (2 * v.len()).max(1 << 16);
                         }
                     }
@@ -199,24 +272,14 @@ where
                     // This round's updates and due rows, each row once, visited in the order of
                     // their buckets in the table: a large round then sweeps the table instead of
                     // jumping around it, which is what made a hash table slower than sorting.
-                    let updates = pending.remove(&next).map(|(v, _)| v).unwrap_or_default();
+                    let mut work = pending.remove(&next).map(|(v, _)| v).unwrap_or_default();
                     let due = todo.remove(&next).unwrap_or_default();
-                    rows.reserve(updates.len(), |x| hasher.hash_one(x.0));
-                    let buckets = ((rows.capacity() + rows.capacity() / 7).max(8) as u64).next_power_of_two();
-                    let order = |h: u64| h & (buckets - 1);
-                    work.clear();
-                    work.extend(updates.into_iter().map(|(r, d)| (hasher.hash_one(r), r, d)));
+                    rows.reserve(work.len(), |x| hasher.hash_one(x.0));
                     work.extend(due.into_iter().map(|r| (hasher.hash_one(r), r, 0)));
-                    work.sort_unstable_by(|a, b| (order(a.0), a.0, &a.1).cmp(&(order(b.0), b.0, &b.1)));
+                    // A due row is evaluated even when this round's updates cancel for it.
+                    consolidate_hashed(&mut work, bucket_count(rows.capacity()), true);
                     let mut session = output.session(&cap);
-                    let mut k = 0;
-                    while k < work.len() {
-                        let (h, row, mut d) = work[k];
-                        k += 1;
-                        while k < work.len() && work[k].0 == h && work[k].1 == row {
-                            d += work[k].2;
-                            k += 1;
-                        }
+                    for &(h, row, d) in &work {
                         let entry = rows.entry(h, |x| x.0 == row, |x| hasher.hash_one(x.0));
                         let mut slot = entry.or_insert_with(|| (row, RowState::default()));
                         let st = &mut slot.get_mut().1;

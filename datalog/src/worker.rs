@@ -152,6 +152,28 @@ fn to_row<const K: usize, const V: usize>(row: &[u32]) -> Row<K, V> {
     (k, v)
 }
 
+/// Sorts `v` by row and sums the diffs of equal rows, dropping zeros. The order among equal rows
+/// does not matter here, so the sort need not be stable, and an unstable one is cheaper on the
+/// millions of rows of a large relation.
+fn consolidate_rows<const K: usize, const V: usize>(v: &mut Vec<(Row<K, V>, Diff)>) {
+    v.sort_unstable_by_key(|a| a.0);
+    let mut w = 0;
+    let mut k = 0;
+    while k < v.len() {
+        let (row, mut d) = v[k];
+        k += 1;
+        while k < v.len() && v[k].0 == row {
+            d += v[k].1;
+            k += 1;
+        }
+        if d != 0 {
+            v[w] = (row, d);
+            w += 1;
+        }
+    }
+    v.truncate(w);
+}
+
 type Io = (Receiver<Cmd>, Sender<Reply>, Option<Rc<RefCell<Profiler>>>);
 
 fn run_preset<const K: usize, const V: usize>(worker: &mut timely::worker::Worker, plan: &Plan, observed: &[bool], fixed: &[bool], io: Io) {
@@ -218,7 +240,7 @@ fn run_preset<const K: usize, const V: usize>(worker: &mut timely::worker::Worke
             if v.is_empty() {
                 continue;
             }
-            differential_dataflow::consolidation::consolidate(&mut v);
+            consolidate_rows(&mut v);
             let a = plan.arity[rel];
             let split = a.min(K);
             let mut data = Vec::with_capacity(v.len() * a);
