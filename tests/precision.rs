@@ -154,3 +154,29 @@ fn counts_after_joins_need_every_writer_and_equal_loops() {
     let got = duet_rs::coarsen::counts::facts(&early);
     assert!(got.iter().all(|f| early.var(f.var).source_name == "hits" && early.loc(f.after).span.line == 29), "{got:?}");
 }
+
+/// Twin threads: the disciplined program has one pair whose globals correspond (`x1` to `x2`,
+/// `steps1` to `steps2`) and whose inputs are equal at the first fork; each failing twin breaks
+/// one condition (equal inputs, determinism, `main` silent between the forks and the join, no
+/// other writer) and keeps no pair.
+#[test]
+fn twins_need_equal_inputs_determinism_and_no_other_writer() {
+    let dir = common::repo("tests/programs/precision");
+    let held = |file: &str| {
+        let prog = load(&dir.join(file), &FrontendOptions::default()).unwrap();
+        let (_, twins) = duet_rs::coarsen::twins::rewrite(&prog, &|_| true);
+        twins
+            .iter()
+            .map(|t| {
+                let mut pairs: Vec<(String, String)> = t.pairs.iter().map(|(g, h)| (prog.var(*g).source_name.clone(), prog.var(*h).source_name.clone())).collect();
+                pairs.sort();
+                (prog.template(t.first).function.clone(), prog.template(t.second).function.clone(), pairs)
+            })
+            .collect::<Vec<_>>()
+    };
+    let pair = |a: &str, b: &str| (a.to_string(), b.to_string());
+    assert_eq!(held("twin_threads.c"), [("double1".to_string(), "double2".to_string(), vec![pair("steps1", "steps2"), pair("x1", "x2")])]);
+    for twin in ["twin_inputs_fail.c", "twin_nondet_fail.c", "twin_between_fail.c", "twin_racy_fail.c"] {
+        assert!(held(twin).is_empty(), "{twin}: {:?}", held(twin));
+    }
+}

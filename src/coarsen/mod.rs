@@ -20,6 +20,7 @@ pub mod privatise;
 pub mod report;
 pub mod rules;
 pub mod transfer;
+pub mod twins;
 pub mod witness;
 
 pub use cells::CellId;
@@ -199,15 +200,31 @@ pub fn run(prog: &Program, opts: &CoarsenOptions) -> Result<Outcome, String> {
     // holds here. Its invariants speak of other locations, so only the verdicts are taken; the
     // rest of the outcome stays this program's.
     if out.assertions.iter().any(|a| a.status != Status::Safe) {
-        let counts = counts::facts(prog);
-        let counted = counts::rewrite(prog, &counts);
-        let start = counted.as_ref().unwrap_or(prog);
+        // Equalities `main` knows, twin threads' among them (twins.rs), settle tests first;
+        // the other rewrites keep its locations and variables.
+        // Only a test the first run did not decide is worth another run: an `assume` some
+        // thread got past, an `assert` not proved.
+        let news = |l: LocId| match &prog.loc(l).action {
+            Action::Assume(_) => prog.loc(l).succs.iter().any(|s| out.invariants[s.index()].is_some()),
+            Action::Assert(id, _) => out.assertions[id.0 as usize].status != Status::Safe,
+            _ => false,
+        };
+        let (equal, twins) = twins::rewrite(prog, &news);
+        let first = equal.as_ref().unwrap_or(prog);
+        let counts = counts::facts(first);
+        let counted = counts::rewrite(first, &counts);
+        let start = counted.as_ref().unwrap_or(first);
         let partitioned = partition::partition(start);
         let split = partitioned.is_some();
         let base = partitioned.as_ref().unwrap_or(start);
         let plan = privatise::plan(base);
         let cached = privatise::rewrite(base, &plan);
         let mut how = Vec::new();
+        if equal.is_some() {
+            let mut names: Vec<String> = twins.iter().map(|t| format!("{} and {}", prog.template(t.first).name, prog.template(t.second).name)).collect();
+            names.dedup();
+            how.push(if names.is_empty() { "the equalities main knows".to_string() } else { format!("the equal results of the twin threads {}", names.join(", ")) });
+        }
         if counted.is_some() {
             let mut names: Vec<&str> = counts.iter().map(|f| prog.var(f.var).source_name.as_str()).collect();
             names.dedup();
@@ -219,7 +236,7 @@ pub fn run(prog: &Program, opts: &CoarsenOptions) -> Result<Outcome, String> {
         if cached.is_some() {
             how.push(format!("{} cached under the lock of its object while held", plan.protected.join(", ")));
         }
-        if let Some(rewritten) = cached.or(partitioned).or(counted) {
+        if let Some(rewritten) = cached.or(partitioned).or(counted).or(equal) {
             let more = go(&rewritten)?;
             for (a, b) in out.assertions.iter_mut().zip(more.assertions) {
                 if a.status != Status::Safe && b.status == Status::Safe {
