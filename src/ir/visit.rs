@@ -30,19 +30,35 @@ pub fn lval_vars(lv: &Lval, f: &mut dyn FnMut(VarId)) {
 
 /// Calls `f` on every variable an action mentions.
 pub fn action_vars(a: &Action, f: &mut dyn FnMut(VarId)) {
+    action_parts(a, &mut |p| match p {
+        Part::Lval(lv) => lval_vars(lv, f),
+        Part::Expr(e) => expr_vars(e, f),
+    });
+}
+
+/// A top-level operand of an action: an lvalue it writes or designates, or an expression it
+/// evaluates.
+enum Part<'a> {
+    Lval(&'a Lval),
+    Expr(&'a Expr),
+}
+
+/// Calls `f` on an action's top-level operands, in evaluation order (the written lvalue of an
+/// assignment first).
+fn action_parts<'a>(a: &'a Action, f: &mut dyn FnMut(Part<'a>)) {
     match a {
         Action::Assign(lv, e) => {
-            lval_vars(lv, f);
-            expr_vars(e, f);
+            f(Part::Lval(lv));
+            f(Part::Expr(e));
         }
-        Action::Assume(e) | Action::Assert(_, e) | Action::Join(e) => expr_vars(e, f),
-        Action::Alloc(lv, ..) | Action::Acquire(lv) | Action::Release(lv) | Action::LockBusy(lv) => lval_vars(lv, f),
+        Action::Assume(e) | Action::Assert(_, e) | Action::Join(e) => f(Part::Expr(e)),
+        Action::Alloc(lv, ..) | Action::Acquire(lv) | Action::Release(lv) | Action::LockBusy(lv) => f(Part::Lval(lv)),
         Action::Fork { handle, arg, .. } => {
             if let Some(h) = handle {
-                lval_vars(h, f);
+                f(Part::Lval(h));
             }
             if let Some(e) = arg {
-                expr_vars(e, f);
+                f(Part::Expr(e));
             }
         }
         Action::Skip | Action::AtomicBegin | Action::AtomicEnd | Action::Halt(_) => {}
@@ -80,23 +96,10 @@ pub fn action_lvals(a: &Action, f: &mut dyn FnMut(&Lval)) {
             Lval::Field(b, _, _) => inner(b, f),
         }
     }
-    match a {
-        Action::Assign(lv, e) => {
-            lval(lv, f);
-            expr(e, f);
-        }
-        Action::Assume(e) | Action::Assert(_, e) | Action::Join(e) => expr(e, f),
-        Action::Alloc(lv, ..) | Action::Acquire(lv) | Action::Release(lv) | Action::LockBusy(lv) => lval(lv, f),
-        Action::Fork { handle, arg, .. } => {
-            if let Some(h) = handle {
-                lval(h, f);
-            }
-            if let Some(e) = arg {
-                expr(e, f);
-            }
-        }
-        Action::Skip | Action::AtomicBegin | Action::AtomicEnd | Action::Halt(_) => {}
-    }
+    action_parts(a, &mut |p| match p {
+        Part::Lval(lv) => lval(lv, f),
+        Part::Expr(e) => expr(e, f),
+    });
 }
 
 /// Calls `f` on every expression an action evaluates, subexpressions included (those inside
@@ -125,21 +128,8 @@ pub fn action_exprs(a: &Action, f: &mut dyn FnMut(&Expr)) {
             Lval::Field(b, _, _) => lval(b, f),
         }
     }
-    match a {
-        Action::Assign(lv, e) => {
-            lval(lv, f);
-            expr(e, f);
-        }
-        Action::Assume(e) | Action::Assert(_, e) | Action::Join(e) => expr(e, f),
-        Action::Alloc(lv, ..) | Action::Acquire(lv) | Action::Release(lv) | Action::LockBusy(lv) => lval(lv, f),
-        Action::Fork { handle, arg, .. } => {
-            if let Some(h) = handle {
-                lval(h, f);
-            }
-            if let Some(e) = arg {
-                expr(e, f);
-            }
-        }
-        Action::Skip | Action::AtomicBegin | Action::AtomicEnd | Action::Halt(_) => {}
-    }
+    action_parts(a, &mut |p| match p {
+        Part::Lval(lv) => lval(lv, f),
+        Part::Expr(e) => expr(e, f),
+    });
 }
