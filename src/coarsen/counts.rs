@@ -14,7 +14,7 @@
 //! separately. [`rewrite`] states the fact as an `assume` right after the join, which every
 //! execution passes, so the rewritten program over-approximates this one.
 
-use super::joins;
+use super::joins::{self, reaches, writes};
 use crate::ir::{AbsKind, Action, BinOp, Expr, Halt, LocId, Location, Lval, Multiplicity, Program, TemplateId, Ty, VarId, VarKind};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -93,11 +93,6 @@ fn split_increment(prog: &Program, w: LocId, e: &Expr, v: VarId, ty: Ty) -> Opti
         Action::Assign(Lval::Var(x), Expr::Load(Lval::Var(y))) if *x == r && *y == v && prog.var(r).ty == prog.var(v).ty => Some((p, c)),
         _ => None,
     }
-}
-
-/// Whether the action writes memory (an `assume` or `assert` only refines what it reads).
-fn writes(a: &Action) -> bool {
-    !matches!(a, Action::Assume(_) | Action::Assert(..))
 }
 
 /// The facts the program supports.
@@ -558,21 +553,6 @@ fn stable(prog: &Program, b: VarId) -> bool {
         let l = LocId(i as u32);
         !writes(&loc.action) || !prog.memory.access(l).mods.contains(&a) || (loc.template == TemplateId(0) && !forks.iter().any(|f| reaches(prog, *f, l)))
     })
-}
-
-/// Whether a path of successors leads from `from` to `to`.
-fn reaches(prog: &Program, from: LocId, to: LocId) -> bool {
-    let mut seen = BTreeSet::new();
-    let mut stack = prog.loc(from).succs.clone();
-    while let Some(l) = stack.pop() {
-        if l == to {
-            return true;
-        }
-        if seen.insert(l) {
-            stack.extend(prog.loc(l).succs.iter().copied());
-        }
-    }
-    false
 }
 
 /// The program with each fact as an `assume` right after its join; `None` without facts.

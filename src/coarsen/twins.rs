@@ -24,7 +24,7 @@
 //! one twin's globals to the other's, and the two agree on them there. Both runs are therefore
 //! the same run up to the renaming, and when both have been joined their writes are final.
 
-use super::joins;
+use super::joins::{self, reaches, writes};
 use crate::ir::{AbsKind, Action, BinOp, Expr, LocId, Lval, Multiplicity, Program, TemplateId, UnOp, VarId, VarKind};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -42,11 +42,6 @@ pub struct Twin {
     /// Globals of the first twin and their images in the second, which must be equal at `fork`
     /// and are equal after `join`.
     pub pairs: Vec<(VarId, VarId)>,
-}
-
-/// Whether the action writes memory (an `assume` or `assert` only refines what it reads).
-fn writes(a: &Action) -> bool {
-    !matches!(a, Action::Assume(_) | Action::Assert(..))
 }
 
 /// A scalar variable of `main` or a global that only plain accesses reach.
@@ -190,21 +185,6 @@ fn both_joined(prog: &Program, definite: &[(LocId, TemplateId)], t: TemplateId, 
         }
     }
     out
-}
-
-/// Whether a path of successors leads from `from` (after it) to `to`.
-fn reaches(prog: &Program, from: LocId, to: LocId) -> bool {
-    let mut seen = BTreeSet::new();
-    let mut stack = prog.loc(from).succs.clone();
-    while let Some(l) = stack.pop() {
-        if l == to {
-            return true;
-        }
-        if seen.insert(l) {
-            stack.extend(prog.loc(l).succs.iter().copied());
-        }
-    }
-    false
 }
 
 /// Whether `main` may write one of `vars` after `fork` and before `join` returns.
