@@ -49,7 +49,7 @@ impl Delta {
 }
 
 /// The change `e` makes when stored into `v`, if it is `v ± c` in `v`'s own type.
-fn increment(e: &Expr, v: VarId, ty: Ty) -> Option<i128> {
+pub(super) fn increment(e: &Expr, v: VarId, ty: Ty) -> Option<i128> {
     let is_v = |x: &Expr| matches!(x, Expr::Load(Lval::Var(w)) if *w == v);
     match e {
         Expr::Binary(BinOp::Add, a, b, t) if *t == ty => match (&**a, &**b) {
@@ -66,7 +66,7 @@ fn increment(e: &Expr, v: VarId, ty: Ty) -> Option<i128> {
 
 /// For a write `v := r ± c` whose only predecessor `r := v` reads `v` into a private local and
 /// leads only to it: that read and the change.
-fn split_increment(prog: &Program, w: LocId, e: &Expr, v: VarId, ty: Ty) -> Option<(LocId, i128)> {
+pub(super) fn split_increment(prog: &Program, w: LocId, e: &Expr, v: VarId, ty: Ty) -> Option<(LocId, i128)> {
     let t = prog.loc(w).template;
     let private = |r: VarId| matches!(prog.var(r).kind, VarKind::Local(u) | VarKind::Temp(u) if u == t) && !prog.var(r).addr_taken;
     let (r, c) = match e {
@@ -102,15 +102,8 @@ pub fn facts(prog: &Program) -> Vec<Fact> {
         return Vec::new();
     }
     let definite = joins::definite(prog);
-    // Root locations a fork precedes on some path: the root writes nothing counted there.
-    let rtpl = prog.template(root);
-    let mut after_fork: BTreeSet<LocId> = BTreeSet::new();
-    let mut stack: Vec<LocId> = rtpl.locs.iter().copied().filter(|l| matches!(prog.loc(*l).action, Action::Fork { .. })).flat_map(|l| prog.loc(l).succs.clone()).collect();
-    while let Some(l) = stack.pop() {
-        if after_fork.insert(l) {
-            stack.extend(prog.loc(l).succs.iter().copied());
-        }
-    }
+    // The root writes nothing counted where a fork precedes.
+    let after_fork = after_fork(prog);
     // Candidates: globals some thread increments.
     let mut candidates: BTreeSet<VarId> = BTreeSet::new();
     for loc in &prog.locs {
@@ -129,6 +122,20 @@ pub fn facts(prog: &Program) -> Vec<Fact> {
         }
     }
     out
+}
+
+/// The root's locations that a fork precedes on some path: elsewhere the root is the only
+/// thread.
+pub(super) fn after_fork(prog: &Program) -> BTreeSet<LocId> {
+    let rtpl = prog.template(TemplateId(0));
+    let mut after: BTreeSet<LocId> = BTreeSet::new();
+    let mut stack: Vec<LocId> = rtpl.locs.iter().copied().filter(|l| matches!(prog.loc(*l).action, Action::Fork { .. })).flat_map(|l| prog.loc(l).succs.clone()).collect();
+    while let Some(l) = stack.pop() {
+        if after.insert(l) {
+            stack.extend(prog.loc(l).succs.iter().copied());
+        }
+    }
+    after
 }
 
 fn facts_for(prog: &Program, v: VarId, definite: &[(LocId, TemplateId)], after_fork: &BTreeSet<LocId>) -> Option<Vec<Fact>> {
