@@ -180,3 +180,32 @@ fn twins_need_equal_inputs_determinism_and_no_other_writer() {
         assert!(held(twin).is_empty(), "{twin}: {:?}", held(twin));
     }
 }
+
+/// Monotone globals: a test-and-set lock is one only when every release is made by its holder,
+/// and a global is monotone only when every write is a guarded increment that cannot wrap.
+#[test]
+fn monotone_globals_need_guarded_increments_and_real_locks() {
+    use duet_rs::coarsen::monotone;
+    let dir = common::repo("tests/programs/precision");
+    let names = |file: &str| {
+        let prog = load(&dir.join(file), &FrontendOptions::default()).unwrap();
+        let locks: Vec<String> = monotone::test_and_set_locks(&prog).0.iter().map(|v| prog.var(*v).source_name.clone()).collect();
+        let grown: Vec<String> = monotone::rewrite(&prog).1.iter().map(|v| prog.var(*v).source_name.clone()).collect();
+        (locks, grown)
+    };
+    let one = |s: &str| vec![s.to_string()];
+    assert_eq!(names("monotone_tas.c"), (one("m"), one("value")));
+    assert_eq!(names("monotone_mutex.c"), (vec![], one("value")));
+    // The decrement, the unlocked write and the early read leave value unsettled; the lock stays.
+    for twin in ["monotone_dec_fail.c", "monotone_unlocked_fail.c", "monotone_read_early_fail.c"] {
+        assert_eq!(names(twin), (one("m"), vec![]), "{twin}");
+    }
+    // A release by a thread that does not hold m, or an acquire whose test is not atomic with its write.
+    assert_eq!(names("monotone_rogue_release_fail.c"), (vec![], vec![]));
+    assert_eq!(names("atomic_lock_fail.c"), (vec![], vec![]));
+    let wrap = common::repo("tests/programs/coarsen");
+    for twin in ["monotone_wrap.c", "monotone_signed_wrap.c"] {
+        let prog = load(&wrap.join(twin), &FrontendOptions::default()).unwrap();
+        assert!(monotone::rewrite(&prog).1.is_empty(), "{twin}");
+    }
+}

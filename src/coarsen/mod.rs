@@ -15,6 +15,7 @@ pub mod facts;
 pub mod fold;
 pub mod joins;
 pub mod locks;
+pub mod monotone;
 pub mod partition;
 pub mod privatise;
 pub mod report;
@@ -209,8 +210,12 @@ pub fn run(prog: &Program, opts: &CoarsenOptions) -> Result<Outcome, String> {
             Action::Assert(id, _) => out.assertions[id.0 as usize].status != Status::Safe,
             _ => false,
         };
-        let (equal, twins) = twins::rewrite(prog, &news);
-        let first = equal.as_ref().unwrap_or(prog);
+        // Tests that a monotone global decides (monotone.rs) are settled first: the rewrite
+        // keeps every location, so the twins' `news` still speaks of the same ones.
+        let (settled, grown) = monotone::rewrite(prog);
+        let zeroth = settled.as_ref().unwrap_or(prog);
+        let (equal, twins) = twins::rewrite(zeroth, &news);
+        let first = equal.as_ref().unwrap_or(zeroth);
         let counts = counts::facts(first);
         let counted = counts::rewrite(first, &counts);
         let start = counted.as_ref().unwrap_or(first);
@@ -220,6 +225,10 @@ pub fn run(prog: &Program, opts: &CoarsenOptions) -> Result<Outcome, String> {
         let plan = privatise::plan(base);
         let cached = privatise::rewrite(base, &plan);
         let mut how = Vec::new();
+        if settled.is_some() {
+            let names: Vec<&str> = grown.iter().map(|g| prog.var(*g).source_name.as_str()).collect();
+            how.push(format!("{} only growing (every write a guarded increment that cannot wrap)", names.join(", ")));
+        }
         if equal.is_some() {
             let mut names: Vec<String> = twins.iter().map(|t| format!("{} and {}", prog.template(t.first).name, prog.template(t.second).name)).collect();
             names.dedup();
@@ -236,7 +245,7 @@ pub fn run(prog: &Program, opts: &CoarsenOptions) -> Result<Outcome, String> {
         if cached.is_some() {
             how.push(format!("{} cached under the lock of its object while held", plan.protected.join(", ")));
         }
-        if let Some(rewritten) = cached.or(partitioned).or(counted).or(equal) {
+        if let Some(rewritten) = cached.or(partitioned).or(counted).or(equal).or(settled) {
             let more = go(&rewritten)?;
             for (a, b) in out.assertions.iter_mut().zip(more.assertions) {
                 if a.status != Status::Safe && b.status == Status::Safe {
