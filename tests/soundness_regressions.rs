@@ -344,3 +344,13 @@ fn a_boolean_program_statement_reads_its_globals_at_once() {
     let runs = never_wrong("bp_statement_reads_at_once.bp");
     assert_eq!(runs[0][1].0, "violated", "{runs:?}");
 }
+
+#[test]
+fn an_undefined_function_may_call_the_programs_functions() {
+    // `ext_run` lives in another translation unit, which may call `fin` by name when it has
+    // external linkage, or through `hook`, a global it can read, when it is `static`.
+    for file in ["undefined_calls_program_function.c", "undefined_calls_through_global.c"] {
+        let runs = never_wrong(file);
+        assert!(runs.iter().all(|r| r[1].1.contains("code elsewhere may call")), "{file}: {runs:?}");
+    }
+}

@@ -610,6 +610,7 @@ impl<'a> Lowerer<'a> {
             self.havoc_arguments(vals, ap, name, span);
             if !self.system_functions.contains(name) {
                 self.havoc_linked_globals(ap, name, span);
+                self.calls_linked_functions(name, span);
             }
             ap
         };

@@ -613,6 +613,18 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// A function defined in another translation unit may also call any function of the
+    /// program with external linkage, by name, and any whose address the program takes,
+    /// through a global it reads: their assertions, locks and writes are not in the havoc of
+    /// the globals, so such a call leaves the approximation incomplete.
+    pub(super) fn calls_linked_functions(&mut self, name: &str, span: Span) {
+        let callable = self.linked_functions.first().map(|f| format!("`{f}` (not `static`)")).or_else(|| self.fn_names.first().map(|f| format!("`{f}` (whose address it takes)")));
+        if let Some(f) = callable {
+            let what = format!("a call of `{name}`, which has no definition, in a program with a function {f} that code elsewhere may call");
+            self.incomplete(what, span);
+        }
+    }
+
     /// Records the step of a call of an undefined function, with the objects it havocked.
     pub(super) fn external_step(&mut self, at: LocId, ap: ApproxId, name: &str, span: Span, ret: &CType, wide_integer_arg: bool) {
         let written = std::mem::take(&mut self.step_writes);

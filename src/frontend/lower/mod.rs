@@ -138,6 +138,9 @@ pub(super) struct Lowerer<'a> {
     /// Globals with external linkage that the program declares (not a system header's): a
     /// function defined in another translation unit may write them by name.
     linked_globals: Vec<VarId>,
+    /// Functions with external linkage that the program defines, other than `main` (not a
+    /// system header's): a function defined in another translation unit may call them by name.
+    linked_functions: Vec<String>,
     /// See [`Program::known_to_unknown_code`].
     known_to_unknown_code: Vec<VarId>,
     /// Functions whose declaration comes from a system header: the C library, which writes no
@@ -204,6 +207,7 @@ impl<'a> Lowerer<'a> {
             step_writes: Vec::new(),
             address_as_integer: std::cell::Cell::new(false),
             linked_globals: Vec::new(),
+            linked_functions: Vec::new(),
             known_to_unknown_code: Vec::new(),
             system_functions: HashSet::new(),
             rec: Default::default(),
@@ -334,6 +338,11 @@ impl<'a> Lowerer<'a> {
             }
         }
         let ret = decl.ret.clone().unwrap_or(CType::int());
+        // Re-entering `main` from another translation unit is left out of the model: the
+        // root thread is the program's only entry.
+        if !specs.is_static && name != "main" && !self.map.in_system_header(f.span.start) && !self.linked_functions.contains(&name) {
+            self.linked_functions.push(name.clone());
+        }
         self.prototypes.insert(name.clone(), decl);
         self.functions.insert(name, FuncInfo { def: &f.node, params, ret, offset: f.span.start, end: f.span.end });
         Ok(())
