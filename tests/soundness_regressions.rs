@@ -354,3 +354,27 @@ fn an_undefined_function_may_call_the_programs_functions() {
         assert!(runs.iter().all(|r| r[1].1.contains("code elsewhere may call")), "{file}: {runs:?}");
     }
 }
+
+#[test]
+fn a_constant_condition_follows_c_conversions() {
+    let runs = never_wrong("constant_condition_types.c");
+    assert_eq!((runs[0][0].0.as_str(), runs[0][1].0.as_str()), ("safe", "violated"), "{runs:?}");
+}
+
+#[test]
+fn what_a_local_braced_initializer_leaves_out_is_zero() {
+    let runs = never_wrong("local_partial_initializer.c");
+    assert_eq!((runs[0][0].0.as_str(), runs[0][1].0.as_str()), ("safe", "violated"), "{runs:?}");
+}
+
+#[test]
+fn sizeof_an_expression_takes_its_c_type() {
+    let runs = never_wrong("sizeof_expression_types.c");
+    assert_eq!((runs[0][0].0.as_str(), runs[0][1].0.as_str()), ("safe", "violated"), "{runs:?}");
+}
+
+#[test]
+fn a_cleanup_attribute_is_not_analysed() {
+    let runs = never_wrong("cleanup_attribute.c");
+    assert!(runs.iter().flatten().all(|v| v.1.contains("cleanup")), "{runs:?}");
+}

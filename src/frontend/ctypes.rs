@@ -519,64 +519,171 @@ impl TypeEnv {
 
     /// Evaluates an integer constant expression, if it is one.
     pub fn const_eval(&self, e: &Expression) -> Option<i128> {
+        self.const_typed(e).map(|(v, _)| v)
+    }
+
+    /// The value and type of an integer constant expression as C computes them (C11 6.6,
+    /// 6.3.1.8): literals have their types, operands take the usual arithmetic conversions,
+    /// unsigned results wrap and casts convert. `None` for what is not such a constant, or
+    /// overflows a signed type (undefined), or divides by zero.
+    fn const_typed(&self, e: &Expression) -> Option<(i128, IntTy)> {
+        const INT: IntTy = IntTy { bits: 32, signed: true };
+        let fit = |v: i128, t: IntTy| (t.min() <= v && v <= t.max()).then_some((v, t));
+        // An arithmetic result in type `t`: unsigned arithmetic wraps, signed overflow is
+        // not a constant.
+        let arith = |v: Option<i128>, t: IntTy| if t.signed { fit(v?, t) } else { Some((t.wrap(v?), t)) };
         match e {
             Expression::Constant(c) => match &c.node {
-                Constant::Integer(i) => parse_integer(i).map(|(v, _)| v),
-                Constant::Character(s) => parse_char(s),
+                Constant::Integer(i) => match parse_integer(i)? {
+                    (v, CType::Int(t, _)) => Some((v, t)),
+                    _ => None,
+                },
+                Constant::Character(s) => Some((parse_char(s)?, INT)),
                 Constant::Float(_) => None,
             },
-            Expression::Identifier(id) => self.enum_consts.get(&id.node.name).copied(),
+            // GCC gives an enumerator that does not fit `int` the first type that holds it.
+            Expression::Identifier(id) => {
+                let v = self.enum_consts.get(&id.node.name).copied()?;
+                [INT, IntTy { bits: 32, signed: false }, IntTy { bits: 64, signed: true }, IntTy { bits: 64, signed: false }].into_iter().find_map(|t| fit(v, t))
+            }
             Expression::UnaryOperator(u) => {
-                let v = self.const_eval(&u.node.operand.node)?;
+                let (v, t) = self.const_typed(&u.node.operand.node)?;
+                let t = promote(t);
                 match u.node.operator.node {
-                    UnaryOperator::Minus => Some(-v),
-                    UnaryOperator::Plus => Some(v),
-                    UnaryOperator::Complement => Some(!v),
-                    UnaryOperator::Negate => Some((v == 0) as i128),
+                    UnaryOperator::Minus => arith(Some(-v), t),
+                    UnaryOperator::Plus => Some((v, t)),
+                    UnaryOperator::Complement => Some((t.wrap(!v), t)),
+                    UnaryOperator::Negate => Some(((v == 0) as i128, INT)),
                     _ => None,
                 }
             }
             Expression::Cast(c) => {
-                let v = self.const_eval(&c.node.expression.node)?;
-                Some(v)
-            }
-            Expression::BinaryOperator(b) => {
-                let l = self.const_eval(&b.node.lhs.node)?;
-                let r = self.const_eval(&b.node.rhs.node)?;
-                use BinaryOperator::*;
-                Some(match b.node.operator.node {
-                    Plus => l.checked_add(r)?,
-                    Minus => l.checked_sub(r)?,
-                    Multiply => l.checked_mul(r)?,
-                    Divide => l.checked_div(r)?,
-                    Modulo => l.checked_rem(r)?,
-                    ShiftLeft => l.checked_shl(u32::try_from(r).ok()?)?,
-                    ShiftRight => l.checked_shr(u32::try_from(r).ok()?)?,
-                    Less => (l < r) as i128,
-                    Greater => (l > r) as i128,
-                    LessOrEqual => (l <= r) as i128,
-                    GreaterOrEqual => (l >= r) as i128,
-                    Equals => (l == r) as i128,
-                    NotEquals => (l != r) as i128,
-                    BitwiseAnd => l & r,
-                    BitwiseOr => l | r,
-                    BitwiseXor => l ^ r,
-                    LogicalAnd => (l != 0 && r != 0) as i128,
-                    LogicalOr => (l != 0 || r != 0) as i128,
-                    _ => return None,
-                })
-            }
-            Expression::Conditional(c) => {
-                let k = self.const_eval(&c.node.condition.node)?;
-                if k != 0 {
-                    self.const_eval(&c.node.then_expression.node)
-                } else {
-                    self.const_eval(&c.node.else_expression.node)
+                let (v, _) = self.const_typed(&c.node.expression.node)?;
+                match self.cast_target(&c.node.type_name.node)? {
+                    None => Some(((v != 0) as i128, IntTy { bits: 8, signed: false })),
+                    Some(t) => Some((t.wrap(v), t)),
                 }
             }
-            Expression::SizeOfTy(_) | Expression::SizeOfVal(_) => None,
+            Expression::BinaryOperator(b) => {
+                use BinaryOperator::*;
+                let op = b.node.operator.node.clone();
+                let (l, lt) = self.const_typed(&b.node.lhs.node)?;
+                // `&&` and `||` do not evaluate (or need) an operand the left one decides.
+                match (&op, l != 0) {
+                    (LogicalAnd, false) => return Some((0, INT)),
+                    (LogicalOr, true) => return Some((1, INT)),
+                    _ => {}
+                }
+                let (r, rt) = self.const_typed(&b.node.rhs.node)?;
+                if matches!(op, LogicalAnd | LogicalOr) {
+                    return Some(((r != 0) as i128, INT));
+                }
+                if matches!(op, ShiftLeft | ShiftRight) {
+                    let t = promote(lt);
+                    if r < 0 || r >= t.bits as i128 {
+                        return None;
+                    }
+                    // GCC defines the signed left shifts C11 leaves undefined: they wrap.
+                    return Some((if op == ShiftLeft { t.wrap(l << r) } else { l >> r }, t));
+                }
+                // Both operands in their common type, where the comparison happens too.
+                let t = common(lt, rt);
+                let (l, r) = (t.wrap(l), t.wrap(r));
+                let truth = |b: bool| Some((b as i128, INT));
+                match op {
+                    Plus => arith(l.checked_add(r), t),
+                    Minus => arith(l.checked_sub(r), t),
+                    Multiply => arith(l.checked_mul(r), t),
+                    Divide => arith(l.checked_div(r), t),
+                    Modulo => arith(l.checked_rem(r), t),
+                    Less => truth(l < r),
+                    Greater => truth(l > r),
+                    LessOrEqual => truth(l <= r),
+                    GreaterOrEqual => truth(l >= r),
+                    Equals => truth(l == r),
+                    NotEquals => truth(l != r),
+                    BitwiseAnd => Some((t.wrap(l & r), t)),
+                    BitwiseOr => Some((t.wrap(l | r), t)),
+                    BitwiseXor => Some((t.wrap(l ^ r), t)),
+                    _ => None,
+                }
+            }
+            Expression::Conditional(c) => {
+                let (k, _) = self.const_typed(&c.node.condition.node)?;
+                // The result has the branches' common type whichever is chosen.
+                let (a, at) = self.const_typed(&c.node.then_expression.node)?;
+                let (b, bt) = self.const_typed(&c.node.else_expression.node)?;
+                let t = common(at, bt);
+                Some((t.wrap(if k != 0 { a } else { b }), t))
+            }
             _ => None,
         }
+    }
+
+    /// The integer type a cast in a constant expression converts to: `Some(None)` for
+    /// `_Bool`, `None` for what this does not resolve (records, floating point, `typeof`).
+    fn cast_target(&self, tn: &TypeName) -> Option<Option<IntTy>> {
+        let ptr = Some(Some(crate::ir::types::ptr_int(self.dm)));
+        if tn.declarator.as_ref().is_some_and(|d| !d.node.derived.is_empty()) {
+            return ptr;
+        }
+        let of = |t: &CType| match t {
+            CType::Int(i, _) => Some(Some(*i)),
+            CType::Bool => Some(None),
+            CType::Pointer(_) => ptr,
+            _ => None,
+        };
+        let (mut longs, mut short, mut char_, mut unsigned) = (0, false, false, false);
+        for s in &tn.specifiers {
+            let SpecifierQualifier::TypeSpecifier(t) = &s.node else { continue };
+            match &t.node {
+                TypeSpecifier::Char => char_ = true,
+                TypeSpecifier::Short => short = true,
+                TypeSpecifier::Long => longs += 1,
+                TypeSpecifier::Unsigned => unsigned = true,
+                TypeSpecifier::Int | TypeSpecifier::Signed => {}
+                TypeSpecifier::Bool => return Some(None),
+                TypeSpecifier::Enum(_) => return Some(Some(IntTy { bits: 32, signed: true })),
+                TypeSpecifier::TypedefName(id) => return of(self.typedefs.get(&id.node.name)?),
+                _ => return None,
+            }
+        }
+        let long_bits = if self.dm == DataModel::ILP32 { 32 } else { 64 };
+        let bits = if char_ {
+            8
+        } else if short {
+            16
+        } else if longs >= 2 {
+            64
+        } else if longs == 1 {
+            long_bits
+        } else {
+            32
+        };
+        Some(Some(IntTy { bits, signed: !unsigned }))
+    }
+}
+
+/// C's integer promotion of an integer type.
+pub fn promote(t: IntTy) -> IntTy {
+    if t.bits < 32 {
+        IntTy { bits: 32, signed: true }
+    } else {
+        t
+    }
+}
+
+/// C's usual arithmetic conversions on two integer types.
+pub fn common(a: IntTy, b: IntTy) -> IntTy {
+    let (a, b) = (promote(a), promote(b));
+    if a.signed == b.signed {
+        return if a.bits >= b.bits { a } else { b };
+    }
+    let (s, u) = if a.signed { (a, b) } else { (b, a) };
+    if u.bits >= s.bits {
+        u
+    } else {
+        s
     }
 }
 
@@ -647,8 +754,10 @@ pub fn parse_char(s: &str) -> Option<i128> {
         "f" => 12,
         "v" => 11,
         "?" => 63,
-        r if r.starts_with('x') => i128::from_str_radix(&r[1..], 16).ok()?,
-        r => i128::from_str_radix(r, 8).ok()?,
+        // A numeric escape gives a `char`, signed on the x86 targets, which the constant's
+        // `int` value then holds: '\xff' is -1.
+        r if r.starts_with('x') => IntTy { bits: 8, signed: true }.wrap(i128::from_str_radix(&r[1..], 16).ok()?),
+        r => IntTy { bits: 8, signed: true }.wrap(i128::from_str_radix(r, 8).ok()?),
     })
 }
 

@@ -14,28 +14,7 @@ pub(in crate::frontend) struct Val {
 
 const LONG_SIGNED: Ty = Ty::Int(IntTy { bits: 64, signed: true });
 
-/// C's integer promotion of an integer type.
-pub(in crate::frontend) fn promote(t: IntTy) -> IntTy {
-    if t.bits < 32 {
-        IntTy { bits: 32, signed: true }
-    } else {
-        t
-    }
-}
-
-/// C's usual arithmetic conversions on two integer types.
-pub(in crate::frontend) fn common(a: IntTy, b: IntTy) -> IntTy {
-    let (a, b) = (promote(a), promote(b));
-    if a.signed == b.signed {
-        return if a.bits >= b.bits { a } else { b };
-    }
-    let (s, u) = if a.signed { (a, b) } else { (b, a) };
-    if u.bits >= s.bits {
-        u
-    } else {
-        s
-    }
-}
+pub(in crate::frontend) use crate::frontend::ctypes::{common, promote};
 
 /// The integer type of a C type for arithmetic, if it has one.
 fn int_of(t: &CType) -> Option<IntTy> {
@@ -190,7 +169,7 @@ impl<'a> Lowerer<'a> {
                     Some(v) => Val { e: Expr::Const(v, Ty::INT), ty: CType::int() },
                     None => return Err(self.error(e.span, format!("unsupported character constant {s}"))),
                 },
-                Constant::Float(_) => Val { e: Expr::Nondet(Ty::Float), ty: CType::Float(8) },
+                Constant::Float(f) => Val { e: Expr::Nondet(Ty::Float), ty: self.float_constant_type(f) },
             },
             Expression::StringLiteral(parts) => self.string_literal(&parts.node, span),
             Expression::Member(_) => {
@@ -203,13 +182,17 @@ impl<'a> Lowerer<'a> {
                 self.size_of_at(&ty, e.span)
             }
             Expression::SizeOfVal(x) => {
+                self.untyped = false;
                 let ty = self.static_type(&x.node.0.node);
+                if std::mem::take(&mut self.untyped) {
+                    return self.unsupported_value(e, "`sizeof` of an expression whose type is not resolved");
+                }
                 self.size_of_at(&ty, e.span)
             }
             Expression::AlignOf(t) => {
                 let ty = self.type_name_at(&t.node.0, e.span)?;
-                let size = self.types.size_of(&ty).clamp(1, 8);
-                Val { e: Expr::Const(size as i128, Ty::Int(IntTy { bits: 64, signed: false })), ty: int_ctype(IntTy { bits: 64, signed: false }) }
+                let align = self.types.align_of(&ty).max(1);
+                Val { e: Expr::Const(align as i128, Ty::Int(IntTy { bits: 64, signed: false })), ty: int_ctype(IntTy { bits: 64, signed: false }) }
             }
             Expression::UnaryOperator(u) => return self.unary(&u.node, e, want),
             Expression::Cast(c) => {
@@ -822,41 +805,59 @@ impl<'a> Lowerer<'a> {
         match e {
             Expression::Identifier(id) => match self.lookup(&id.node.name) {
                 Some(v) => self.vars[v.index()].ty.clone(),
-                None if self.functions.contains_key(&id.node.name) => CType::Function,
-                None => CType::int(),
+                None if self.functions.contains_key(&id.node.name) || self.prototypes.contains_key(&id.node.name) => CType::Function,
+                None if self.types.enum_const(&id.node.name).is_some() => CType::int(),
+                None => self.untyped(),
             },
             Expression::Constant(c) => match &c.node {
                 Constant::Integer(i) => super::super::ctypes::parse_integer(i).map(|(_, t)| t).unwrap_or_else(CType::int),
-                Constant::Float(_) => CType::Float(8),
+                Constant::Float(f) => self.float_constant_type(f),
                 Constant::Character(_) => CType::int(),
             },
-            Expression::StringLiteral(s) => {
-                let len: usize = s.node.iter().map(|p| p.len().saturating_sub(2)).sum();
-                CType::Array(Box::new(int_ctype(IntTy { bits: 8, signed: true })), Some(len as u64 + 1))
-            }
+            Expression::StringLiteral(s) => match super::library::literal_bytes(&s.node) {
+                Some(bytes) => CType::Array(Box::new(int_ctype(IntTy { bits: 8, signed: true })), Some(bytes.len() as u64 + 1)),
+                None => self.untyped(),
+            },
             Expression::Member(m) => {
                 let bt = match m.node.operator.node {
                     MemberOperator::Direct => self.static_type(&m.node.expression.node),
                     MemberOperator::Indirect => self.static_type(&m.node.expression.node).pointee().cloned().unwrap_or(CType::Void),
                 };
                 match bt {
-                    CType::Record(r) => self.field(Lval::Var(VarId(0)), r, &m.node.identifier.node.name).map(|(_, t)| t).unwrap_or_else(CType::int),
-                    _ => CType::int(),
+                    CType::Record(r) => match self.field(Lval::Var(VarId(0)), r, &m.node.identifier.node.name) {
+                        Some((_, t)) => t,
+                        None => self.untyped(),
+                    },
+                    _ => self.untyped(),
                 }
             }
             Expression::BinaryOperator(b) => {
                 use BinaryOperator::*;
                 let l = self.static_type(&b.node.lhs.node);
-                match b.node.operator.node {
-                    Index => l.pointee().cloned().unwrap_or_else(|| self.static_type(&b.node.rhs.node).pointee().cloned().unwrap_or_else(CType::int)),
+                match &b.node.operator.node {
+                    Index => match l.pointee().cloned() {
+                        Some(t) => t,
+                        None => match self.static_type(&b.node.rhs.node).pointee().cloned() {
+                            Some(t) => t,
+                            None => self.untyped(),
+                        },
+                    },
                     Less | Greater | LessOrEqual | GreaterOrEqual | Equals | NotEquals | LogicalAnd | LogicalOr => CType::int(),
                     Assign | AssignPlus | AssignMinus | AssignMultiply | AssignDivide | AssignModulo | AssignShiftLeft | AssignShiftRight | AssignBitwiseAnd | AssignBitwiseOr | AssignBitwiseXor => l,
-                    _ => {
+                    // A shift has its promoted left operand's type, whatever the count's.
+                    ShiftLeft | ShiftRight => match int_of(&l) {
+                        Some(i) => int_ctype(promote(i)),
+                        None => self.untyped(),
+                    },
+                    op => {
                         let r = self.static_type(&b.node.rhs.node);
                         match (int_of(&l), int_of(&r)) {
                             (Some(x), Some(y)) => int_ctype(common(x, y)),
+                            // The difference of two pointers is a `ptrdiff_t`.
+                            _ if *op == Minus && l.pointee().is_some() && r.pointee().is_some() => int_ctype(IntTy { signed: true, ..crate::ir::types::ptr_int(self.dm()) }),
                             _ if matches!(l, CType::Pointer(_) | CType::Array(..)) => l,
-                            _ => r,
+                            _ if matches!(r, CType::Pointer(_) | CType::Array(..)) => r,
+                            _ => self.arith_float(&l, &r),
                         }
                     }
                 }
@@ -865,7 +866,10 @@ impl<'a> Lowerer<'a> {
                 let t = self.static_type(&u.node.operand.node);
                 match u.node.operator.node {
                     UnaryOperator::Address => CType::Pointer(Box::new(t)),
-                    UnaryOperator::Indirection => t.pointee().cloned().unwrap_or(CType::Void),
+                    UnaryOperator::Indirection => match t.pointee().cloned() {
+                        Some(p) => p,
+                        None => self.untyped(),
+                    },
                     UnaryOperator::Negate => CType::int(),
                     UnaryOperator::Plus | UnaryOperator::Minus | UnaryOperator::Complement => match int_of(&t) {
                         Some(i) => int_ctype(promote(i)),
@@ -875,16 +879,67 @@ impl<'a> Lowerer<'a> {
                 }
             }
             Expression::Cast(c) => self.types.type_name(&c.node.type_name.node).unwrap_or_else(|_| CType::int()),
-            Expression::Call(c) => match &c.node.callee.node {
-                Expression::Identifier(id) => {
-                    self.functions.get(&id.node.name).map(|f| f.ret.clone()).or_else(|| self.prototypes.get(&id.node.name).and_then(|p| p.ret.clone())).unwrap_or_else(CType::int)
+            Expression::Call(c) => {
+                let ret = match &c.node.callee.node {
+                    Expression::Identifier(id) => match self.lookup(&id.node.name) {
+                        Some(v) => self.var_sigs.get(&v).map(|s| s.ret.clone()),
+                        None => self.functions.get(&id.node.name).map(|f| f.ret.clone()).or_else(|| self.prototypes.get(&id.node.name).and_then(|p| p.ret.clone())),
+                    },
+                    _ => None,
+                };
+                ret.unwrap_or_else(|| self.untyped())
+            }
+            Expression::Conditional(c) => {
+                let a = self.static_type(&c.node.then_expression.node);
+                let b = self.static_type(&c.node.else_expression.node);
+                match (int_of(&a), int_of(&b)) {
+                    (Some(x), Some(y)) => int_ctype(common(x, y)),
+                    // A null pointer constant takes the other operand's pointer type.
+                    (Some(_), None) if b.pointee().is_some() => b,
+                    (None, Some(_)) if a.pointee().is_some() => a,
+                    _ if a.pointee().is_some() || matches!(a, CType::Record(_) | CType::Void) => a,
+                    _ => self.arith_float(&a, &b),
                 }
-                _ => CType::int(),
-            },
-            Expression::Conditional(c) => self.static_type(&c.node.then_expression.node),
+            }
             Expression::Comma(items) => items.last().map(|i| self.static_type(&i.node)).unwrap_or(CType::Void),
-            Expression::SizeOfTy(_) | Expression::SizeOfVal(_) | Expression::AlignOf(_) => int_ctype(IntTy { bits: 64, signed: false }),
-            _ => CType::int(),
+            Expression::CompoundLiteral(cl) => match self.types.type_name(&cl.node.type_name.node) {
+                Ok(CType::Array(elem, None)) => CType::Array(elem, Some(self.list_length(&cl.node.initializer_list) as u64)),
+                Ok(t) => t,
+                Err(_) => self.untyped(),
+            },
+            Expression::SizeOfTy(_) | Expression::SizeOfVal(_) | Expression::AlignOf(_) | Expression::OffsetOf(_) => int_ctype(IntTy { bits: 64, signed: false }),
+            _ => self.untyped(),
+        }
+    }
+
+    /// The type of an arithmetic operation one of whose operands is floating: the wider
+    /// floating type; what is neither integer nor floating is not resolved.
+    fn arith_float(&mut self, a: &CType, b: &CType) -> CType {
+        match (a, b) {
+            (CType::Float(x), CType::Float(y)) => CType::Float((*x).max(*y)),
+            (CType::Float(_), t) | (t, CType::Float(_)) if int_of(t).is_some() => {
+                if let CType::Float(_) = a {
+                    a.clone()
+                } else {
+                    b.clone()
+                }
+            }
+            _ => self.untyped(),
+        }
+    }
+
+    /// Notes that [`Lowerer::static_type`] could not resolve a type, and gives `int`.
+    fn untyped(&mut self) -> CType {
+        self.untyped = true;
+        CType::int()
+    }
+
+    /// The type of a floating constant, by its suffix.
+    fn float_constant_type(&self, f: &Float) -> CType {
+        match f.suffix.format {
+            FloatFormat::Float => CType::Float(4),
+            FloatFormat::LongDouble => CType::Float(if self.dm() == DataModel::ILP32 { 12 } else { 16 }),
+            _ => CType::Float(8),
         }
     }
 

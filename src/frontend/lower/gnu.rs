@@ -27,12 +27,38 @@ impl<'a> Visit<'a> for TypeofOperands<'a> {
     fn visit_statement(&mut self, _: &'a Statement, _: &'a LSpan) {}
 }
 
+/// The `cleanup` attributes of a translation unit: GCC calls the function they name when the
+/// variable leaves its scope, which the lowering does not do.
+struct CleanupAttributes(Vec<LSpan>);
+
+impl<'a> Visit<'a> for CleanupAttributes {
+    fn visit_attribute(&mut self, a: &'a Attribute, span: &'a LSpan) {
+        if matches!(a.name.node.as_str(), "cleanup" | "__cleanup__") {
+            self.0.push(*span);
+        }
+    }
+}
+
 impl<'a> Lowerer<'a> {
     /// Types every `typeof(expression)` operand found by a visit, in the current scope.
     fn type_operands(&mut self, found: TypeofOperands<'a>) {
         for e in found.0 {
+            self.untyped = false;
             let ty = self.static_type(&e.node);
+            if std::mem::take(&mut self.untyped) {
+                self.unsupported(e.span, "`typeof` of an expression whose type is not resolved");
+            }
             self.types.typeofs.insert((e.span.start, e.span.end), ty);
+        }
+    }
+
+    /// Marks every `__attribute__((cleanup(f)))` of the unit as an unsupported construct: the
+    /// calls of `f` at scope exit would be missing.
+    pub(super) fn reject_cleanup_attributes(&mut self, unit: &'a TranslationUnit) {
+        let mut found = CleanupAttributes(Vec::new());
+        found.visit_translation_unit(unit);
+        for at in found.0 {
+            self.unsupported(at, "`__attribute__((cleanup))`: the function it names runs when the variable leaves its scope");
         }
     }
 

@@ -155,6 +155,9 @@ pub(super) struct Lowerer<'a> {
     moves_by_slots: bool,
     /// Character pointers moved by bytes: see [`Program::byte_moves`].
     byte_moves: Vec<(Expr, Span)>,
+    /// Set by [`Lowerer::static_type`] when it met an expression whose type it cannot tell,
+    /// so that `sizeof` of it is not a guess.
+    untyped: bool,
 }
 
 /// An error that stops lowering the file.
@@ -214,6 +217,7 @@ impl<'a> Lowerer<'a> {
             slot_offset: false,
             moves_by_slots: false,
             byte_moves: Vec::new(),
+            untyped: false,
         }
     }
 
@@ -253,6 +257,7 @@ impl<'a> Lowerer<'a> {
 
     /// Collects types, globals and function definitions of the translation unit.
     pub fn declare_unit(&mut self, unit: &'a TranslationUnit) -> Result<(), Fatal> {
+        self.reject_cleanup_attributes(unit);
         for ext in &unit.0 {
             match &ext.node {
                 ExternalDeclaration::Declaration(d) => self.global_declaration(d)?,

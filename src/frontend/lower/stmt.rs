@@ -227,7 +227,7 @@ impl<'a> Lowerer<'a> {
                     let (Some(lo), Some(hi)) = (self.types.const_eval(&r.node.low.node), self.types.const_eval(&r.node.high.node)) else {
                         return Err(self.error(r.span, "case range bounds are not integer constants"));
                     };
-                    let (lo, hi) = (Expr::Const(lo, ty), Expr::Const(hi, ty));
+                    let (lo, hi) = (Expr::Const(ty.convert(lo, self.dm()), ty), Expr::Const(ty.convert(hi, self.dm()), ty));
                     let ge = self.new_loc(Action::Assume(Expr::Binary(BinOp::Ge, Box::new(scrut.clone()), Box::new(lo.clone()), Ty::INT)), span);
                     let le = self.new_loc(Action::Assume(Expr::Binary(BinOp::Le, Box::new(scrut.clone()), Box::new(hi.clone()), Ty::INT)), span);
                     self.connect(&dispatch, ge);
@@ -299,7 +299,14 @@ impl<'a> Lowerer<'a> {
                 self.var_sigs.insert(v, s);
             }
             match &id.node.initializer {
-                Some(init) => self.initialize(Lval::Var(v), &decl.ty, init, span)?,
+                Some(init) => {
+                    // What a braced list leaves out is zero, as in static storage (C11
+                    // 6.7.9p21): `struct P l = { .b = 3 }` has `l.a == 0`.
+                    if matches!(init.node, Initializer::List(_)) && !decl.ty.is_scalar() {
+                        self.zero_fill(Lval::Var(v), &decl.ty, span);
+                    }
+                    self.initialize(Lval::Var(v), &decl.ty, init, span)?
+                }
                 None if decl.ty.is_scalar() && self.live() => {
                     // An uninitialised local holds an indeterminate value, on every iteration
                     // of a loop that declares it.
