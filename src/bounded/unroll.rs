@@ -517,12 +517,12 @@ fn parse_guard(prog: &Program, template: TemplateId, lp: &Loop, c: &Expr) -> Opt
     let Expr::Binary(op, a, b, _) = c else { return None };
     let (v, k, op) = match (register_load(prog, a), constant(b), register_load(prog, b), constant(a)) {
         (Some(v), Some(k), _, _) => (v, k, *op),
-        (_, _, Some(v), Some(k)) => (v, k, swap(*op)?),
+        (_, _, Some(v), Some(k)) => (v, k, op.swap_operands()?),
         (Some(x), None, Some(y), None) => {
             let written = |w: VarId| lp.body.iter().any(|l| writes(&prog.loc(*l).action, w));
             let (v, w, op) = match (written(x), written(y)) {
                 (true, false) => (x, y, *op),
-                (false, true) => (y, x, swap(*op)?),
+                (false, true) => (y, x, op.swap_operands()?),
                 _ => return None,
             };
             let (lo, hi) = entry_range(prog, template, w, lp.header, &lp.body, COPY_DEPTH)?;
@@ -538,17 +538,6 @@ fn parse_guard(prog: &Program, template: TemplateId, lp: &Loop, c: &Expr) -> Opt
         BinOp::Ge => Some((v, Dir::Down, k - 1)),
         _ => None,
     }
-}
-
-/// The comparison with its operands exchanged.
-fn swap(op: BinOp) -> Option<BinOp> {
-    Some(match op {
-        BinOp::Lt => BinOp::Gt,
-        BinOp::Le => BinOp::Ge,
-        BinOp::Gt => BinOp::Lt,
-        BinOp::Ge => BinOp::Le,
-        _ => return None,
-    })
 }
 
 /// The register read by `e`, through conversions that keep every value of its type.

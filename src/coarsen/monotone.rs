@@ -225,12 +225,9 @@ impl Mono<'_> {
         // A constant of another type would be compared after a conversion the IR spells out.
         let (op, k) = match (&**x, &**y) {
             (l, Expr::Const(k, t)) if is_g(l) && *t == self.ty => (*op, *k),
-            (Expr::Const(k, t), r) if is_g(r) && *t == self.ty => match op {
-                BinOp::Lt => (BinOp::Gt, *k),
-                BinOp::Le => (BinOp::Ge, *k),
-                BinOp::Gt => (BinOp::Lt, *k),
-                BinOp::Ge => (BinOp::Le, *k),
-                o => (*o, *k),
+            (Expr::Const(k, t), r) if is_g(r) && *t == self.ty => match op.swap_operands() {
+                Some(o) => (o, *k),
+                None => return ub,
             },
             _ => return ub,
         };
@@ -385,14 +382,7 @@ fn decide(e: &Expr, g: VarId, diff: &BTreeMap<VarId, i128>) -> Option<bool> {
     let (op, x) = if l == g {
         (*op, r)
     } else if r == g {
-        let mirrored = match op {
-            BinOp::Lt => BinOp::Gt,
-            BinOp::Le => BinOp::Ge,
-            BinOp::Gt => BinOp::Lt,
-            BinOp::Ge => BinOp::Le,
-            o => *o,
-        };
-        (mirrored, l)
+        (op.swap_operands()?, l)
     } else {
         return None;
     };

@@ -181,6 +181,19 @@ impl BinOp {
         matches!(self, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne)
     }
 
+    /// The comparison with its operands exchanged (`a < b` is `b > a`); `None` for operators
+    /// that are not comparisons.
+    pub fn swap_operands(self) -> Option<BinOp> {
+        Some(match self {
+            BinOp::Lt => BinOp::Gt,
+            BinOp::Le => BinOp::Ge,
+            BinOp::Gt => BinOp::Lt,
+            BinOp::Ge => BinOp::Le,
+            BinOp::Eq | BinOp::Ne => self,
+            _ => return None,
+        })
+    }
+
     /// The comparison that holds exactly when `self` does not.
     pub fn negate_comparison(self) -> Option<BinOp> {
         Some(match self {
