@@ -259,11 +259,14 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
         search.rounds(2..=MAX_DEEPENING, &mut verdicts);
         artifacts = search.finish(&mut verdicts, &mut sections);
     } else {
-        if opts.runs(Engine::Finite) {
-            finite_pass(prog, opts, &mut verdicts, false);
-        }
+        // The fixed bound goes first: it is what the user asked for, and a bug it finds makes
+        // the finite engine's budget (up to 5 s spent declining on the indexer) moot. The finite
+        // engine then turns what the bound left `bounded-safe` into proofs where it can.
         if let (true, Some(b)) = (opts.runs(Engine::Bounded), opts.bound) {
             bounded_pass(prog, opts, b, hints.as_ref(), &mut verdicts, &mut sections, &mut artifacts);
+        }
+        if opts.runs(Engine::Finite) {
+            finite_pass(prog, opts, &mut verdicts, false);
         }
     }
     // A proof may rest only on havocs that cover everything the approximated code can do, and
@@ -284,13 +287,18 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
     CheckReport { verdicts, sections, artifacts }
 }
 
+/// Whether a proof may still improve a verdict: a fixed bound's `bounded-safe` is no proof.
+fn still_open(s: &Status) -> bool {
+    matches!(s, Status::Unknown | Status::BoundedSafe)
+}
+
 /// The finite-state engine on the assertions still open. Its proofs cover the threads the
 /// program creates, and every number of threads of a template created unboundedly (the
 /// parameterized abstraction); its "not proved" is left to the bounded search. A `quick` pass
 /// runs only the Cartesian phase, on a 25th of the budget, and leaves the reasons of what it
 /// does not prove as they were (the full pass says why).
 fn finite_pass(prog: &Program, opts: &CheckOptions, verdicts: &mut [AssertionVerdict], quick: bool) {
-    let open: Vec<AssertId> = (0..verdicts.len()).filter(|&i| verdicts[i].status == Status::Unknown && !prog.assertions[i].locs.is_empty()).map(|i| AssertId(i as u32)).collect();
+    let open: Vec<AssertId> = (0..verdicts.len()).filter(|&i| still_open(&verdicts[i].status) && !prog.assertions[i].locs.is_empty()).map(|i| AssertId(i as u32)).collect();
     if open.is_empty() {
         return;
     }
@@ -346,6 +354,7 @@ fn finite_pass(prog: &Program, opts: &CheckOptions, verdicts: &mut [AssertionVer
             v.status = Status::Safe;
             v.reason = format!("safe: proved by {how}, {claim}");
             v.detail = None;
+            v.bound = None;
         }
     }
     if !not_proved.is_empty() && !quick {
@@ -364,7 +373,7 @@ fn transactions_pass(prog: &Program, budget: Duration, open: &[AssertId], verdic
         Ok(r) => {
             for (a, outcome) in r.outcomes {
                 let v = &mut verdicts[a.index()];
-                if v.status != Status::Unknown {
+                if !still_open(&v.status) {
                     continue;
                 }
                 match outcome {
@@ -375,6 +384,7 @@ fn transactions_pass(prog: &Program, budget: Duration, open: &[AssertId], verdic
                             r.threads, r.termination
                         );
                         v.detail = None;
+                        v.bound = None;
                     }
                     Err(why) => v.reason.push_str(&format!("; the transactions did not prove it: {why}")),
                 }
