@@ -386,3 +386,9 @@ fn every_thread_starts_with_the_initializer_of_its_thread_local_copy() {
     // COARSEN alone proves the one that holds.
     assert_eq!(runs[3][0].0, "safe", "{runs:?}");
 }
+
+#[test]
+fn constructors_and_destructors_are_not_analysed() {
+    let runs = never_wrong("constructor_destructor.c");
+    assert!(runs.iter().flatten().all(|v| v.1.contains("constructor")), "{runs:?}");
+}

@@ -261,7 +261,7 @@ impl<'a> Lowerer<'a> {
 
     /// Collects types, globals and function definitions of the translation unit.
     pub fn declare_unit(&mut self, unit: &'a TranslationUnit) -> Result<(), Fatal> {
-        self.reject_cleanup_attributes(unit);
+        self.reject_hidden_calls(unit);
         for ext in &unit.0 {
             match &ext.node {
                 ExternalDeclaration::Declaration(d) => self.global_declaration(d)?,
