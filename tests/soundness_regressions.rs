@@ -378,3 +378,17 @@ fn a_cleanup_attribute_is_not_analysed() {
     let runs = never_wrong("cleanup_attribute.c");
     assert!(runs.iter().flatten().all(|v| v.1.contains("cleanup")), "{runs:?}");
 }
+
+#[test]
+fn every_thread_starts_with_the_initializer_of_its_thread_local_copy() {
+    let runs = never_wrong("thread_local_initializer.c");
+    assert_eq!((runs[0][0].0.as_str(), runs[0][1].0.as_str()), ("safe", "violated"), "{runs:?}");
+    // COARSEN alone proves the one that holds.
+    assert_eq!(runs[3][0].0, "safe", "{runs:?}");
+}
+
+#[test]
+fn constructors_and_destructors_are_not_analysed() {
+    let runs = never_wrong("constructor_destructor.c");
+    assert!(runs.iter().flatten().all(|v| v.1.contains("constructor")), "{runs:?}");
+}

@@ -27,15 +27,21 @@ impl<'a> Visit<'a> for TypeofOperands<'a> {
     fn visit_statement(&mut self, _: &'a Statement, _: &'a LSpan) {}
 }
 
-/// The `cleanup` attributes of a translation unit: GCC calls the function they name when the
-/// variable leaves its scope, which the lowering does not do.
-struct CleanupAttributes(Vec<LSpan>);
+/// The attributes of a translation unit that make code run where no call is written, which the
+/// lowering does not do: `cleanup` (GCC calls the function it names when the variable leaves
+/// its scope), `constructor` (the function runs before `main`) and `destructor` (after `main`
+/// returns or `exit` is called). Each with its attribute's name.
+struct HiddenCalls(Vec<(LSpan, &'static str)>);
 
-impl<'a> Visit<'a> for CleanupAttributes {
+impl<'a> Visit<'a> for HiddenCalls {
     fn visit_attribute(&mut self, a: &'a Attribute, span: &'a LSpan) {
-        if matches!(a.name.node.as_str(), "cleanup" | "__cleanup__") {
-            self.0.push(*span);
-        }
+        let what = match a.name.node.as_str() {
+            "cleanup" | "__cleanup__" => "`__attribute__((cleanup))`: the function it names runs when the variable leaves its scope",
+            "constructor" | "__constructor__" => "`__attribute__((constructor))`: the function runs before `main`",
+            "destructor" | "__destructor__" => "`__attribute__((destructor))`: the function runs after `main` returns or `exit` is called",
+            _ => return,
+        };
+        self.0.push((*span, what));
     }
 }
 
@@ -52,13 +58,14 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    /// Marks every `__attribute__((cleanup(f)))` of the unit as an unsupported construct: the
-    /// calls of `f` at scope exit would be missing.
-    pub(super) fn reject_cleanup_attributes(&mut self, unit: &'a TranslationUnit) {
-        let mut found = CleanupAttributes(Vec::new());
+    /// Marks every `cleanup`, `constructor` and `destructor` attribute of the unit (system
+    /// headers included: a static constructor there runs too) as an unsupported construct: the
+    /// calls they imply would be missing.
+    pub(super) fn reject_hidden_calls(&mut self, unit: &'a TranslationUnit) {
+        let mut found = HiddenCalls(Vec::new());
         found.visit_translation_unit(unit);
-        for at in found.0 {
-            self.unsupported(at, "`__attribute__((cleanup))`: the function it names runs when the variable leaves its scope");
+        for (at, what) in found.0 {
+            self.unsupported(at, what);
         }
     }
 

@@ -100,6 +100,9 @@ pub(super) struct Lowerer<'a> {
     pub functions: HashMap<String, FuncInfo<'a>>,
     prototypes: HashMap<String, Declared>,
     global_inits: Vec<(VarId, &'a Node<Initializer>)>,
+    /// Thread-local objects with an initialiser (globals and `static` locals): every thread's
+    /// copy starts with it, so each thread other than the root stores it at its entry.
+    tls_inits: Vec<(VarId, &'a Node<Initializer>)>,
     name_counts: HashMap<String, u32>,
     cur: Vec<LocId>,
     tpl: TemplateId,
@@ -189,6 +192,7 @@ impl<'a> Lowerer<'a> {
             functions: HashMap::new(),
             prototypes: HashMap::new(),
             global_inits: Vec::new(),
+            tls_inits: Vec::new(),
             name_counts: HashMap::new(),
             cur: Vec::new(),
             tpl: TemplateId(0),
@@ -257,7 +261,7 @@ impl<'a> Lowerer<'a> {
 
     /// Collects types, globals and function definitions of the translation unit.
     pub fn declare_unit(&mut self, unit: &'a TranslationUnit) -> Result<(), Fatal> {
-        self.reject_cleanup_attributes(unit);
+        self.reject_hidden_calls(unit);
         for ext in &unit.0 {
             match &ext.node {
                 ExternalDeclaration::Declaration(d) => self.global_declaration(d)?,
@@ -320,6 +324,9 @@ impl<'a> Lowerer<'a> {
             self.note_atomic_var(var, specs.is_atomic);
             if let Some(init) = &id.node.initializer {
                 self.global_inits.push((var, init));
+                if self.vars[var.index()].kind == VarKind::ThreadLocal {
+                    self.tls_inits.push((var, init));
+                }
             }
         }
         Ok(())
@@ -594,7 +601,40 @@ impl<'a> Lowerer<'a> {
             self.cur = vec![entry];
             self.lower_entry_body(&p.function, false, p.binds_arg)?;
         }
+        // A new thread's thread-local objects hold their initialisers (C11 6.2.4p4), not what
+        // the root stored into its own copies: the root's global initialisation does not
+        // reach them. Without an initialiser they start as zero, as every engine assumes.
+        let tls = std::mem::take(&mut self.tls_inits);
+        for t in 1..self.templates.len() {
+            for (v, init) in &tls {
+                let span = self.span(init.span);
+                self.init_at_entry(TemplateId(t as u32), *v, init, span)?;
+            }
+        }
+        self.tls_inits = tls;
         Ok(())
+    }
+
+    /// Lowers `init` into `v` right after the entry of template `t`, before anything the
+    /// template runs; the current template and position are kept.
+    pub(super) fn init_at_entry(&mut self, t: TemplateId, v: VarId, init: &'a Node<Initializer>, span: Span) -> Result<(), Fatal> {
+        let saved_cur = std::mem::take(&mut self.cur);
+        let saved_tpl = self.tpl;
+        self.tpl = t;
+        let entry = self.templates[t.index()].entry;
+        let old_succs = std::mem::take(&mut self.locs[entry.index()].succs);
+        self.cur = vec![entry];
+        let saved_frames = std::mem::take(&mut self.frames);
+        let ty = self.vars[v.index()].ty.clone();
+        let r = self.initialize(Lval::Var(v), &ty, init, span);
+        self.frames = saved_frames;
+        let tail = std::mem::take(&mut self.cur);
+        for s in old_succs {
+            self.connect(&tail, s);
+        }
+        self.tpl = saved_tpl;
+        self.cur = saved_cur;
+        r
     }
 
     fn fn_span(&self, name: &str) -> Span {

@@ -286,7 +286,7 @@ impl<'a> Lowerer<'a> {
                 continue;
             }
             if specs.is_static {
-                let v = self.static_local(&name, decl.ty.clone(), id.span.start, span, id.node.initializer.as_ref())?;
+                let v = self.static_local(&name, decl.ty.clone(), id.span.start, span, id.node.initializer.as_ref(), specs.is_thread_local)?;
                 self.note_atomic_var(v, specs.is_atomic);
                 self.bind(&name, v);
                 continue;
@@ -319,33 +319,23 @@ impl<'a> Lowerer<'a> {
         Ok(())
     }
 
-    /// A `static` local: one global object per declaration, initialised before `main`.
-    fn static_local(&mut self, name: &str, ty: CType, offset: usize, span: Span, init: Option<&'a Node<Initializer>>) -> Result<VarId, Fatal> {
+    /// A `static` local: one global object per declaration (one per thread if `_Thread_local`),
+    /// initialised before `main`.
+    fn static_local(&mut self, name: &str, ty: CType, offset: usize, span: Span, init: Option<&'a Node<Initializer>>, thread_local: bool) -> Result<VarId, Fatal> {
         if let Some(v) = self.statics.get(&offset) {
             return Ok(*v);
         }
         let fname = self.frames.last().map(|f| f.name.clone()).unwrap_or_default();
-        let v = self.new_var(&format!("{fname}::{name}"), ty.clone(), VarKind::Global, Some(span));
+        let kind = if thread_local { VarKind::ThreadLocal } else { VarKind::Global };
+        let v = self.new_var(&format!("{fname}::{name}"), ty.clone(), kind, Some(span));
         self.statics.insert(offset, v);
         if let Some(init) = init {
-            // The initialisation runs once, at the start of the root thread: splice it in
-            // right after the root's entry.
-            let saved_cur = std::mem::take(&mut self.cur);
-            let saved_tpl = self.tpl;
-            self.tpl = TemplateId(0);
-            let root_entry = self.templates[0].entry;
-            let old_succs = std::mem::take(&mut self.locs[root_entry.index()].succs);
-            self.cur = vec![root_entry];
-            let saved_frames = std::mem::take(&mut self.frames);
-            let r = self.initialize(Lval::Var(v), &ty, init, span);
-            self.frames = saved_frames;
-            let tail = std::mem::take(&mut self.cur);
-            for s in old_succs {
-                self.connect(&tail, s);
+            // The initialisation runs once, at the start of the root thread (and of every
+            // other thread for a thread-local one, see `lower_program`).
+            self.init_at_entry(TemplateId(0), v, init, span)?;
+            if thread_local {
+                self.tls_inits.push((v, init));
             }
-            self.tpl = saved_tpl;
-            self.cur = saved_cur;
-            r?;
         }
         Ok(v)
     }
