@@ -106,7 +106,12 @@ enum Index<const K: usize> {
     /// `keys` the sorted keys when the key has more columns than that one. A two-column key (the
     /// common `(location, variable)`) keeps only its second column, in `seconds` instead: the
     /// search in a run then compares one word, and the run takes a third of the cache lines.
-    Dense { min: u32, starts: Vec<u32>, keys: Vec<Arr<K>>, seconds: Vec<u32> },
+    ///
+    /// `present` has a bit per first-column value that has rows, or is empty when nearly all
+    /// have: a probe of a value without rows (most probes of the tables that hold one kind of
+    /// step, or one kind of location) then reads a bitmap that stays in cache instead of missing
+    /// on `starts`.
+    Dense { min: u32, starts: Vec<u32>, keys: Vec<Arr<K>>, seconds: Vec<u32>, present: Vec<u64> },
     /// Per key: its first row and how many rows there are.
     Hash(hashbrown::HashMap<Arr<K>, (u32, u32)>),
 }
@@ -140,7 +145,19 @@ impl<const K: usize, const V: usize> TableData<K, V> {
             }
             let keys = if width > 2 { rows.iter().map(|r| r.0).collect() } else { Vec::new() };
             let seconds = if width == 2 { rows.iter().map(|r| r.0 .0.get(1).copied().unwrap_or(0)).collect() } else { Vec::new() };
-            Index::Dense { min, starts, keys, seconds }
+            let mut present = vec![0u64; range.div_ceil(64)];
+            let mut held = 0;
+            for i in 0..range {
+                if starts[i + 1] > starts[i] {
+                    present[i / 64] |= 1 << (i % 64);
+                    held += 1;
+                }
+            }
+            // Where nearly every value has rows the bit test would only add work to each probe.
+            if held * 16 >= range * 15 {
+                present = Vec::new();
+            }
+            Index::Dense { min, starts, keys, seconds, present }
         } else {
             let mut index = hashbrown::HashMap::with_capacity(len);
             let mut k = 0;
@@ -161,9 +178,9 @@ impl<const K: usize, const V: usize> TableData<K, V> {
     #[inline]
     fn find(&self, k: &Arr<K>) -> (usize, usize) {
         match &self.index {
-            Index::Dense { min, starts, keys, seconds } => {
+            Index::Dense { min, starts, keys, seconds, present } => {
                 let i = k.0[0].wrapping_sub(*min) as usize;
-                if i + 1 >= starts.len() {
+                if i + 1 >= starts.len() || present.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 0) {
                     return (0, 0);
                 }
                 let (lo, hi) = (starts[i] as usize, starts[i + 1] as usize);
@@ -661,10 +678,15 @@ fn lookups<'s, const K: usize, const V: usize>(c: Coll<'s, Inner, K, V>, chains:
         .unary::<CapacityContainerBuilder<Vec<(Row<K, V>, Inner, Diff)>>, _, _, _>(Pipeline, name, move |_, _| {
             move |input, output| {
                 input.for_each_stamp(|cap, data| {
+                    let data = data.into_slice();
                     let mut session = output.session(&cap);
-                    for batch in data {
-                        for ((k, a), t, d) in batch.iter() {
-                            for stages in &chains {
+                    // One chain over all the rows, then the next: its tables and its stages' code
+                    // stay in cache and its branches predictable, where going through every
+                    // chain for each row had them all compete (the rows, read again per chain,
+                    // stream in order).
+                    for stages in &chains {
+                        for batch in data.iter() {
+                            for ((k, a), t, d) in batch.iter() {
                                 run_stages(stages, k, a, &mut |row| session.give((row, *t, *d)));
                             }
                         }

@@ -222,17 +222,73 @@ fn bucket_count(capacity: usize) -> u64 {
     ((capacity + capacity / 7).max(8) as u64).next_power_of_two()
 }
 
+/// How many rows of a round are looked up ahead of their visit.
+const AHEAD: usize = 8;
+
+/// A row and its state, as the table stores them.
+trait Slot<D>: 'static {
+    fn new(row: D) -> Self;
+    fn row(&self) -> &D;
+    fn state(&mut self) -> &mut RowState;
+}
+
+/// A slot of exactly one cache line, aligned to one: each visit of a row then touches one line,
+/// where a slot at the table's natural 16-byte alignment straddles two three times in four (and
+/// the visits of a large relation's rows are nearly all cache misses, however they are ordered).
+#[repr(align(64))]
+struct Line<D>(D, RowState);
+
+/// A slot of any other size, packed as tightly as its fields allow (padding it to a line would
+/// cost memory without saving a line per visit).
+struct Plain<D>(D, RowState);
+
+impl<D: 'static> Slot<D> for Line<D> {
+    fn new(row: D) -> Self {
+        Line(row, RowState::default())
+    }
+    fn row(&self) -> &D {
+        &self.0
+    }
+    fn state(&mut self) -> &mut RowState {
+        &mut self.1
+    }
+}
+
+impl<D: 'static> Slot<D> for Plain<D> {
+    fn new(row: D) -> Self {
+        Plain(row, RowState::default())
+    }
+    fn row(&self) -> &D {
+        &self.0
+    }
+    fn state(&mut self) -> &mut RowState {
+        &mut self.1
+    }
+}
+
 /// The set of rows with a positive count, as a collection; `name` names the operator, and `held`
 /// receives the number of rows whose state it keeps (for the engine's profile).
 pub(crate) fn distinct<'s, D>(input: differential_dataflow::VecCollection<'s, Time, D, Diff>, name: &str, held: Rc<Cell<usize>>) -> differential_dataflow::VecCollection<'s, Time, D, Diff>
 where
     D: differential_dataflow::ExchangeData + std::hash::Hash + Ord + Copy,
 {
+    if std::mem::size_of::<Plain<D>>() == 64 {
+        distinct_in::<D, Line<D>>(input, name, held)
+    } else {
+        distinct_in::<D, Plain<D>>(input, name, held)
+    }
+}
+
+fn distinct_in<'s, D, S>(input: differential_dataflow::VecCollection<'s, Time, D, Diff>, name: &str, held: Rc<Cell<usize>>) -> differential_dataflow::VecCollection<'s, Time, D, Diff>
+where
+    D: differential_dataflow::ExchangeData + std::hash::Hash + Ord + Copy,
+    S: Slot<D>,
+{
     let exchange = Exchange::new(|u: &(D, Time, Diff)| u.0.hashed());
     input
         .inner
         .unary_frontier::<CapacityContainerBuilder<Vec<(D, Time, Diff)>>, _, _, _>(exchange, name, |_cap, _info| {
-            let mut rows: HashTable<(D, RowState)> = HashTable::new();
+            let mut rows: HashTable<S> = HashTable::new();
             let hasher = DefaultHashBuilder::default();
             // Updates not yet processed, and rows to re-evaluate, by time (lexicographic order).
             // With the size at which each is consolidated next: rules derive many rows more than
@@ -274,15 +330,24 @@ where
                     // jumping around it, which is what made a hash table slower than sorting.
                     let mut work = pending.remove(&next).map(|(v, _)| v).unwrap_or_default();
                     let due = todo.remove(&next).unwrap_or_default();
-                    rows.reserve(work.len(), |x| hasher.hash_one(x.0));
+                    rows.reserve(work.len(), |x| hasher.hash_one(x.row()));
                     work.extend(due.into_iter().map(|r| (hasher.hash_one(r), r, 0)));
                     // A due row is evaluated even when this round's updates cancel for it.
                     consolidate_hashed(&mut work, bucket_count(rows.capacity()), true);
                     let mut session = output.session(&cap);
-                    for &(h, row, d) in &work {
-                        let entry = rows.entry(h, |x| x.0 == row, |x| hasher.hash_one(x.0));
-                        let mut slot = entry.or_insert_with(|| (row, RowState::default()));
-                        let st = &mut slot.get_mut().1;
+                    for (j, &(h, row, d)) in work.iter().enumerate() {
+                        // The visits of a large table miss the cache one after another, each
+                        // waiting on the last (the state decides the next step). Finding the rows
+                        // of the next block first, in a loop of independent lookups, lets those
+                        // misses overlap; the visits then find their lines in cache.
+                        if j % AHEAD == 0 {
+                            for (h2, r2, _) in work.iter().skip(j + AHEAD).take(AHEAD) {
+                                std::hint::black_box(rows.find(*h2, |x| x.row() == r2));
+                            }
+                        }
+                        let entry = rows.entry(h, |x| *x.row() == row, |x| hasher.hash_one(x.row()));
+                        let mut slot = entry.or_insert_with(|| S::new(row));
+                        let st = slot.get_mut().state();
                         st.enter(e);
                         if d != 0 {
                             st.add(i, d as i32);
