@@ -4,19 +4,79 @@
 //! program's step (containing the initial states) makes the abstraction exact. This is the
 //! last refinement when the Cartesian fixpoint still holds a failing state: explore the
 //! projection's states one by one, within a state budget. Threads of one class are
-//! interchangeable, so a state keeps their local stores sorted (one state per orbit).
+//! interchangeable, so a state keeps their positions sorted (one state per orbit).
+//!
+//! A thread's entry in a state is a *position*: the set of local stores it may stand in, all
+//! reached from its last step by local steps and branch choices ([`settle`]). A C condition
+//! becomes a pair of `assume`s, and the thread picks one before it reads the cells they test;
+//! keeping the pick open (the thread stands at both until one of them runs) gives one state
+//! where the IR has two, for every thread waiting on a condition. This is exact: the choice
+//! is invisible to the other threads and to every assertion but the thread's own (checked on
+//! every member), and the position's futures are the union of its members'.
 
 use super::model::{Decline, Model};
 use super::space::Space;
 use crate::ir::{Action, AssertId};
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// The reachable states of the projection (up to the reduction described at [`settle`]).
 pub struct Explicit<'m, 'p> {
     /// The stores.
     pub space: Space<'m, 'p>,
-    /// Every reachable state: global store, then each slot's local store.
+    /// Every reachable state: global store, then each slot's position.
     pub states: StateSet,
+    /// Per class: the positions (sorted sets of local store numbers), numbered.
+    positions: Vec<Positions>,
+}
+
+/// Sets of local stores a thread may stand in, numbered in order of discovery.
+#[derive(Default)]
+struct Positions {
+    items: Vec<Box<[u32]>>,
+    index: hashbrown::HashMap<Box<[u32]>, u32>,
+}
+
+impl Positions {
+    fn intern(&mut self, v: Box<[u32]>) -> u32 {
+        if let Some(&i) = self.index.get(&v) {
+            return i;
+        }
+        let i = self.items.len() as u32;
+        self.items.push(v.clone());
+        self.index.insert(v, i);
+        i
+    }
+}
+
+/// Per class: the successors of each (global store, position) pair, computed once.
+type PositionCache = hashbrown::HashMap<(u32, u32), Vec<(u32, u32)>>;
+
+/// Successors of a thread of class `class` at position `p` in global store `g`: each member
+/// steps, each result settles, and the results with one global store form one position.
+fn step_position(space: &mut Space, positions: &mut Positions, cache: &mut PositionCache, class: usize, g: u32, p: u32) -> Result<Vec<(u32, u32)>, Decline> {
+    if let Some(s) = cache.get(&(g, p)) {
+        return Ok(s.clone());
+    }
+    // Ordered by global store, so numbering (and every output) is deterministic.
+    let mut by_global: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
+    let mut settled = Vec::new();
+    for &l in positions.items[p as usize].clone().iter() {
+        for (g2, l2) in space.step(class, g, l, &mut |_, _| {})?.to_vec() {
+            settled.clear();
+            settle(space, class, g2, l2, &mut settled)?;
+            for &(g3, l3) in &settled {
+                by_global.entry(g3).or_default().push(l3);
+            }
+        }
+    }
+    let mut out = Vec::with_capacity(by_global.len());
+    for (g2, mut ls) in by_global {
+        ls.sort_unstable();
+        ls.dedup();
+        out.push((g2, positions.intern(ls.into_boxed_slice())));
+    }
+    cache.insert((g, p), out.clone());
+    Ok(out)
 }
 
 /// A set of states of one width (a global store's number, then one local store's number per
@@ -102,8 +162,11 @@ impl<'m, 'p> Explicit<'m, 'p> {
         }
         let mut space = Space::new(m, limit);
         let (g0, ls) = space.initial();
+        let mut positions: Vec<Positions> = (0..m.classes.len()).map(|_| Positions::default()).collect();
+        let mut caches: Vec<PositionCache> = (0..m.classes.len()).map(|_| PositionCache::default()).collect();
+        let start: Vec<u32> = ls.iter().enumerate().map(|(c, &l)| positions[c].intern(Box::new([l]))).collect();
         let mut init = vec![g0];
-        init.extend(m.slots.iter().map(|s| ls[s.class]));
+        init.extend(m.slots.iter().map(|s| start[s.class]));
         // Slots of one class are contiguous: their range, per slot, for sorting.
         let range: Vec<(usize, usize)> = m
             .slots
@@ -118,15 +181,12 @@ impl<'m, 'p> Explicit<'m, 'p> {
         // Depth first, by state number: the set holds the states themselves.
         let mut stack = vec![0usize];
         let mut t = init;
-        let mut succ = Vec::new();
+        let mut succ;
         while let Some(k) = stack.pop() {
             for i in 0..m.slots.len() {
                 let class = m.slots[i].class;
-                let (g0, l0) = (states.get(k)[0], states.get(k)[i + 1]);
-                succ.clear();
-                for (g, l) in space.step(class, g0, l0, &mut |_, _| {})?.to_vec() {
-                    settle(&mut space, class, g, l, &mut succ)?;
-                }
+                let (g0, p0) = (states.get(k)[0], states.get(k)[i + 1]);
+                succ = step_position(&mut space, &mut positions[class], &mut caches[class], class, g0, p0)?;
                 for &(g, l) in &succ {
                     t.copy_from_slice(states.get(k));
                     t[0] = g;
@@ -145,27 +205,37 @@ impl<'m, 'p> Explicit<'m, 'p> {
                 }
             }
         }
-        Ok(Explicit { space, states })
+        Ok(Explicit { space, states, positions })
     }
 
     /// Failing states of an assertion, described; empty when it holds in every reachable state.
     pub fn failures(&self, a: AssertId) -> Vec<String> {
         let m = self.space.m;
         let locs = &m.prog.assertion(a).locs;
-        let mut memo: HashMap<(usize, u32, u32), bool> = HashMap::new();
+        let mut memo: HashMap<(usize, u32, u32), Option<String>> = HashMap::new();
         let mut out = Vec::new();
         for s in (0..self.states.len()).map(|k| self.states.get(k)) {
             let gv = &self.space.globals.items[s[0] as usize];
             for (i, slot) in m.slots.iter().enumerate() {
-                let lv = &self.space.locals[slot.class].items[s[i + 1] as usize];
-                let Some(pc) = m.pc(lv) else { continue };
-                if !locs.contains(&pc) {
-                    continue;
-                }
-                let Action::Assert(_, cond) = &m.prog.loc(pc).action else { continue };
-                let bad = *memo.entry((i, s[0], s[i + 1])).or_insert_with(|| m.holds(gv, lv, cond) != Some(true) && m.may_step(gv, lv));
-                if bad && out.len() < 5 {
-                    out.push(format!("{} at {} with {}", slot.name, m.show_local(lv), m.show_global(gv)));
+                // A position fails when any member does: the thread may have picked it.
+                let bad = memo
+                    .entry((i, s[0], s[i + 1]))
+                    .or_insert_with(|| {
+                        self.positions[slot.class].items[s[i + 1] as usize]
+                            .iter()
+                            .map(|&l| &self.space.locals[slot.class].items[l as usize])
+                            .find(|lv| {
+                                let Some(pc) = m.pc(lv) else { return false };
+                                let Action::Assert(_, cond) = &m.prog.loc(pc).action else { return false };
+                                locs.contains(&pc) && m.holds(gv, lv, cond) != Some(true) && m.may_step(gv, lv)
+                            })
+                            .map(|lv| m.show_local(lv))
+                    })
+                    .clone();
+                if let Some(at) = bad {
+                    if out.len() < 5 {
+                        out.push(format!("{} at {} with {}", slot.name, at, m.show_global(gv)));
+                    }
                 }
             }
         }
