@@ -331,6 +331,19 @@ impl TypeEnv {
 
     /// Resolves the specifiers of a type name or struct field.
     pub fn spec_quals(&mut self, specs: &[Node<SpecifierQualifier>]) -> Result<CType, TypeError> {
+        let (t, own) = self.spec_quals_attrs(specs)?;
+        // A type name has no declaration to carry its attributes: one that changes the type
+        // is not followed.
+        if own.mode.is_some() || own.unsupported.is_some() {
+            let at = specs.first().map_or(0, |s| s.span.start);
+            self.unsupported.push((at, own.unsupported.unwrap_or_else(|| "`__attribute__((mode))` in a type name".into())));
+        }
+        Ok(t)
+    }
+
+    /// [`TypeEnv::spec_quals`], also giving the attributes among the specifiers that apply
+    /// to the declared names (those after a definition apply to it).
+    fn spec_quals_attrs(&mut self, specs: &[Node<SpecifierQualifier>]) -> Result<(CType, LayoutAttrs), TypeError> {
         // A member or a type name (`sizeof`, casts, pointees) of `_Atomic` type.
         let atomic = specs.iter().any(|s| match &s.node {
             SpecifierQualifier::TypeSpecifier(t) => self.is_atomic_specifier(&t.node),
@@ -338,12 +351,6 @@ impl TypeEnv {
             _ => false,
         });
         self.atomic_elsewhere |= atomic;
-        self.spec_quals_attrs(specs).map(|(t, _)| t)
-    }
-
-    /// [`TypeEnv::spec_quals`], also giving the attributes among the specifiers that apply
-    /// to the declared names (those after a definition apply to it).
-    fn spec_quals_attrs(&mut self, specs: &[Node<SpecifierQualifier>]) -> Result<(CType, LayoutAttrs), TypeError> {
         let ts: Vec<&Node<TypeSpecifier>> = specs
             .iter()
             .filter_map(|s| match &s.node {
