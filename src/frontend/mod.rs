@@ -4,6 +4,7 @@
 //! flavour, [`lower`] inlines and lowers to control flow, and [`passes`] establish the IR's
 //! invariants.
 
+pub mod attributes;
 pub mod bp;
 pub mod ctypes;
 mod lower;
@@ -82,6 +83,8 @@ pub fn load(path: &Path, opts: &FrontendOptions) -> Result<Program, Diagnostic> 
 /// Parses and lowers already preprocessed text (markers naming `input_path` map to `display`).
 pub fn lower_text(text: &str, input_path: &str, display: &str, opts: &FrontendOptions) -> Result<Program, Diagnostic> {
     let text = &*dollar_identifiers(text);
+    let (text, text_attributes) = attributes::scan(text);
+    let text = &*text;
     let map = source_map::SourceMap::new(text, input_path, display);
     let parsed = parse_preprocessed(&Config::with_gcc(), text.to_string()).map_err(|e| {
         let span = map.span(e.offset);
@@ -93,6 +96,7 @@ pub fn lower_text(text: &str, input_path: &str, display: &str, opts: &FrontendOp
         Diagnostic::input(file, span.line, span.col, format!("syntax error at `{found}`: expected {}", list_expected(&expected)))
     })?;
     let mut l = lower::Lowerer::new(&parsed.source, &map, opts, display);
+    l.types.text_attributes = text_attributes;
     l.declare_unit(&parsed.unit)?;
     l.register_uncalled_assertions();
     l.lower_program()?;

@@ -191,7 +191,7 @@ impl<'a> Lowerer<'a> {
             }
             Expression::AlignOf(t) => {
                 let ty = self.type_name_at(&t.node.0, e.span)?;
-                let align = self.types.align_of(&ty).max(1);
+                let align = self.types.type_name_align(&t.node.0.node, &ty).max(1);
                 Val { e: Expr::Const(align as i128, Ty::Int(IntTy { bits: 64, signed: false })), ty: int_ctype(IntTy { bits: 64, signed: false }) }
             }
             Expression::UnaryOperator(u) => return self.unary(&u.node, e, want),

@@ -236,6 +236,9 @@ struct Leaf {
     ty: CType,
     off: u64,
     size: u64,
+    /// A bit-field: its bits need not start at a byte boundary, so a byte pattern seen
+    /// through it is not the pattern's low bits.
+    bit_field: bool,
 }
 
 fn long() -> CType {
@@ -418,19 +421,21 @@ impl<'a> Lowerer<'a> {
             }
             CType::Record(r) => {
                 let rec = &self.types.records[r.0 as usize];
-                let mut o = 0u64;
+                let layout = self.types.record_layout(*r);
                 for (i, (_, ft)) in rec.fields.iter().enumerate() {
-                    let fo = if rec.is_union {
-                        0
-                    } else {
-                        let al = self.types.align_of(ft).max(1);
-                        o = o.div_ceil(al) * al;
-                        o
-                    };
-                    if !self.leaves(Lval::Field(Box::new(lv.clone()), *r, i as u32), ft, off + fo, out) {
+                    let bit = layout.bit_offsets[i];
+                    let field = Lval::Field(Box::new(lv.clone()), *r, i as u32);
+                    if let Some(w) = self.types.field_bits(*r, i) {
+                        if w > 0 {
+                            // The bytes the bit-field's bits occupy.
+                            let size = (bit % 8 + w).div_ceil(8);
+                            out.push(Leaf { lv: field, ty: ft.clone(), off: off + bit / 8, size, bit_field: true });
+                        }
+                        continue;
+                    }
+                    if !self.leaves(field, ft, off + bit / 8, out) {
                         return false;
                     }
-                    o = fo + self.types.size_of(ft);
                 }
                 true
             }
@@ -438,7 +443,7 @@ impl<'a> Lowerer<'a> {
             // A lock or library object: its state is not a number the program reads.
             CType::Mutex | CType::Opaque(_) => true,
             t => {
-                out.push(Leaf { lv, ty: t.clone(), off, size: self.types.size_of(t) });
+                out.push(Leaf { lv, ty: t.clone(), off, size: self.types.size_of(t), bit_field: false });
                 true
             }
         }
@@ -1255,6 +1260,8 @@ impl<'a> Lowerer<'a> {
         for l in whole {
             let t = l.ty.scalar(self.dm());
             let v = match (&l.ty, byte.as_const()) {
+                (_, Some(b)) if l.bit_field && b != 0 && b != 0xff => self.havoc(t, "a `memset` of a bit-field with a byte other than 0 or 0xff", span),
+                (_, None) if l.bit_field => self.havoc(t, "a `memset` of a bit-field with a byte that is not a constant", span),
                 (CType::Int(it, _), Some(b)) => {
                     let rep = (0..l.size).fold(0i128, |acc, _| (acc << 8) | b);
                     Expr::Const(Ty::Int(*it).convert(rep, self.dm()), t)

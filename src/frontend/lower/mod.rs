@@ -279,6 +279,7 @@ impl<'a> Lowerer<'a> {
         let specs = self.declaration_specs(d)?;
         for id in &d.node.declarators {
             let mut decl = self.types.declarator(specs.ty.clone(), &id.node.declarator.node).map_err(|e| self.error(id.span, format!("unsupported type: {e}")))?;
+            self.types.declaration_attributes(&specs, &id.node.declarator.node, &mut decl, id.span.start);
             decl.ty = self.complete_array_length(decl.ty, id.node.initializer.as_ref());
             let Some(name) = decl.name.clone() else { continue };
             let sig = self.signature(&d.node, &decl);
@@ -992,6 +993,10 @@ impl<'a> Lowerer<'a> {
         self.emit_literal_prologue();
         self.resolve_join_results(mode);
         self.havoc_escaped();
+        // Layout attributes the type environment met but cannot honour.
+        for (at, what) in std::mem::take(&mut self.types.unsupported) {
+            self.unsupported(LSpan { start: at, end: at }, what);
+        }
         let dm = self.dm();
         let mut functions: Vec<crate::ir::SourceFunction> = self
             .functions

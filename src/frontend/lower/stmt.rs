@@ -263,6 +263,7 @@ impl<'a> Lowerer<'a> {
         let specs = self.declaration_specs(d)?;
         for id in &d.node.declarators {
             let mut decl = self.types.declarator(specs.ty.clone(), &id.node.declarator.node).map_err(|e| self.error(id.span, format!("unsupported type: {e}")))?;
+            self.types.declaration_attributes(&specs, &id.node.declarator.node, &mut decl, id.span.start);
             decl.ty = self.complete_array_length(decl.ty, id.node.initializer.as_ref());
             let Some(name) = decl.name.clone() else { continue };
             let span = self.span(id.span);
