@@ -282,22 +282,10 @@ impl TypeEnv {
     pub fn specs(&mut self, specs: &[Node<DeclarationSpecifier>]) -> Result<Specs, TypeError> {
         let mut out = Specs { ty: CType::Void, is_typedef: false, is_extern: false, is_static: false, is_thread_local: false, is_atomic: false, attrs: LayoutAttrs::default(), typedef_align: None };
         let mut ts = Vec::new();
-        let def_end = specs.iter().find_map(|s| match &s.node {
-            DeclarationSpecifier::TypeSpecifier(t) => definition_end(t),
-            _ => None,
-        });
-        let mut trailing = LayoutAttrs::default();
+        let mut exts = Vec::new();
         for s in specs {
-            if let DeclarationSpecifier::Extension(exts) = &s.node {
-                let a = self.layout_attrs(exts);
-                if def_end.is_some_and(|e| s.span.start >= e) {
-                    trailing = trailing.merge(a);
-                } else {
-                    out.attrs = out.attrs.merge(a);
-                }
-                continue;
-            }
             match &s.node {
+                DeclarationSpecifier::Extension(e) => exts.push((s.span.start, e.as_slice())),
                 DeclarationSpecifier::StorageClass(sc) => match sc.node {
                     StorageClassSpecifier::Typedef => out.is_typedef = true,
                     StorageClassSpecifier::Extern => out.is_extern = true,
@@ -314,11 +302,29 @@ impl TypeEnv {
             }
         }
         out.typedef_align = typedef_name(ts.iter().map(|t| &t.node)).and_then(|n| self.typedef_aligns.get(n).copied());
-        self.pending_trailing = def_end.map(|_| trailing);
-        let t = self.base(&ts);
-        self.pending_trailing = None;
-        out.ty = t?;
+        (out.ty, out.attrs) = self.base_with_attrs(&ts, &exts)?;
         Ok(out)
+    }
+
+    /// Resolves the base type of a specifier list whose attribute lists (`exts`, each with its
+    /// offset) are split at the end of the struct, union or enum definition the list contains:
+    /// those after it belong to that definition (`struct S { ... } __attribute__((packed))`),
+    /// the others, returned, to the declared names.
+    fn base_with_attrs(&mut self, ts: &[&Node<TypeSpecifier>], exts: &[(usize, &[Node<Extension>])]) -> Result<(CType, LayoutAttrs), TypeError> {
+        let def_end = ts.iter().find_map(|t| definition_end(t));
+        let (mut own, mut trailing) = (LayoutAttrs::default(), LayoutAttrs::default());
+        for &(at, e) in exts {
+            let a = self.layout_attrs(e);
+            if def_end.is_some_and(|end| at >= end) {
+                trailing = trailing.merge(a);
+            } else {
+                own = own.merge(a);
+            }
+        }
+        self.pending_trailing = def_end.map(|_| trailing);
+        let t = self.base(ts);
+        self.pending_trailing = None;
+        Ok((t?, own))
     }
 
     fn is_atomic_specifier(&self, t: &TypeSpecifier) -> bool {
@@ -358,22 +364,14 @@ impl TypeEnv {
                 _ => None,
             })
             .collect();
-        let def_end = ts.iter().find_map(|t| definition_end(t));
-        let (mut own, mut trailing) = (LayoutAttrs::default(), LayoutAttrs::default());
-        for s in specs {
-            if let SpecifierQualifier::Extension(exts) = &s.node {
-                let a = self.layout_attrs(exts);
-                if def_end.is_some_and(|e| s.span.start >= e) {
-                    trailing = trailing.merge(a);
-                } else {
-                    own = own.merge(a);
-                }
-            }
-        }
-        self.pending_trailing = def_end.map(|_| trailing);
-        let t = self.base(&ts);
-        self.pending_trailing = None;
-        Ok((t?, own))
+        let exts: Vec<(usize, &[Node<Extension>])> = specs
+            .iter()
+            .filter_map(|s| match &s.node {
+                SpecifierQualifier::Extension(e) => Some((s.span.start, e.as_slice())),
+                _ => None,
+            })
+            .collect();
+        self.base_with_attrs(&ts, &exts)
     }
 
     fn base(&mut self, ts: &[&Node<TypeSpecifier>]) -> Result<CType, TypeError> {
