@@ -468,3 +468,23 @@ fn open_branch_picks_shrink_the_filter_lock() {
         assert!(x.failures(a).is_empty(), "{:?}", x.failures(a));
     }
 }
+
+/// A test-and-set spin loop that re-reads the flag into the same local: the region analysis
+/// behind the automatic exception sets used to cycle for ever on it (its transfer is not
+/// monotone), past every budget. The engine now ends, proves mutual exclusion, and never proves
+/// the twin whose loop forgets to set the flag, for the threads created and for every number
+/// of them.
+#[test]
+fn tas_spin_loop_rereading_the_flag_ends() {
+    assert!(!assert_proved("tas_spin_reread.c").is_empty());
+    let prog = load("tas_spin_reread.c");
+    let families = exceptions::families(&Model::build(&prog, None).unwrap());
+    assert!(families.iter().any(|f| f.name == "lock"), "the flag `lock` gets a region: {families:?}");
+    let twin = load("tas_spin_reread_no_set.c");
+    let open = all_open(&twin);
+    for instances in [None, Some(2), Some(3)] {
+        for o in finite::prove(&twin, &open, &FiniteOptions { instances, ..FiniteOptions::default() }) {
+            assert!(!o.proved(), "{instances:?}: {o:?}");
+        }
+    }
+}

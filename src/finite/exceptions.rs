@@ -286,8 +286,10 @@ pub fn families(m: &Model) -> Vec<Family> {
             let mut hold: Vec<Hold> = vec![Hold::Unreached; prog.locs.len()];
             hold[t.entry.index()] = Hold::Free;
             let mut changed = true;
+            let mut passes = 0usize;
             while changed {
                 changed = false;
+                passes += 1;
                 for &l in &t.locs {
                     if l == t.entry {
                         continue;
@@ -295,6 +297,14 @@ pub fn families(m: &Model) -> Vec<Family> {
                     let mut v = if preds[l.index()].is_empty() { Hold::Free } else { Hold::Unreached };
                     for &p in &preds[l.index()] {
                         v = v.meet(transfer(m, p, cell, &hold[p.index()]));
+                    }
+                    // `transfer` is not monotone (a test-and-set inside a spin loop turns `Free`
+                    // into `Read` and a re-read turns `Tested` into `Free`), so plain iteration
+                    // can cycle for ever. Past a few passes every value may only descend, which
+                    // ends in at most (locals + 3) changes per location; the regions only
+                    // decide precision, so any result is sound.
+                    if passes > DESCENT_AFTER {
+                        v = v.meet(hold[l.index()].clone());
                     }
                     if v != hold[l.index()] {
                         hold[l.index()] = v;
@@ -322,6 +332,9 @@ pub fn families(m: &Model) -> Vec<Family> {
     }
     out
 }
+
+/// Passes of [`families`]' must-analysis before its values are forced to descend.
+const DESCENT_AFTER: usize = 32;
 
 /// Where a thread stands with respect to a flag, before an action (the must-analysis' values).
 #[derive(Clone, Debug, PartialEq, Eq)]
