@@ -94,6 +94,24 @@ fn over_approximations_are_never_reported_as_violations() {
     }
 }
 
+/// A candidate that fails only through an over-approximated call's value is no violation, but
+/// the search then asks for one that reads no such value: the path around `sscanf` fails for
+/// real. When every failing path goes through the call, the answer stays `unknown`.
+#[test]
+fn a_violation_around_an_unmodelled_call_is_found() {
+    // Bound 2: the path around the call runs the creation loops twice.
+    let p = program("tests/programs/bounded/approx_path_around.c", &[]);
+    let o = outcomes(&p, 2);
+    assert!(is_violated(&o[0]), "{o:?}");
+    let p = program("tests/programs/bounded/approx_path_around.c", &["ONLY_THROUGH_CALL"]);
+    for k in [1, 2] {
+        match &outcomes(&p, k)[0] {
+            BoundedOutcome::Unknown { reason } => assert!(reason.contains("over-approximation") && reason.contains("sscanf"), "{reason}"),
+            other => panic!("bound {k}: expected unknown, got {other:?}"),
+        }
+    }
+}
+
 /// The schedule of the racy counter's violation, rebuilt from the trace the engine replayed.
 fn racy_schedule(p: &Program) -> Vec<Step> {
     let o = bounded::run(p, &BoundedOptions::new(1), None, &all(p));

@@ -66,6 +66,8 @@ pub struct Encoding {
     pub no_overflow: T,
     /// Assumed to search for a witness that runs no loop beyond the bound.
     pub no_havoc: T,
+    /// Assumed to search for a witness that reads no over-approximated value.
+    pub no_approx: T,
     /// Size figures.
     pub stats: EncodingStats,
 }
@@ -118,9 +120,14 @@ pub fn encode(prog: &Program, layout: &Layout, sk: &mut Skeleton, pr: &Pruned, h
             }
         }
     }
+    let no_approx = t.fresh_bool();
+    for &p in &sk.approx_taken {
+        let np = t.not(p);
+        cs.push(t.implies(no_approx, np));
+    }
     cs.retain(|c| t.as_bool(*c) != Some(true));
     stats.terms = reachable(t, &cs);
-    Ok(Encoding { constraints: cs, clocks, queries, no_overflow, no_havoc, stats })
+    Ok(Encoding { constraints: cs, clocks, queries, no_overflow, no_havoc, no_approx, stats })
 }
 
 /// The events with their clocks: the order the constraints speak of.

@@ -267,32 +267,49 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
                 let mut o = confirm(prog, &layout, &sk, &enc, &mut z3, q, opts, &mut witness, &mut schedule);
                 // A rejected witness that overflowed a signed integer (no C execution) or ran a
                 // loop beyond the bound (whose summary is coarse) is searched for again without
-                // that licence.
+                // that licence; so is one that failed only through a value an over-approximation
+                // made up, among executions that read no such value (a path around the
+                // unmodelled call may fail for real).
                 let mut assume = vec![q.activate];
-                for _ in 0..2 {
-                    let Attempt::Rejected(why) = &o else { break };
+                let mut approx_reason: Option<String> = None;
+                for _ in 0..3 {
                     let before = assume.len();
-                    if why.contains(crate::interp::ops::SIGNED_OVERFLOW) && !assume.contains(&enc.no_overflow) {
-                        assume.push(enc.no_overflow);
-                    } else if why.contains(HAVOC_MARK) && !assume.contains(&enc.no_havoc) {
-                        assume.push(enc.no_havoc);
+                    match &o {
+                        Attempt::Rejected(why) if why.contains(crate::interp::ops::SIGNED_OVERFLOW) && !assume.contains(&enc.no_overflow) => assume.push(enc.no_overflow),
+                        Attempt::Rejected(why) if why.contains(HAVOC_MARK) && !assume.contains(&enc.no_havoc) => assume.push(enc.no_havoc),
+                        Attempt::RestsOn(why) if !assume.contains(&enc.no_approx) => {
+                            approx_reason = Some(why.clone());
+                            assume.push(enc.no_approx);
+                        }
+                        _ => {}
                     }
                     if assume.len() == before {
                         break;
                     }
+                    let why = match &o {
+                        Attempt::Rejected(w) | Attempt::RestsOn(w) => w.clone(),
+                        Attempt::Done(_) => break,
+                    };
                     o = match z3.check(&sk.terms, &assume) {
                         solve::Answer::Sat => confirm(prog, &layout, &sk, &enc, &mut z3, q, opts, &mut witness, &mut schedule),
+                        // No candidate avoids the unmodelled values: what those calls really
+                        // return may still make the assertion fail.
+                        solve::Answer::Unsat if approx_reason.is_some() => Attempt::RestsOn(approx_reason.clone().unwrap_or_default()),
                         // Every candidate left overflows a signed integer or runs a loop past
                         // the bound: no execution within the bound that C defines fails. Never
                         // `safe`, even when exhaustive: the claim leaves undefined behaviour out.
                         solve::Answer::Unsat => Attempt::Done(BoundedOutcome::BoundedSafe {
                             reason: format!("no violation within the bound ({bound_text}) that avoids signed overflow and runs no loop past the bound (a candidate did not replay: {why})"),
                         }),
-                        solve::Answer::Unknown(w) => Attempt::Rejected(format!("{why}; searching again: {w}")),
+                        solve::Answer::Unknown(w) => match &approx_reason {
+                            Some(a) => Attempt::RestsOn(format!("{a}; searching again for a violation that avoids it: {w}")),
+                            None => Attempt::Rejected(format!("{why}; searching again: {w}")),
+                        },
                     };
                 }
                 match o {
                     Attempt::Done(x) => x,
+                    Attempt::RestsOn(why) => BoundedOutcome::Unknown { reason: why },
                     Attempt::Rejected(why) => {
                         let mut why = format!("a candidate violation did not replay ({why})");
                         if let Some(ap) = sk.approximations.first() {
@@ -321,6 +338,8 @@ const HAVOC_MARK: &str = "; it runs a loop beyond the bound";
 enum Attempt {
     Done(BoundedOutcome),
     Rejected(String),
+    /// The candidate fails only through a value an over-approximation made up: why, in words.
+    RestsOn(String),
 }
 
 /// The reason of an outcome left undecided because the search's deadline passed.
@@ -370,7 +389,7 @@ fn confirm(
         }
         // The replay reached the failure only through a value the IR over-approximates: that
         // is no execution of the C program.
-        Err(ReplayError::RestsOn(ap)) => Attempt::Done(BoundedOutcome::Unknown { reason: format!("a candidate violation rests on an over-approximation: {}", prog.approx_str(ap)) }),
+        Err(ReplayError::RestsOn(ap)) => Attempt::RestsOn(format!("a candidate violation rests on an over-approximation: {}", prog.approx_str(ap))),
         Err(ReplayError::Fails(why)) => Attempt::Rejected(why),
     }
 }

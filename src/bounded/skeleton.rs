@@ -132,6 +132,9 @@ pub struct Skeleton {
     pub no_overflow: Vec<T>,
     /// Path conditions of the havoc nodes summarising loops beyond the bound.
     pub havoc_taken: Vec<T>,
+    /// Path conditions under which a value of one of the IR's over-approximations (a call the
+    /// front-end does not model exactly) is read.
+    pub approx_taken: Vec<T>,
     /// Over-approximations made (floating point, aggregate loads), with where.
     pub approximations: Vec<String>,
     /// Where the bound cut a loop, by header.

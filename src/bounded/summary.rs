@@ -112,6 +112,7 @@ impl<'a> Summariser<'a> {
             constraints: Vec::new(),
             no_overflow: Vec::new(),
             havoc_taken: Vec::new(),
+            approx_taken: Vec::new(),
             approximations: Vec::new(),
             cut_loops: Vec::new(),
             havoc_loops: Vec::new(),
@@ -836,6 +837,9 @@ impl<'a> Summariser<'a> {
             Expr::Nondet(t) | Expr::Havoc(t, _) => {
                 if *t == Ty::Float {
                     return Ok(self.approx("a floating-point input", act.loc));
+                }
+                if matches!(e, Expr::Havoc(..)) {
+                    self.sk.approx_taken.push(st.psi);
                 }
                 let s = self.sk.terms.fresh(ty_range(*t, prog));
                 act.nondets.push(s);
