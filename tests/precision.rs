@@ -209,3 +209,46 @@ fn monotone_globals_need_guarded_increments_and_real_locks() {
         assert!(monotone::rewrite(&prog).1.is_empty(), "{twin}");
     }
 }
+
+/// Path summaries of joined threads: `r1 = a - b; if (r1 == 0) r1 = x - y;` passes `r1 == 0`
+/// only on paths that say `a == b` and `x == y`, and `r1 == 5` on a path that says neither; a
+/// test no path passes is refuted. `main`'s rewrite uses them only when the inputs are the
+/// thread's alone: another writer, or `main` writing an input after the forks, leaves every
+/// test as it was.
+#[test]
+fn joined_paths_imply_equalities_of_unchanged_inputs() {
+    use duet_rs::coarsen::paths::{summarise, Implied};
+    use duet_rs::ir::{BinOp, Expr, Lval, Ty};
+    let dir = common::repo("tests/programs/precision");
+    let prog = load(&dir.join("join_paths_cmp.c"), &FrontendOptions::default()).unwrap();
+    let var = |n: &str| duet_rs::ir::VarId(prog.vars.iter().position(|v| v.source_name == n).unwrap() as u32);
+    let t = prog.templates.iter().position(|t| t.function == "cmp1").unwrap();
+    let s = summarise(&prog, duet_rs::ir::TemplateId(t as u32)).expect("cmp1 is summarised");
+    let test = |op: BinOp, c: i128| Expr::Binary(op, Box::new(Expr::Load(Lval::Var(var("r1")))), Box::new(Expr::Const(c, Ty::INT)), Ty::INT);
+    let names = |i: Implied| match i {
+        Implied::Refuted => vec!["refuted".to_string()],
+        Implied::Facts(f) => f
+            .iter()
+            .map(|(g, h)| match h {
+                Ok(h) => format!("{} == {}", prog.var(*g).source_name, prog.var(*h).source_name),
+                Err(c) => format!("{} == {c}", prog.var(*g).source_name),
+            })
+            .collect(),
+    };
+    let mut zero = names(s.implied(&prog, &test(BinOp::Eq, 0), &|_| None, &|v| v));
+    zero.sort();
+    assert_eq!(zero, ["a == b", "x == y"]);
+    assert!(names(s.implied(&prog, &test(BinOp::Eq, 5), &|_| None, &|v| v)).is_empty());
+    // With a and b known to be 1 and 2, no path leaves r1 == 0.
+    let known = |v: duet_rs::ir::VarId| [(var("a"), 1), (var("b"), 2)].iter().find(|(w, _)| *w == v).map(|(_, c)| *c);
+    assert_eq!(names(s.implied(&prog, &test(BinOp::Eq, 0), &known, &|v| v)), ["refuted"]);
+    let rewritten = |file: &str| {
+        let prog = load(&dir.join(file), &FrontendOptions::default()).unwrap();
+        duet_rs::coarsen::twins::rewrite(&prog, &|_| true).0.is_some()
+    };
+    assert!(rewritten("join_paths_cmp.c"));
+    assert!(rewritten("join_paths_bool.c"));
+    for twin in ["join_paths_cmp_racy_fail.c", "join_paths_cmp_main_fail.c", "join_paths_cmp_early_fail.c"] {
+        assert!(!rewritten(twin), "{twin}");
+    }
+}

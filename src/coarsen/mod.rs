@@ -17,6 +17,7 @@ pub mod joins;
 pub mod locks;
 pub mod monotone;
 pub mod partition;
+pub mod paths;
 pub mod privatise;
 pub mod report;
 pub mod rules;

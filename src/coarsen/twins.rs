@@ -25,6 +25,7 @@
 //! the same run up to the renaming, and when both have been joined their writes are final.
 
 use super::joins::{self, reaches, writes};
+use super::paths::{Implied, Summary};
 use crate::ir::{AbsKind, Action, BinOp, Expr, LocId, Lval, Multiplicity, Program, TemplateId, UnOp, VarId, VarKind};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -293,7 +294,7 @@ fn same_function(prog: &Program, t: TemplateId, u: TemplateId) -> Option<BTreeMa
 }
 
 /// An action whose effect is a function of the values it reads: plain assignments and tests.
-fn deterministic_action(a: &Action) -> bool {
+pub(super) fn deterministic_action(a: &Action) -> bool {
     match a {
         Action::Skip | Action::AtomicBegin | Action::AtomicEnd | Action::Halt(_) => true,
         Action::Assign(Lval::Var(_), e) | Action::Assume(e) | Action::Assert(_, e) => pure(e),
@@ -333,7 +334,8 @@ fn first_test(prog: &Program, t: TemplateId, from: LocId) -> Option<Expr> {
     None
 }
 
-fn substitute(e: &Expr, s: &BTreeMap<VarId, Expr>) -> Expr {
+/// `e` with each variable `s` maps replaced by its expression.
+pub(super) fn substitute(e: &Expr, s: &BTreeMap<VarId, Expr>) -> Expr {
     match e {
         Expr::Load(Lval::Var(v)) => s.get(v).cloned().unwrap_or_else(|| e.clone()),
         Expr::Unary(op, x, t) => Expr::Unary(*op, Box::new(substitute(x, s)), *t),
@@ -385,6 +387,8 @@ enum Key {
 struct Eqs {
     class: BTreeMap<VarId, Key>,
     running: BTreeSet<TemplateId>,
+    /// Templates definitely joined on every path here.
+    done: BTreeSet<TemplateId>,
 }
 
 impl Eqs {
@@ -465,7 +469,23 @@ impl Eqs {
                 class.insert(v, key);
             }
         }
-        Eqs { class, running: self.running.union(&other.running).copied().collect() }
+        Eqs { class, running: self.running.union(&other.running).copied().collect(), done: self.done.intersection(&other.done).copied().collect() }
+    }
+
+    /// `e` with each variable in a class replaced by the class's name, or by its constant
+    /// (in its own type, which is the value it loads).
+    fn canonical(&self, prog: &Program, e: &Expr) -> Expr {
+        match e {
+            Expr::Load(Lval::Var(v)) => match self.class.get(v) {
+                Some(Key::Var(w)) => Expr::Load(Lval::Var(*w)),
+                Some(Key::Const(c)) => Expr::Const(*c, e.ty(prog)),
+                None => e.clone(),
+            },
+            Expr::Unary(op, x, t) => Expr::Unary(*op, Box::new(self.canonical(prog, x)), *t),
+            Expr::Binary(op, a, b, t) => Expr::Binary(*op, Box::new(self.canonical(prog, a)), Box::new(self.canonical(prog, b)), *t),
+            Expr::Cast(t, x) => Expr::Cast(*t, Box::new(self.canonical(prog, x))),
+            other => other.clone(),
+        }
     }
 
     /// The class or constant of an operand, when it has one.
@@ -483,6 +503,15 @@ impl Eqs {
     /// `Some(b)` when the comparison is known to be `b` here.
     fn decide(&self, prog: &Program, e: &Expr) -> Option<bool> {
         let Expr::Binary(op, a, b, _) = e else { return None };
+        // Two operands that compute the same function of equal values are equal: one action
+        // reads each variable once.
+        if (self.value(prog, a).is_none() || self.value(prog, b).is_none()) && pure(a) && pure(b) && a.ty(prog) == b.ty(prog) && self.canonical(prog, a) == self.canonical(prog, b) {
+            return match op {
+                BinOp::Eq | BinOp::Le | BinOp::Ge => Some(true),
+                BinOp::Ne | BinOp::Lt | BinOp::Gt => Some(false),
+                _ => None,
+            };
+        }
         let ((ka, ta), (kb, tb)) = (self.value(prog, a)?, self.value(prog, b)?);
         if ta != tb {
             return None;
@@ -517,11 +546,109 @@ struct Main<'a> {
     written: Vec<BTreeSet<VarId>>,
     /// Variables some thread that `main` does not create may write at any time.
     volatile: BTreeSet<VarId>,
+    /// Path summaries of the threads whose results `main`'s tests may read (paths.rs).
+    summaries: BTreeMap<TemplateId, Summary>,
+    /// Twins whose inputs were not known equal at the fork: their outputs are equal wherever
+    /// both have been joined and their inputs (which nobody writes once they are forked) are
+    /// known equal.
+    conditional: Vec<Conditional>,
+}
+
+/// Twins whose outputs are equal once their inputs are known equal.
+#[derive(Clone, Debug)]
+struct Conditional {
+    first: TemplateId,
+    second: TemplateId,
+    /// Globals they read and never write, in pairs that must be equal.
+    inputs: Vec<(VarId, VarId)>,
+    /// Globals they write before reading, in pairs that are then equal.
+    outputs: Vec<(VarId, VarId)>,
 }
 
 impl Main<'_> {
     fn tracked(&self, v: VarId) -> bool {
         plain(self.prog, v) && !self.volatile.contains(&v)
+    }
+
+    /// What a test of `main` says once the summarised thread `s` has been joined: through the
+    /// thread's paths, equalities of the values it read (which are still the current ones),
+    /// or that no execution passes the test (`None`).
+    fn through_summary(&self, st: &mut Eqs, s: &Summary, e: &Expr) -> Option<()> {
+        let prog = self.prog;
+        // Each of `main`'s copies of an output stands for the output.
+        let members = |k: Key| st.members(k);
+        let mut test = e.clone();
+        let mut vars = BTreeSet::new();
+        super::paths::loads(e, &mut vars);
+        let mut map = BTreeMap::new();
+        for v in &vars {
+            if s.writes.contains(v) {
+                continue;
+            }
+            if let Some(k @ Key::Var(_)) = st.class.get(v).copied() {
+                if let Some(o) = members(k).into_iter().find(|o| s.writes.contains(o)) {
+                    map.insert(*v, Expr::Load(Lval::Var(o)));
+                }
+            }
+        }
+        if !map.is_empty() {
+            test = substitute(&test, &map);
+        }
+        let mut used = BTreeSet::new();
+        super::paths::loads(&test, &mut used);
+        if used.is_disjoint(&s.writes) {
+            return Some(());
+        }
+        // A start value of an output is not its value now: only the others are looked up.
+        let current = |v: VarId| !s.writes.contains(&v) && self.tracked(v);
+        let known = |v: VarId| match st.class.get(&v) {
+            Some(Key::Const(c)) if current(v) => Some(*c),
+            _ => None,
+        };
+        let canon = |v: VarId| match st.class.get(&v) {
+            Some(k @ Key::Var(_)) if current(v) => st.members(*k).into_iter().find(|m| current(*m)).unwrap_or(v),
+            _ => v,
+        };
+        match s.implied(prog, &test, &known, &canon) {
+            Implied::Refuted => None,
+            Implied::Facts(facts) => {
+                for (g, f) in facts {
+                    if !current(g) {
+                        continue;
+                    }
+                    let ok = match f {
+                        Ok(h) if current(h) => st.merge(g, h),
+                        Err(c) => match norm(c, Expr::Load(Lval::Var(g)).ty(prog)) {
+                            Some(c) => st.equal_const(g, c),
+                            None => true,
+                        },
+                        _ => true,
+                    };
+                    if !ok {
+                        return None;
+                    }
+                }
+                Some(())
+            }
+        }
+    }
+
+    /// Merges the outputs of the conditional twins whose inputs are equal here.
+    fn conditional_twins(&self, st: &mut Eqs) -> Option<()> {
+        for c in &self.conditional {
+            if !st.done.contains(&c.first) || !st.done.contains(&c.second) {
+                continue;
+            }
+            if !c.inputs.iter().all(|(g, h)| self.tracked(*g) && self.tracked(*h) && st.decide(self.prog, &eq(*g, *h)) == Some(true)) {
+                continue;
+            }
+            for (g, h) in &c.outputs {
+                if self.tracked(*g) && self.tracked(*h) && !st.merge(*g, *h) {
+                    return None;
+                }
+            }
+        }
+        Some(())
     }
 
     /// The state after `l`, or `None` when no execution gets past it.
@@ -563,13 +690,20 @@ impl Main<'_> {
                         return None;
                     }
                 }
+                for s in self.summaries.values() {
+                    if st.done.contains(&s.template) {
+                        self.through_summary(&mut st, s, e)?;
+                    }
+                }
             }
             Action::Fork { template, .. } => {
                 st.running.insert(*template);
+                st.done.remove(template);
             }
             Action::Join(_) => {
                 for (_, t) in self.definite.iter().filter(|(j, _)| *j == l) {
                     st.running.remove(t);
+                    st.done.insert(*t);
                 }
                 for f in facts.iter().filter(|f| f.join == l) {
                     for (g, h) in &f.pairs {
@@ -598,6 +732,7 @@ impl Main<'_> {
                 st.forget(*v);
             }
         }
+        self.conditional_twins(&mut st)?;
         Some(st)
     }
 
@@ -647,14 +782,15 @@ pub fn rewrite(prog: &Program, news: &dyn Fn(LocId) -> bool) -> (Option<Program>
             volatile.extend(written[i].iter().copied());
         }
     }
-    let main = Main { prog, definite: joins::definite(prog), written, volatile };
+    let definite = joins::definite(prog);
+    let summaries = summaries(prog, &definite, &written);
+    let mut main = Main { prog, definite, written, volatile, summaries, conditional: Vec::new() };
     let candidates = twins(prog);
     let before = main.solve(&[]);
     // A twin's inputs must be equal where the first of the two starts.
-    let held: Vec<Twin> = candidates
-        .into_iter()
-        .filter(|f| before.get(&f.fork).is_some_and(|st| f.pairs.iter().all(|(g, h)| main.tracked(*g) && main.tracked(*h) && st.decide(prog, &eq(*g, *h)) == Some(true))))
-        .collect();
+    let (held, rest): (Vec<Twin>, Vec<Twin>) =
+        candidates.into_iter().partition(|f| before.get(&f.fork).is_some_and(|st| f.pairs.iter().all(|(g, h)| main.tracked(*g) && main.tracked(*h) && st.decide(prog, &eq(*g, *h)) == Some(true))));
+    main.conditional = conditional(&main, &rest);
     let facts: Vec<&Twin> = held.iter().collect();
     let state = main.solve(&facts);
     let mut out = prog.clone();
@@ -662,7 +798,8 @@ pub fn rewrite(prog: &Program, news: &dyn Fn(LocId) -> bool) -> (Option<Program>
     for &l in &prog.template(TemplateId(0)).locs {
         let Some(st) = state.get(&l) else { continue };
         match &prog.loc(l).action {
-            Action::Assume(e) if st.decide(prog, e) == Some(false) => {
+            // No execution gets past it (what `main` knows refutes it).
+            Action::Assume(e) if !matches!(e, Expr::Const(..)) && main.post(l, st.clone(), &facts).is_none() => {
                 out.locs[l.index()].action = Action::Assume(Expr::int(0));
                 changed |= news(l);
             }
@@ -683,4 +820,83 @@ pub fn rewrite(prog: &Program, news: &dyn Fn(LocId) -> bool) -> (Option<Program>
 /// `g == h`, as a test to decide.
 fn eq(g: VarId, h: VarId) -> Expr {
     Expr::Binary(BinOp::Eq, Box::new(Expr::Load(Lval::Var(g))), Box::new(Expr::Load(Lval::Var(h))), crate::ir::Ty::INT)
+}
+
+/// Summaries of the threads `main` creates once and joins definitely, when their results are
+/// theirs: no other thread writes a global they touch, nor does `main` once it has forked them.
+fn summaries(prog: &Program, definite: &[(LocId, TemplateId)], written: &[BTreeSet<VarId>]) -> BTreeMap<TemplateId, Summary> {
+    let root = TemplateId(0);
+    let mut out = BTreeMap::new();
+    for (ti, tpl) in prog.templates.iter().enumerate().skip(1) {
+        let t = TemplateId(ti as u32);
+        let single = tpl.multiplicity == Multiplicity::One && tpl.spawned_at.len() == 1 && prog.loc(tpl.spawned_at[0]).template == root && definite.iter().any(|(_, x)| *x == t);
+        if !single {
+            continue;
+        }
+        let mut touched = BTreeSet::new();
+        for &l in &tpl.locs {
+            crate::ir::visit::action_vars(&prog.loc(l).action, &mut |v| {
+                if prog.var(v).is_global() {
+                    touched.insert(v);
+                }
+            });
+        }
+        let foreign = (1..prog.templates.len()).any(|x| x != ti && !written[x].is_disjoint(&touched));
+        if foreign || !touched.iter().all(|g| plain(prog, *g)) || main_writes_after(prog, tpl.spawned_at[0], &touched) {
+            continue;
+        }
+        if let Some(s) = super::paths::summarise(prog, t) {
+            out.insert(t, s);
+        }
+    }
+    out
+}
+
+/// Whether `main` may write one of `vars` after `fork`.
+fn main_writes_after(prog: &Program, fork: LocId, vars: &BTreeSet<VarId>) -> bool {
+    let mut seen = BTreeSet::new();
+    let mut stack = prog.loc(fork).succs.clone();
+    while let Some(l) = stack.pop() {
+        if !seen.insert(l) {
+            continue;
+        }
+        let loc = prog.loc(l);
+        if writes(&loc.action) {
+            for a in &prog.memory.access(l).mods {
+                if let AbsKind::Var(v) | AbsKind::Cell(v, _) = &prog.memory.info(*a).kind {
+                    if vars.contains(v) {
+                        return true;
+                    }
+                }
+            }
+        }
+        stack.extend(loc.succs.iter().copied());
+    }
+    false
+}
+
+/// The twins whose inputs were not equal at the fork and that can still be used later: both
+/// summarised (so nobody else writes what they touch, and `main` not once they are forked),
+/// each pair either read and never written, or written before any read.
+fn conditional(main: &Main, rest: &[Twin]) -> Vec<Conditional> {
+    let mut out = Vec::new();
+    for f in rest {
+        let (Some(a), Some(b)) = (main.summaries.get(&f.first), main.summaries.get(&f.second)) else { continue };
+        let (mut inputs, mut outputs) = (Vec::new(), Vec::new());
+        let mut ok = true;
+        for (g, h) in &f.pairs {
+            let (wg, wh) = (main.written[f.first.index()].contains(g), main.written[f.second.index()].contains(h));
+            if !wg && !wh {
+                inputs.push((*g, *h));
+            } else if wg && wh && !a.reads.contains(g) && !b.reads.contains(h) {
+                outputs.push((*g, *h));
+            } else {
+                ok = false;
+            }
+        }
+        if ok && !outputs.is_empty() {
+            out.push(Conditional { first: f.first, second: f.second, inputs, outputs });
+        }
+    }
+    out
 }
