@@ -148,18 +148,55 @@ impl RowState {
     }
 }
 
-/// A round's updates not yet processed, each with its row's hash, and the length at which they
-/// are consolidated next.
-type Pending<D> = (Vec<(u64, D, Diff)>, usize);
+/// A round's updates not yet processed, each with its row's hash.
+struct Pending<D> {
+    v: Vec<(u64, D, Diff)>,
+    /// The length at which `v` is consolidated next.
+    limit: usize,
+    /// How many of the first updates are consolidated already, in the order of `buckets`.
+    sorted: usize,
+    buckets: u64,
+}
 
-/// Sorts `v` in the order the table's buckets are visited (then by hash and row, so that equal
-/// rows are adjacent) and sums the diffs of equal rows, dropping zeros unless `keep_zeros`.
-///
-/// One sort on the hash does both jobs a consolidation by row and a sort by bucket did before:
-/// the comparison nearly always ends at the first word, where comparing rows looked at six.
-fn consolidate_hashed<D: Ord + Copy>(v: &mut Vec<(u64, D, Diff)>, buckets: u64, keep_zeros: bool) {
+impl<D: Ord + Copy> Pending<D> {
+    fn new() -> Self {
+        Pending { v: Vec::new(), limit: 1 << 16, sorted: 0, buckets: 0 }
+    }
+
+    /// Sorts the updates in the order of a table of `buckets` buckets and sums those of equal
+    /// rows, dropping zeros unless `keep_zeros`.
+    ///
+    /// A large round is consolidated several times as it arrives (each time its length doubles),
+    /// and sorting it whole each time sorted most updates three times over. Only the updates
+    /// that came since are sorted now, then merged with the consolidated ones. The order of a
+    /// somewhat smaller or larger table serves as well (its buckets are those of this one
+    /// visited as a few interleaved sweeps), so it is kept rather than sorting everything again.
+    fn consolidate(&mut self, buckets: u64, keep_zeros: bool) {
+        let p = self.sorted;
+        if p == 0 || self.buckets > buckets.saturating_mul(4) || buckets > self.buckets.saturating_mul(4) {
+            self.buckets = buckets;
+            sort_hashed(&mut self.v, buckets);
+        } else {
+            sort_hashed(&mut self.v[p..], self.buckets);
+            merge_tail(&mut self.v, p, self.buckets);
+        }
+        sum_equal(&mut self.v, keep_zeros);
+        self.sorted = self.v.len();
+    }
+}
+
+/// The order in which a table of `buckets` buckets is visited, then by hash and row, so that equal
+/// rows are adjacent. One comparison on the hash does both jobs a consolidation by row and a sort
+/// by bucket did: it nearly always ends at the first word, where comparing rows looked at six.
+fn hashed_order<D: Ord>(buckets: u64) -> impl Fn(&(u64, D, Diff), &(u64, D, Diff)) -> std::cmp::Ordering + Copy {
+    let order = move |h: u64| h & (buckets - 1);
+    move |a, b| (order(a.0), a.0, &a.1).cmp(&(order(b.0), b.0, &b.1))
+}
+
+/// Sorts `v` in [`hashed_order`].
+fn sort_hashed<D: Ord + Copy>(v: &mut [(u64, D, Diff)], buckets: u64) {
     let order = |h: u64| h & (buckets - 1);
-    let cmp = |a: &(u64, D, Diff), b: &(u64, D, Diff)| (order(a.0), a.0, &a.1).cmp(&(order(b.0), b.0, &b.1));
+    let cmp = hashed_order(buckets);
     // A large round is first split by the top bits of the bucket, in place, and each part sorted
     // on its own: the order is the same as one sort's, but each part fits the cache and needs a
     // dozen fewer levels of comparisons.
@@ -200,6 +237,33 @@ fn consolidate_hashed<D: Ord + Copy>(v: &mut Vec<(u64, D, Diff)>, buckets: u64, 
     } else {
         v.sort_unstable_by(cmp);
     }
+}
+
+/// Merges the sorted runs `v[..p]` and `v[p..]` in place, from the back, with a copy of the second
+/// run as the only scratch space.
+fn merge_tail<D: Ord + Copy>(v: &mut [(u64, D, Diff)], p: usize, buckets: u64) {
+    let cmp = hashed_order(buckets);
+    if p == 0 || p == v.len() || cmp(&v[p - 1], &v[p]).is_le() {
+        return;
+    }
+    let tail = v[p..].to_vec();
+    let (mut i, mut j, mut w) = (p, tail.len(), v.len());
+    // Every write lands at or after the next read of the first run, so nothing is overwritten
+    // before it is read; once the copy is used up the rest of the first run is already in place.
+    while j > 0 {
+        w -= 1;
+        if i > 0 && cmp(&v[i - 1], &tail[j - 1]).is_gt() {
+            v[w] = v[i - 1];
+            i -= 1;
+        } else {
+            v[w] = tail[j - 1];
+            j -= 1;
+        }
+    }
+}
+
+/// Sums the diffs of adjacent equal rows of a sorted `v`, dropping zeros unless `keep_zeros`.
+fn sum_equal<D: Ord + Copy>(v: &mut Vec<(u64, D, Diff)>, keep_zeros: bool) {
     let mut w = 0;
     let mut k = 0;
     while k < v.len() {
@@ -304,11 +368,11 @@ where
                     for (row, t, d) in data.drain(..) {
                         let key = (t.outer, t.inner);
                         caps.entry(key).or_insert_with(|| cap.delayed(&t, 0));
-                        let (v, limit) = pending.entry(key).or_insert_with(|| (Vec::new(), 1 << 16));
-                        v.push((hasher.hash_one(row), row, d));
-                        if v.len() >= *limit {
-                            consolidate_hashed(v, buckets, false);
-                            *limit = (2 * v.len()).max(1 << 16);
+                        let p = pending.entry(key).or_insert_with(Pending::new);
+                        p.v.push((hasher.hash_one(row), row, d));
+                        if p.v.len() >= p.limit {
+                            p.consolidate(buckets, false);
+                            p.limit = (2 * p.v.len()).max(1 << 16);
                         }
                     }
                 });
@@ -328,12 +392,13 @@ where
                     // This round's updates and due rows, each row once, visited in the order of
                     // their buckets in the table: a large round then sweeps the table instead of
                     // jumping around it, which is what made a hash table slower than sorting.
-                    let mut work = pending.remove(&next).map(|(v, _)| v).unwrap_or_default();
+                    let mut work = pending.remove(&next).unwrap_or_else(Pending::new);
                     let due = todo.remove(&next).unwrap_or_default();
-                    rows.reserve(work.len(), |x| hasher.hash_one(x.row()));
-                    work.extend(due.into_iter().map(|r| (hasher.hash_one(r), r, 0)));
+                    rows.reserve(work.v.len(), |x| hasher.hash_one(x.row()));
+                    work.v.extend(due.into_iter().map(|r| (hasher.hash_one(r), r, 0)));
                     // A due row is evaluated even when this round's updates cancel for it.
-                    consolidate_hashed(&mut work, bucket_count(rows.capacity()), true);
+                    work.consolidate(bucket_count(rows.capacity()), true);
+                    let work = work.v;
                     let mut session = output.session(&cap);
                     for (j, &(h, row, d)) in work.iter().enumerate() {
                         // The visits of a large table miss the cache one after another, each
