@@ -435,3 +435,25 @@ fn a_layout_attribute_the_ir_cannot_represent_is_not_analysed() {
     let runs = never_wrong("layout_unsupported.c");
     assert!(runs.iter().flatten().all(|v| v.0 == "unknown" && v.1.contains("mode(TI)")), "{runs:?}");
 }
+
+#[test]
+fn an_enumeration_has_the_type_gcc_gives_it() {
+    layout_twins("enum_type.c", "violated");
+}
+
+#[test]
+fn a_signed_left_shift_wraps_as_gcc_defines() {
+    let runs = never_wrong("signed_shift_wraps.c");
+    assert_eq!((runs[0][0].0.as_str(), runs[0][1].0.as_str()), ("safe", "violated"), "{runs:?}");
+}
+
+#[test]
+fn arithmetic_on_a_member_pointer_in_an_array_of_structs_reaches_other_members() {
+    let runs = never_wrong("member_pointer_in_struct_array.c");
+    assert_eq!(runs[0][1].0, "violated", "{runs:?}");
+}
+
+#[test]
+fn an_aligned_bit_field_starts_at_its_alignment() {
+    layout_twins("bitfield_aligned.c", "violated");
+}

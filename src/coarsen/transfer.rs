@@ -158,7 +158,9 @@ impl<D: NumDomain> Eval<'_, D> {
                         Some(k) if (0..63).contains(&k) => {
                             let p = NumExpr::cst(1i128 << k);
                             if *op == BinOp::Shl {
-                                NumExpr::Mul(bx(x), bx(p))
+                                // GCC defines the signed left shifts C11 leaves undefined:
+                                // they wrap, as unsigned ones do, so no clamping here.
+                                return self.convert(*t, NumExpr::Mul(bx(x), bx(p)));
                             } else if self.itv(&x).lo() >= Bound::Fin(0) {
                                 // For non-negative values a right shift is a division.
                                 NumExpr::Div(bx(x), bx(p))

@@ -29,7 +29,9 @@ pub struct TypeEnv {
     /// Struct and union definitions, indexed by [`RecordId`].
     pub records: Vec<Record>,
     tags: HashMap<String, RecordId>,
-    enum_consts: HashMap<String, i128>,
+    /// Enumeration constants: value and type (`int` when the value fits it, else GCC gives
+    /// the constant its enumeration's type).
+    enum_consts: HashMap<String, (i128, IntTy)>,
     /// Types of the `typeof(expression)` operands, by the operand's span: the lowerer types
     /// them in their scope just before the declaration or type name that contains them.
     pub typeofs: HashMap<(usize, usize), CType>,
@@ -61,7 +63,7 @@ pub struct TypeEnv {
     pending_trailing: Option<LayoutAttrs>,
     /// Unsupported constructs met while resolving types: offset in the text and construct.
     pub unsupported: Vec<(usize, String)>,
-    /// Enumeration types narrower than `int` (packed), by tag.
+    /// Enumeration types, by tag.
     enum_tags: HashMap<String, CType>,
 }
 
@@ -195,6 +197,9 @@ pub struct Specs {
 /// A type that is not supported, with the construct's name.
 pub type TypeError = String;
 
+/// `int`, the type of every enumeration constant that fits it.
+const ENUM_INT: IntTy = IntTy { bits: 32, signed: true };
+
 fn int(bits: u8, signed: bool, name: &str) -> CType {
     CType::Int(IntTy { bits, signed }, name.to_string())
 }
@@ -233,7 +238,12 @@ impl TypeEnv {
 
     /// The value of an enumeration constant.
     pub fn enum_const(&self, name: &str) -> Option<i128> {
-        self.enum_consts.get(name).copied()
+        self.enum_consts.get(name).map(|c| c.0)
+    }
+
+    /// The value and type of an enumeration constant.
+    pub fn enum_const_typed(&self, name: &str) -> Option<(i128, CType)> {
+        self.enum_consts.get(name).map(|&(v, t)| (v, int(t.bits, t.signed, if t == ENUM_INT { "int" } else { "enum" })))
     }
 
     /// The type a typedef name stands for.
@@ -805,18 +815,28 @@ impl TypeEnv {
         let trailing = self.pending_trailing.take();
         let mut next = 0i128;
         let (mut lo, mut hi) = (0i128, 0i128);
+        let mut names = Vec::new();
         for e in &et.enumerators {
             let v = match &e.node.expression {
                 Some(x) => self.const_eval(&x.node).ok_or_else(|| "a non-constant enumerator value".to_string())?,
                 None => next,
             };
-            self.enum_consts.insert(e.node.identifier.node.name.clone(), v);
+            // Inside the body a constant has the first type that holds it; its final type is
+            // set once the enumeration's own type is known.
+            let provisional = [ENUM_INT, IntTy { bits: 32, signed: false }, IntTy { bits: 64, signed: true }, IntTy { bits: 64, signed: false }]
+                .into_iter()
+                .find(|&t| t.min() <= v && v <= t.max())
+                .ok_or_else(|| "an enumerator value wider than 64 bits".to_string())?;
+            let name = e.node.identifier.node.name.clone();
+            self.enum_consts.insert(name.clone(), (v, provisional));
+            names.push(name);
             (lo, hi) = (lo.min(v), hi.max(v));
             next = v + 1;
         }
         let name = et.identifier.as_ref().map(|i| format!("enum {}", i.node.name)).unwrap_or_else(|| "enum".into());
         let tag = et.identifier.as_ref().map(|i| i.node.name.clone());
         if et.enumerators.is_empty() {
+            // An enumeration not defined (yet) has no known values: `int` stands for it.
             return Ok(tag.and_then(|t| self.enum_tags.get(&t).cloned()).unwrap_or_else(|| int(32, true, &name)));
         }
         if let Some(t) = &tag {
@@ -829,16 +849,25 @@ impl TypeEnv {
         if attrs.aligned.is_some() || attrs.mode.is_some() {
             self.unsupported.push((keyword, "`aligned` or `mode` on an enumeration".into()));
         }
-        if attrs.packed {
-            // GCC gives a packed enumeration the narrowest integer type holding its values.
-            let bits = [8u8, 16, 32].into_iter().find(|&b| if lo < 0 { lo >= -(1i128 << (b - 1)) && hi < 1i128 << (b - 1) } else { hi < 1i128 << b });
-            let ty = int(bits.unwrap_or(32), lo < 0 || bits.is_none(), &name);
-            if let Some(t) = tag {
-                self.enum_tags.insert(t, ty.clone());
+        // GCC's choice (no `-fshort-enums`): `unsigned int` when no value is negative, `int`
+        // otherwise, widened to 64 bits when a value does not fit 32; a packed enumeration
+        // takes the narrowest of 8, 16 or 32 bits first.
+        let fits = |bits: u32| if lo < 0 { lo >= -(1i128 << (bits - 1)) && hi < 1i128 << (bits - 1) } else { hi < 1i128 << bits };
+        let widths: &[u8] = if attrs.packed { &[8, 16, 32, 64] } else { &[32, 64] };
+        let bits = widths.iter().copied().find(|&b| fits(b as u32)).ok_or_else(|| "an enumeration whose values need more than 64 bits".to_string())?;
+        let it = IntTy { bits, signed: lo < 0 };
+        for n in names {
+            if let Some(c) = self.enum_consts.get_mut(&n) {
+                if !(ENUM_INT.min() <= c.0 && c.0 <= ENUM_INT.max()) {
+                    c.1 = it;
+                }
             }
-            return Ok(ty);
         }
-        Ok(int(32, true, &name))
+        let ty = int(bits, lo < 0, &name);
+        if let Some(t) = tag {
+            self.enum_tags.insert(t, ty.clone());
+        }
+        Ok(ty)
     }
 
     /// Size in bytes of a type under the data model (0 for incomplete types).
@@ -925,6 +954,12 @@ impl TypeEnv {
                         union_bits = union_bits.max(w);
                         0
                     } else {
+                        // `aligned(n)` on a bit-field starts it at the next multiple of n
+                        // bytes (capped by `#pragma pack`), even in a packed record.
+                        if let Some(n) = ma.aligned {
+                            let n = ra.pack.map_or(n, |p| n.min(p)).max(1) * 8;
+                            pos = pos.div_ceil(n) * n;
+                        }
                         let unit = fs * 8;
                         if !packed && ra.pack.is_none() && unit > 0 && (pos % unit) + w > unit {
                             pos = pos.div_ceil(unit) * unit;
@@ -995,11 +1030,7 @@ impl TypeEnv {
                 Constant::Character(s) => Some((parse_char(s)?, INT)),
                 Constant::Float(_) => None,
             },
-            // GCC gives an enumerator that does not fit `int` the first type that holds it.
-            Expression::Identifier(id) => {
-                let v = self.enum_consts.get(&id.node.name).copied()?;
-                [INT, IntTy { bits: 32, signed: false }, IntTy { bits: 64, signed: true }, IntTy { bits: 64, signed: false }].into_iter().find_map(|t| fit(v, t))
-            }
+            Expression::Identifier(id) => self.enum_consts.get(&id.node.name).copied(),
             Expression::UnaryOperator(u) => {
                 let (v, t) = self.const_typed(&u.node.operand.node)?;
                 let t = promote(t);
@@ -1097,7 +1128,8 @@ impl TypeEnv {
                 TypeSpecifier::Unsigned => unsigned = true,
                 TypeSpecifier::Int | TypeSpecifier::Signed => {}
                 TypeSpecifier::Bool => return Some(None),
-                TypeSpecifier::Enum(_) => return Some(Some(IntTy { bits: 32, signed: true })),
+                // The enumeration's own type (`unsigned int` when no value is negative).
+                TypeSpecifier::Enum(e) => return of(self.enum_tags.get(&e.node.identifier.as_ref()?.node.name)?),
                 TypeSpecifier::TypedefName(id) => return of(self.typedefs.get(&id.node.name)?),
                 _ => return None,
             }

@@ -467,8 +467,9 @@ impl MemoryModel {
                     // Pointer arithmetic moves inside an array: the target becomes a summary.
                     // From a member that is no array it can only reach the enclosing object
                     // (`container_of` subtracts the member's offset), so the target becomes
-                    // the whole object.
-                    let in_array = matches!(t.root, Root::Var(v) if crosses_array(prog, v, &t.path));
+                    // the whole object. A member of an array's element is no array itself:
+                    // `&a[0].x + 4` lands in another member of another element.
+                    let in_array = matches!(t.root, Root::Var(v) if is_array_at(prog, v, &t.path));
                     if *op == super::BinOp::Sub || !in_array {
                         t.path.clear();
                     }
@@ -801,6 +802,23 @@ fn crosses_array(prog: &Program, root: VarId, path: &[u32]) -> bool {
                 None => return true,
             },
             _ => return true,
+        }
+    }
+    matches!(ty, CType::Array(..))
+}
+
+/// Whether the member of `root` at `path` is itself an array (arrays on the way to it
+/// stepped through).
+fn is_array_at(prog: &Program, root: VarId, path: &[u32]) -> bool {
+    let mut ty = prog.var(root).ty.clone();
+    for &i in path {
+        while let CType::Array(e, _) = ty {
+            ty = *e;
+        }
+        let CType::Record(r) = ty else { return false };
+        match prog.records[r.0 as usize].fields.get(i as usize) {
+            Some((_, t)) => ty = t.clone(),
+            None => return false,
         }
     }
     matches!(ty, CType::Array(..))

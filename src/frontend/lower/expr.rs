@@ -145,8 +145,9 @@ impl<'a> Lowerer<'a> {
                 if let Some(v) = self.lookup(name) {
                     let ty = self.vars[v.index()].ty.clone();
                     self.load(Lval::Var(v), ty)
-                } else if let Some(c) = self.types.enum_const(name) {
-                    Val { e: Expr::Const(c, Ty::INT), ty: CType::int() }
+                } else if let Some((c, ty)) = self.types.enum_const_typed(name) {
+                    let t = ty.scalar(self.dm());
+                    Val { e: Expr::Const(c, t), ty }
                 } else if self.functions.contains_key(name) || self.prototypes.contains_key(name) {
                     self.function_value(name)
                 } else if matches!(name, "__func__" | "__FUNCTION__" | "__PRETTY_FUNCTION__") {
@@ -806,7 +807,7 @@ impl<'a> Lowerer<'a> {
             Expression::Identifier(id) => match self.lookup(&id.node.name) {
                 Some(v) => self.vars[v.index()].ty.clone(),
                 None if self.functions.contains_key(&id.node.name) || self.prototypes.contains_key(&id.node.name) => CType::Function,
-                None if self.types.enum_const(&id.node.name).is_some() => CType::int(),
+                None if self.types.enum_const(&id.node.name).is_some() => self.types.enum_const_typed(&id.node.name).map(|c| c.1).unwrap_or_else(CType::int),
                 None => self.untyped(),
             },
             Expression::Constant(c) => match &c.node {
