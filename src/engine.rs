@@ -340,6 +340,7 @@ fn finite_pass(prog: &Program, opts: &CheckOptions, verdicts: &mut [AssertionVer
             let how = match method {
                 finite::Method::Cartesian => "the Cartesian thread-modular abstraction",
                 finite::Method::Exceptions => "the Cartesian abstraction refined by exception sets",
+                finite::Method::Refined => "the Cartesian abstraction with exception sets found by counterexample-guided refinement",
                 finite::Method::Exact => "an exact exploration of its finite-state projection",
             };
             let claim = match threads {

@@ -485,6 +485,45 @@ fn tas_spin_loop_rereading_the_flag_ends() {
     for instances in [None, Some(2), Some(3)] {
         for o in finite::prove(&twin, &open, &FiniteOptions { instances, ..FiniteOptions::default() }) {
             assert!(!o.proved(), "{instances:?}: {o:?}");
+
+/// The refinement loop (`finite::refine`) on Peterson's algorithm: the plain Cartesian
+/// fixpoint (round 1) holds a failing state, and exact thread states taken from the glued
+/// states behind the failures prove mutual exclusion in a few rounds. Through `prove` the
+/// proof is reported as the loop's.
+#[test]
+fn refinement_loop_proves_peterson() {
+    let prog = load("peterson.c");
+    let m = Model::build(&prog, None).unwrap();
+    let open = all_open(&prog);
+    let budget = finite::refine::Budget { rounds: 20, max_states: 1_000_000, max_stores: 4_000, deadline: None };
+    let r = finite::refine::refine(&m, &open, budget);
+    assert!(r.verdicts.iter().all(|(_, v)| *v == finite::refine::Verdict::Proved), "{:?}", r.verdicts);
+    assert!(r.rounds > 1 && r.rounds <= 4, "{} rounds", r.rounds);
+    assert!(r.exact > 0);
+    // Without any exact thread state (one round), the abstraction is too coarse.
+    let one = finite::refine::refine(&m, &open, finite::refine::Budget { rounds: 1, ..budget });
+    assert!(one.verdicts.iter().all(|(_, v)| matches!(v, finite::refine::Verdict::Open(_))), "{:?}", one.verdicts);
+    let opts = FiniteOptions { refine: true, ..FiniteOptions::default() };
+    for s in outcomes("peterson.c", &opts) {
+        assert!(matches!(s, FiniteStatus::Proved { method: Method::Refined, threads: finite::ThreadClaim::AsCreated }), "{s:?}");
+    }
+}
+
+/// The failing twin of the loop: Peterson with the turn assignments swapped. The loop must
+/// never prove it; it ends on a path of exact steps from the initial state to the failure.
+#[test]
+fn refinement_loop_never_proves_swapped_turn() {
+    let prog = load("peterson_swapped_turn.c");
+    let m = Model::build(&prog, None).unwrap();
+    let open = all_open(&prog);
+    let r = finite::refine::refine(&m, &open, finite::refine::Budget { rounds: 20, max_states: 1_000_000, max_stores: 4_000, deadline: None });
+    for (a, v) in &r.verdicts {
+        let finite::refine::Verdict::Reached(at) = v else { panic!("{a:?}: the broken version must be reached: {v:?}") };
+        assert!(at.contains("inside=2"), "{at}");
+    }
+    for name in ["peterson_swapped_turn.c", "dekker_no_protocol.c", "szymanski_no_wait.c", "filter3_weak_wait.c"] {
+        for s in outcomes(name, &FiniteOptions { refine: true, ..FiniteOptions::default() }) {
+            assert!(!matches!(s, FiniteStatus::Proved { .. }), "{name}: the broken version must never be proved: {s:?}");
         }
     }
 }

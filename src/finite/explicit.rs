@@ -92,7 +92,8 @@ pub struct StateSet {
 }
 
 impl StateSet {
-    fn new(width: usize) -> StateSet {
+    /// An empty set of states of `width` numbers each.
+    pub fn new(width: usize) -> StateSet {
         StateSet { width, data: Vec::new(), index: vec![0; 1024], len: 0 }
     }
 
@@ -120,7 +121,7 @@ impl StateSet {
     }
 
     /// Adds a state; its number when it was absent.
-    fn insert(&mut self, s: &[u32]) -> Option<usize> {
+    pub fn insert(&mut self, s: &[u32]) -> Option<usize> {
         if (self.len + 1) * 2 > self.index.len() {
             let cap = self.index.len() * 2;
             let mut index = vec![0u64; cap];

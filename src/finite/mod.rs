@@ -4,8 +4,10 @@
 //! [`model`] projects the IR onto locations and the small variables assertions and branches
 //! depend on; [`cartesian`] computes the Cartesian abstract fixpoint refined by exception
 //! sets ([`exceptions`]: Section 5's construction for flags and locks, or a file); when a
-//! failing state survives, [`explicit`] refines the exception set to every reachable state of
-//! the projection, within a budget. Threads running identical code form one class and are
+//! failing state survives, [`refine`] grows an exception set from the failing states that the
+//! abstraction glued together (counterexample-guided), and if that does not settle it within
+//! its budget, [`explicit`] refines the exception set to every reachable state of the
+//! projection, within a budget. Threads running identical code form one class and are
 //! abstracted symmetrically, so the cost does not grow with their number. Proofs hold for the
 //! thread set the program creates (each template once per creation); for a template created
 //! unboundedly, for every number of its threads (the parameterized abstraction: its class has
@@ -17,6 +19,7 @@ pub mod exceptions;
 pub mod explicit;
 pub mod model;
 pub mod movers;
+pub mod refine;
 pub mod space;
 pub mod transactions;
 
@@ -32,8 +35,13 @@ pub struct FiniteOptions {
     pub auto_exceptions: bool,
     /// Exceptions from a file (already parsed).
     pub exceptions: Option<ExceptionSpec>,
-    /// When the Cartesian fixpoint does not prove an assertion, explore the projection exactly.
+    /// When the Cartesian fixpoint does not prove an assertion, refine: the refinement loop
+    /// (if `refine`), then the exact exploration of the projection.
     pub exact_fallback: bool,
+    /// Run the counterexample-guided refinement loop ([`refine`]) before the exact
+    /// exploration. Off by default: on every protocol measured it costs more than the exact
+    /// exploration (`benchmarks/finite/results-refine-20261127.md`).
+    pub refine: bool,
     /// States the exact exploration may visit.
     pub max_states: usize,
     /// Global or local stores (each) the projection may have.
@@ -50,7 +58,17 @@ pub struct FiniteOptions {
 
 impl Default for FiniteOptions {
     fn default() -> Self {
-        FiniteOptions { auto_exceptions: true, exceptions: None, exact_fallback: true, max_states: 16_000_000, max_stores: 200_000, cartesian_stores: 4_000, instances: None, deadline: None }
+        FiniteOptions {
+            auto_exceptions: true,
+            exceptions: None,
+            exact_fallback: true,
+            refine: false,
+            max_states: 16_000_000,
+            max_stores: 200_000,
+            cartesian_stores: 4_000,
+            instances: None,
+            deadline: None,
+        }
     }
 }
 
@@ -72,6 +90,8 @@ pub enum Method {
     Cartesian,
     /// Cartesian abstraction refined by exception sets.
     Exceptions,
+    /// The exception set grown by the refinement loop from spurious failing states.
+    Refined,
     /// The exception set refined to every reachable state of the projection.
     Exact,
 }
@@ -107,6 +127,9 @@ impl FiniteOutcome {
         matches!(self.status, FiniteStatus::Proved { .. })
     }
 }
+
+/// Fixpoints the refinement loop may compute before the exact exploration takes over.
+const REFINE_ROUNDS: usize = 200;
 
 /// Reads an exceptions file and checks its names against the program.
 pub fn load_exceptions(path: &Path, prog: &Program, opts: &FiniteOptions) -> Result<ExceptionSpec, Diagnostic> {
@@ -156,6 +179,27 @@ pub fn prove(prog: &Program, open: &[AssertId], opts: &FiniteOptions) -> Vec<Fin
             }
         }
         Err(why) => left.extend(open.iter().map(|&a| (a, why.clone()))),
+    }
+    if !left.is_empty() && opts.exact_fallback && opts.refine && m.classes.iter().all(|c| c.count.is_some()) {
+        // Half the time left, so that the exact exploration keeps its chance; and the Cartesian
+        // phase's store budget, since the loop's first round is the plain Cartesian fixpoint.
+        let deadline = opts.deadline.map(|d| {
+            let now = std::time::Instant::now();
+            now + d.saturating_duration_since(now) / 2
+        });
+        let budget = refine::Budget { rounds: REFINE_ROUNDS, max_states: opts.max_states / 4, max_stores: opts.cartesian_stores.min(opts.max_stores), deadline };
+        let asked: Vec<AssertId> = left.iter().map(|(a, _)| *a).collect();
+        let r = refine::refine(&m, &asked, budget);
+        let mut still = Vec::new();
+        for ((a, why), (_, v)) in left.drain(..).zip(r.verdicts) {
+            match v {
+                refine::Verdict::Proved => out.push(FiniteOutcome { assertion: a, status: FiniteStatus::Proved { method: Method::Refined, threads: threads.clone() } }),
+                // A real path of the projection: the exact exploration would only find it again.
+                refine::Verdict::Reached(s) => out.push(FiniteOutcome { assertion: a, status: FiniteStatus::NotProved(format!("{why}; the projection reaches a failing state: {s}")) }),
+                refine::Verdict::Open(e) => still.push((a, format!("{why}; {e}"))),
+            }
+        }
+        left = still;
     }
     if !left.is_empty() && opts.exact_fallback {
         match explicit::Explicit::run(&m, opts.max_stores, opts.max_states, opts.deadline) {
