@@ -252,7 +252,10 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
             search.forget_proved(&verdicts);
         }
         search.rounds(1..=1, &mut verdicts);
-        if opts.runs(Engine::Finite) && !search.finished() {
+        // The finite engine has a budget of its own: a search that stopped because its budget
+        // was spent at bound 1, or because it cannot encode the program, leaves it every proof
+        // to make (only decided assertions are skipped, by `finite_pass` itself).
+        if opts.runs(Engine::Finite) {
             finite_pass(prog, opts, &mut verdicts, false);
             search.forget_proved(&verdicts);
         }

@@ -485,6 +485,9 @@ fn tas_spin_loop_rereading_the_flag_ends() {
     for instances in [None, Some(2), Some(3)] {
         for o in finite::prove(&twin, &open, &FiniteOptions { instances, ..FiniteOptions::default() }) {
             assert!(!o.proved(), "{instances:?}: {o:?}");
+        }
+    }
+}
 
 /// The refinement loop (`finite::refine`) on Peterson's algorithm: the plain Cartesian
 /// fixpoint (round 1) holds a failing state, and exact thread states taken from the glued
@@ -525,5 +528,28 @@ fn refinement_loop_never_proves_swapped_turn() {
         for s in outcomes(name, &FiniteOptions { refine: true, ..FiniteOptions::default() }) {
             assert!(!matches!(s, FiniteStatus::Proved { .. }), "{name}: the broken version must never be proved: {s:?}");
         }
+    }
+}
+
+/// The finite engine keeps its own budget when the search spends all of its own at bound 1 (a
+/// loaded machine, or a solver stuck on spin loops): the protocols are still proved, and the
+/// broken twins still never are. Deepening once skipped the engine's full pass whenever it had
+/// stopped, for whatever reason.
+#[test]
+fn a_spent_search_budget_leaves_the_finite_engine_its_pass() {
+    let run = |file: &str| {
+        let path = format!("tests/programs/finite/{file}");
+        let o = common::duet(&["check", "--format", "json", "--search-time", "0.001", "--finite-time", "120", &path]);
+        let (out, err) = common::texts(&o);
+        let r: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{file}: {e}: {out}{err}"));
+        r["tasks"][0]["assertions"].as_array().unwrap().iter().map(|a| a["status"].as_str().unwrap().to_string()).collect::<Vec<_>>()
+    };
+    for file in ["peterson.c", "ticket.c"] {
+        let vs = run(file);
+        assert!(!vs.is_empty() && vs.iter().all(|s| s == "safe"), "{file}: {vs:?}");
+    }
+    for file in ["peterson_swapped_turn.c", "ticket_skip.c"] {
+        let vs = run(file);
+        assert!(vs.iter().all(|s| s != "safe"), "{file}: {vs:?}");
     }
 }
