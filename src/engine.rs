@@ -530,11 +530,6 @@ impl<'a> Deepening<'a> {
         }
     }
 
-    /// True once deepening has stopped (everything decided, exhaustive, out of budget).
-    fn finished(&self) -> bool {
-        self.stopped.is_some()
-    }
-
     /// Drops the assertions another engine proved since the last round.
     fn forget_proved(&mut self, verdicts: &[AssertionVerdict]) {
         self.open.retain(|a| verdicts[a.index()].status != Status::Safe);
