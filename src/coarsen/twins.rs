@@ -132,7 +132,7 @@ pub fn twins(prog: &Program) -> Vec<Twin> {
             }
             let pairs: Vec<(VarId, VarId)> = sigma.iter().filter(|(g, h)| g != h).map(|(g, h)| (*g, *h)).collect();
             for join in both_joined(prog, &definite, t, u) {
-                if main_writes_between(prog, fork, join, &touched) {
+                if main_writes_between(prog, fork, Some(join), &touched) {
                     continue;
                 }
                 out.push(Twin { first: t, second: u, fork, join, pairs: pairs.clone() });
@@ -188,8 +188,8 @@ fn both_joined(prog: &Program, definite: &[(LocId, TemplateId)], t: TemplateId, 
     out
 }
 
-/// Whether `main` may write one of `vars` after `fork` and before `join` returns.
-fn main_writes_between(prog: &Program, fork: LocId, join: LocId, vars: &BTreeSet<VarId>) -> bool {
+/// Whether `main` may write one of `vars` after `fork` (and before `join` returns, if given).
+fn main_writes_between(prog: &Program, fork: LocId, join: Option<LocId>, vars: &BTreeSet<VarId>) -> bool {
     let mut seen = BTreeSet::new();
     let mut stack = prog.loc(fork).succs.clone();
     while let Some(l) = stack.pop() {
@@ -206,7 +206,7 @@ fn main_writes_between(prog: &Program, fork: LocId, join: LocId, vars: &BTreeSet
                 }
             }
         }
-        if l != join {
+        if Some(l) != join {
             stack.extend(loc.succs.iter().copied());
         }
     }
@@ -842,7 +842,7 @@ fn summaries(prog: &Program, definite: &[(LocId, TemplateId)], written: &[BTreeS
             });
         }
         let foreign = (1..prog.templates.len()).any(|x| x != ti && !written[x].is_disjoint(&touched));
-        if foreign || !touched.iter().all(|g| plain(prog, *g)) || main_writes_after(prog, tpl.spawned_at[0], &touched) {
+        if foreign || !touched.iter().all(|g| plain(prog, *g)) || main_writes_between(prog, tpl.spawned_at[0], None, &touched) {
             continue;
         }
         if let Some(s) = super::paths::summarise(prog, t) {
@@ -850,29 +850,6 @@ fn summaries(prog: &Program, definite: &[(LocId, TemplateId)], written: &[BTreeS
         }
     }
     out
-}
-
-/// Whether `main` may write one of `vars` after `fork`.
-fn main_writes_after(prog: &Program, fork: LocId, vars: &BTreeSet<VarId>) -> bool {
-    let mut seen = BTreeSet::new();
-    let mut stack = prog.loc(fork).succs.clone();
-    while let Some(l) = stack.pop() {
-        if !seen.insert(l) {
-            continue;
-        }
-        let loc = prog.loc(l);
-        if writes(&loc.action) {
-            for a in &prog.memory.access(l).mods {
-                if let AbsKind::Var(v) | AbsKind::Cell(v, _) = &prog.memory.info(*a).kind {
-                    if vars.contains(v) {
-                        return true;
-                    }
-                }
-            }
-        }
-        stack.extend(loc.succs.iter().copied());
-    }
-    false
 }
 
 /// The twins whose inputs were not equal at the fork and that can still be used later: both
