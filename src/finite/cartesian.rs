@@ -28,7 +28,7 @@
 use super::exceptions::{Family, ProductRule};
 use super::model::{Decline, Model, TOP};
 use super::space::{BitSet, Space};
-use crate::ir::{Action, AssertId};
+use crate::ir::AssertId;
 use std::collections::VecDeque;
 
 /// Copies of a group: a number, or [`MANY`].
@@ -341,12 +341,7 @@ impl<'m, 'p> Cartesian<'m, 'p> {
                 let gv = &self.space.globals.items[g as usize];
                 for r in self.thread_states(g, c).iter() {
                     let lv = &self.space.locals[c].items[r as usize];
-                    let Some(pc) = m.pc(lv) else { continue };
-                    if !here.contains(&pc) {
-                        continue;
-                    }
-                    let Action::Assert(_, cond) = &m.prog.loc(pc).action else { continue };
-                    if m.holds(gv, lv, cond) != Some(true) && m.may_step(gv, lv) {
+                    if m.may_fail(gv, lv).is_some_and(|(pc, _)| here.contains(&pc)) {
                         out.push(format!("{} at {} with {}", class.name, m.show_local(lv), m.show_global(gv)));
                     }
                 }

@@ -16,7 +16,7 @@
 
 use super::model::{Decline, Model};
 use super::space::Space;
-use crate::ir::{Action, AssertId};
+use crate::ir::AssertId;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// The reachable states of the projection (up to the reduction described at [`settle`]).
@@ -168,15 +168,7 @@ impl<'m, 'p> Explicit<'m, 'p> {
         let start: Vec<u32> = ls.iter().enumerate().map(|(c, &l)| positions[c].intern(Box::new([l]))).collect();
         let mut init = vec![g0];
         init.extend(m.slots.iter().map(|s| start[s.class]));
-        // Slots of one class are contiguous: their range, per slot, for sorting.
-        let range: Vec<(usize, usize)> = m
-            .slots
-            .iter()
-            .map(|s| {
-                let a = m.slots.iter().position(|t| t.class == s.class).unwrap();
-                (a + 1, a + 1 + m.slots.iter().filter(|t| t.class == s.class).count())
-            })
-            .collect();
+        let range = m.class_ranges();
         let mut states = StateSet::new(init.len());
         states.insert(&init);
         // Depth first, by state number: the set holds the states themselves.
@@ -225,11 +217,7 @@ impl<'m, 'p> Explicit<'m, 'p> {
                         self.positions[slot.class].items[s[i + 1] as usize]
                             .iter()
                             .map(|&l| &self.space.locals[slot.class].items[l as usize])
-                            .find(|lv| {
-                                let Some(pc) = m.pc(lv) else { return false };
-                                let Action::Assert(_, cond) = &m.prog.loc(pc).action else { return false };
-                                locs.contains(&pc) && m.holds(gv, lv, cond) != Some(true) && m.may_step(gv, lv)
-                            })
+                            .find(|lv| m.may_fail(gv, lv).is_some_and(|(pc, _)| locs.contains(&pc)))
                             .map(|lv| m.show_local(lv))
                     })
                     .clone();

@@ -20,7 +20,7 @@
 //! a created thread may start at any moment after the program's start (not only once its
 //! `pthread_create` has run), and `pthread_join` does not wait.
 
-use crate::ir::{self, Action, BinOp, CType, Expr, Halt, LocId, LockRef, Lval, Multiplicity, Program, TemplateId, Ty, UnOp, VarId, VarKind};
+use crate::ir::{self, Action, AssertId, BinOp, CType, Expr, Halt, LocId, LockRef, Lval, Multiplicity, Program, TemplateId, Ty, UnOp, VarId, VarKind};
 use std::collections::HashMap;
 
 /// "Any value": a cell the projection does not track, or a value it cannot compute.
@@ -366,6 +366,28 @@ impl<'p> Model<'p> {
     /// thread's atomic section runs, the program has not stopped).
     pub fn may_step(&self, g: &[i128], l: &[i128]) -> bool {
         g[self.halted_cell] == 0 && (g[self.owner_cell] == 0 || l[l.len() - 1] != 0)
+    }
+
+    /// The assertion a thread in local store `l` stands at, with its location, when it may
+    /// fail there in global store `g`: its condition is not known to hold and the thread may
+    /// step.
+    pub fn may_fail(&self, g: &[i128], l: &[i128]) -> Option<(LocId, AssertId)> {
+        let pc = self.pc(l)?;
+        let Action::Assert(a, cond) = &self.prog.loc(pc).action else { return None };
+        (self.holds(g, l, cond) != Some(true) && self.may_step(g, l)).then_some((pc, *a))
+    }
+
+    /// Per slot, the range of the slots of its class (1-based positions in a state vector
+    /// whose first number is the global store): slots of one class are contiguous, and
+    /// sorting that range keeps one state per orbit of the symmetry.
+    pub fn class_ranges(&self) -> Vec<(usize, usize)> {
+        self.slots
+            .iter()
+            .map(|s| {
+                let a = self.slots.iter().position(|t| t.class == s.class).unwrap();
+                (a + 1, a + 1 + self.slots.iter().filter(|t| t.class == s.class).count())
+            })
+            .collect()
     }
 
     /// All successors of a thread of class `c` standing in `(g, l)`. An atomic section runs

@@ -35,7 +35,7 @@
 use super::explicit::StateSet;
 use super::model::{Decline, Model};
 use super::space::{BitSet, Space};
-use crate::ir::{Action, AssertId};
+use crate::ir::AssertId;
 use hashbrown::HashMap;
 use std::collections::VecDeque;
 
@@ -106,17 +106,6 @@ impl Hybrid {
     pub fn cartesian_size(&self) -> usize {
         self.x.iter().map(|cs| cs.iter().map(BitSet::len).sum::<usize>()).sum()
     }
-}
-
-/// Per slot: the range of slots of its class (1-based positions in a state), for sorting.
-fn class_ranges(m: &Model) -> Vec<(usize, usize)> {
-    m.slots
-        .iter()
-        .map(|s| {
-            let a = m.slots.iter().position(|t| t.class == s.class).unwrap();
-            (a + 1, a + 1 + m.slots.iter().filter(|t| t.class == s.class).count())
-        })
-        .collect()
 }
 
 /// Sorts each class's local stores in a state (one state per orbit of the symmetry).
@@ -300,7 +289,7 @@ pub fn fixpoint(space: &mut Space, exact: &Exact, max_states: usize, deadline: O
     if let Some(c) = m.classes.iter().find(|c| c.count.is_none()) {
         return Err(format!("the refinement loop needs a fixed number of threads, and `{}` has unboundedly many", c.name));
     }
-    let ranges = class_ranges(m);
+    let ranges = m.class_ranges();
     let width = m.slots.len() + 1;
     let mut f = Fix { space, exact, ranges, h: Hybrid { x: Vec::new(), r: StateSet::new(width), parents: Vec::new() }, queue: VecDeque::new(), queued: Vec::new(), stack: Vec::new(), max_states };
     let (g0, ls) = f.space.initial();
@@ -331,9 +320,7 @@ fn fails(space: &Space, a: AssertId, c: usize, g: u32, l: u32) -> bool {
     let m = space.m;
     let gv = &space.globals.items[g as usize];
     let lv = &space.locals[c].items[l as usize];
-    let Some(pc) = m.pc(lv) else { return false };
-    let Action::Assert(_, cond) = &m.prog.loc(pc).action else { return false };
-    m.prog.assertion(a).locs.contains(&pc) && m.holds(gv, lv, cond) != Some(true) && m.may_step(gv, lv)
+    m.may_fail(gv, lv).is_some_and(|(pc, _)| m.prog.assertion(a).locs.contains(&pc))
 }
 
 /// The failing states of assertion `a` in the fixpoint, in a deterministic order.

@@ -331,14 +331,9 @@ impl<'m, 'p> Transactions<'m, 'p> {
         let m = self.m;
         let lv = &self.locals[i].items[n.l as usize];
         let gv = &self.globals.items[n.g as usize][..self.n_model];
-        let Some(pc) = m.pc(lv) else { return false };
-        let Action::Assert(a, cond) = &m.prog.loc(pc).action else { return false };
-        let bad = m.holds(gv, lv, cond) != Some(true) && m.may_step(gv, lv);
-        if bad && !self.failures.contains_key(a) {
-            let desc = format!("{} at {} with {}", m.slots[i].name, m.show_local(lv), m.show_global(gv));
-            self.failures.insert(*a, desc);
-        }
-        bad
+        let Some((_, a)) = m.may_fail(gv, lv) else { return false };
+        self.failures.entry(a).or_insert_with(|| format!("{} at {} with {}", m.slots[i].name, m.show_local(lv), m.show_global(gv)));
+        true
     }
 
     /// Whether the thread is outside a transaction in the node (the set N).
