@@ -273,34 +273,29 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
                 let mut assume = vec![q.activate];
                 let mut approx_reason: Option<String> = None;
                 for _ in 0..3 {
-                    let before = assume.len();
-                    match &o {
-                        Attempt::Rejected(why) if why.contains(crate::interp::ops::SIGNED_OVERFLOW) && !assume.contains(&enc.no_overflow) => assume.push(enc.no_overflow),
-                        Attempt::Rejected(why) if why.contains(HAVOC_MARK) && !assume.contains(&enc.no_havoc) => assume.push(enc.no_havoc),
+                    let (licence, why) = match &o {
+                        Attempt::Rejected(why) if why.contains(crate::interp::ops::SIGNED_OVERFLOW) && !assume.contains(&enc.no_overflow) => (enc.no_overflow, why.clone()),
+                        Attempt::Rejected(why) if why.contains(HAVOC_MARK) && !assume.contains(&enc.no_havoc) => (enc.no_havoc, why.clone()),
                         Attempt::RestsOn(why) if !assume.contains(&enc.no_approx) => {
                             approx_reason = Some(why.clone());
-                            assume.push(enc.no_approx);
+                            (enc.no_approx, why.clone())
                         }
-                        _ => {}
-                    }
-                    if assume.len() == before {
-                        break;
-                    }
-                    let why = match &o {
-                        Attempt::Rejected(w) | Attempt::RestsOn(w) => w.clone(),
-                        Attempt::Done(_) => break,
+                        _ => break,
                     };
+                    assume.push(licence);
                     o = match z3.check(&sk.terms, &assume) {
                         solve::Answer::Sat => confirm(prog, &layout, &sk, &enc, &mut z3, q, opts, &mut witness, &mut schedule),
-                        // No candidate avoids the unmodelled values: what those calls really
-                        // return may still make the assertion fail.
-                        solve::Answer::Unsat if approx_reason.is_some() => Attempt::RestsOn(approx_reason.clone().unwrap_or_default()),
-                        // Every candidate left overflows a signed integer or runs a loop past
-                        // the bound: no execution within the bound that C defines fails. Never
-                        // `safe`, even when exhaustive: the claim leaves undefined behaviour out.
-                        solve::Answer::Unsat => Attempt::Done(BoundedOutcome::BoundedSafe {
-                            reason: format!("no violation within the bound ({bound_text}) that avoids signed overflow and runs no loop past the bound (a candidate did not replay: {why})"),
-                        }),
+                        solve::Answer::Unsat => match &approx_reason {
+                            // No candidate avoids the unmodelled values: what those calls really
+                            // return may still make the assertion fail.
+                            Some(a) => Attempt::RestsOn(a.clone()),
+                            // Every candidate left overflows a signed integer or runs a loop past
+                            // the bound: no execution within the bound that C defines fails. Never
+                            // `safe`, even when exhaustive: the claim leaves undefined behaviour out.
+                            None => Attempt::Done(BoundedOutcome::BoundedSafe {
+                                reason: format!("no violation within the bound ({bound_text}) that avoids signed overflow and runs no loop past the bound (a candidate did not replay: {why})"),
+                            }),
+                        },
                         solve::Answer::Unknown(w) => match &approx_reason {
                             Some(a) => Attempt::RestsOn(format!("{a}; searching again for a violation that avoids it: {w}")),
                             None => Attempt::Rejected(format!("{why}; searching again: {w}")),

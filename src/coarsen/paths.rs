@@ -16,7 +16,7 @@
 //! `s1 == 0`. Nothing here reasons about order (`<`): a path is dropped only when one of its
 //! tests is the negation of another or folds to false once the constants known are put in.
 
-use super::twins::{deterministic_action, substitute};
+use super::twins::{deterministic_action, rename_expr, substitute};
 use crate::ir::{Action, BinOp, Expr, Halt, LocId, Lval, Program, TemplateId, Ty, UnOp, VarId};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -184,17 +184,6 @@ fn fold(prog: &Program, e: &Expr, env: &BTreeMap<VarId, i128>) -> Option<i128> {
     }
 }
 
-/// `e` with each variable replaced by its representative.
-fn canonical(e: &Expr, canon: &dyn Fn(VarId) -> VarId) -> Expr {
-    match e {
-        Expr::Load(Lval::Var(v)) => Expr::Load(Lval::Var(canon(*v))),
-        Expr::Unary(op, x, t) => Expr::Unary(*op, Box::new(canonical(x, canon)), *t),
-        Expr::Binary(op, a, b, t) => Expr::Binary(*op, Box::new(canonical(a, canon)), Box::new(canonical(b, canon)), *t),
-        Expr::Cast(t, x) => Expr::Cast(*t, Box::new(canonical(x, canon))),
-        other => other.clone(),
-    }
-}
-
 /// A condition and whether it is asserted (`true`) or denied: `!c` and `a != b` are denials.
 fn polarity(e: &Expr) -> (Expr, bool) {
     match e {
@@ -232,7 +221,7 @@ fn equality(prog: &Program, e: &Expr) -> Option<(VarId, Result<VarId, i128>)> {
 /// folds to false with the constants known (and those it states itself), or one is the
 /// negation of another.
 fn feasible(prog: &Program, atoms: &[Expr], known: &dyn Fn(VarId) -> Option<i128>, canon: &dyn Fn(VarId) -> VarId) -> Option<BTreeSet<(VarId, Result<VarId, i128>)>> {
-    let atoms: Vec<Expr> = atoms.iter().map(|a| canonical(a, canon)).collect();
+    let atoms: Vec<Expr> = atoms.iter().map(|a| rename_expr(a, canon)).collect();
     let mut vars = BTreeSet::new();
     for a in &atoms {
         loads(a, &mut vars);

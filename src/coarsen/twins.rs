@@ -364,7 +364,8 @@ fn rename_action(a: &Action, f: &dyn Fn(VarId) -> VarId) -> Action {
     }
 }
 
-fn rename_expr(e: &Expr, f: &dyn Fn(VarId) -> VarId) -> Expr {
+/// `e` with each variable it loads directly renamed by `f`.
+pub(super) fn rename_expr(e: &Expr, f: &dyn Fn(VarId) -> VarId) -> Expr {
     match e {
         Expr::Load(Lval::Var(v)) => Expr::Load(Lval::Var(f(*v))),
         Expr::Unary(op, x, t) => Expr::Unary(*op, Box::new(rename_expr(x, f)), *t),

@@ -236,13 +236,8 @@ impl TypeEnv {
         env
     }
 
-    /// The value of an enumeration constant.
-    pub fn enum_const(&self, name: &str) -> Option<i128> {
-        self.enum_consts.get(name).map(|c| c.0)
-    }
-
     /// The value and type of an enumeration constant.
-    pub fn enum_const_typed(&self, name: &str) -> Option<(i128, CType)> {
+    pub fn enum_const(&self, name: &str) -> Option<(i128, CType)> {
         self.enum_consts.get(name).map(|&(v, t)| (v, int(t.bits, t.signed, if t == ENUM_INT { "int" } else { "enum" })))
     }
 

@@ -810,23 +810,12 @@ fn crosses_array(prog: &Program, root: VarId, path: &[u32]) -> bool {
 /// Whether the member of `root` at `path` is itself an array (arrays on the way to it
 /// stepped through).
 fn is_array_at(prog: &Program, root: VarId, path: &[u32]) -> bool {
-    let mut ty = prog.var(root).ty.clone();
-    for &i in path {
-        while let CType::Array(e, _) = ty {
-            ty = *e;
-        }
-        let CType::Record(r) = ty else { return false };
-        match prog.records[r.0 as usize].fields.get(i as usize) {
-            Some((_, t)) => ty = t.clone(),
-            None => return false,
-        }
-    }
-    matches!(ty, CType::Array(..))
+    matches!(member_at(prog, root, path), Some(CType::Array(..)))
 }
 
-/// The declared type of the member of `root` at `path` (arrays stepped through), if the
-/// path fits the declared type.
-fn type_at(prog: &Program, root: VarId, path: &[u32]) -> Option<CType> {
+/// The declared type of the member of `root` at `path`, arrays on the way to it stepped
+/// through, if the path fits the declared type.
+fn member_at(prog: &Program, root: VarId, path: &[u32]) -> Option<CType> {
     let mut ty = prog.var(root).ty.clone();
     for &i in path {
         while let CType::Array(e, _) = ty {
@@ -835,6 +824,13 @@ fn type_at(prog: &Program, root: VarId, path: &[u32]) -> Option<CType> {
         let CType::Record(r) = ty else { return None };
         ty = prog.records[r.0 as usize].fields.get(i as usize)?.1.clone();
     }
+    Some(ty)
+}
+
+/// The declared type of the member of `root` at `path` (arrays stepped through), if the
+/// path fits the declared type.
+fn type_at(prog: &Program, root: VarId, path: &[u32]) -> Option<CType> {
+    let mut ty = member_at(prog, root, path)?;
     while let CType::Array(e, _) = ty {
         ty = *e;
     }

@@ -145,7 +145,7 @@ impl<'a> Lowerer<'a> {
                 if let Some(v) = self.lookup(name) {
                     let ty = self.vars[v.index()].ty.clone();
                     self.load(Lval::Var(v), ty)
-                } else if let Some((c, ty)) = self.types.enum_const_typed(name) {
+                } else if let Some((c, ty)) = self.types.enum_const(name) {
                     let t = ty.scalar(self.dm());
                     Val { e: Expr::Const(c, t), ty }
                 } else if self.functions.contains_key(name) || self.prototypes.contains_key(name) {
@@ -807,8 +807,10 @@ impl<'a> Lowerer<'a> {
             Expression::Identifier(id) => match self.lookup(&id.node.name) {
                 Some(v) => self.vars[v.index()].ty.clone(),
                 None if self.functions.contains_key(&id.node.name) || self.prototypes.contains_key(&id.node.name) => CType::Function,
-                None if self.types.enum_const(&id.node.name).is_some() => self.types.enum_const_typed(&id.node.name).map(|c| c.1).unwrap_or_else(CType::int),
-                None => self.untyped(),
+                None => match self.types.enum_const(&id.node.name) {
+                    Some((_, ty)) => ty,
+                    None => self.untyped(),
+                },
             },
             Expression::Constant(c) => match &c.node {
                 Constant::Integer(i) => super::super::ctypes::parse_integer(i).map(|(_, t)| t).unwrap_or_else(CType::int),
