@@ -108,7 +108,7 @@ pub struct CheckOptions {
     pub bound: Option<Bound>,
     /// Eager copy constraints in the bounded encoding.
     pub no_prune: bool,
-    /// Leave COARSEN's data-flow edges and ranges out of the bounded encoding.
+    /// Leave COARSEN's facts out of the other engines (bounded encoding, finite projection).
     pub no_hints: bool,
     /// Give the interference rules every thread template apart, even identical ones.
     #[serde(default)]
@@ -207,6 +207,7 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
     let mut artifacts = crate::verdict::Artifacts::default();
     let mut proof = None;
     let mut facts = None;
+    let mut invariants = None;
     let (mut verdicts, hints) = if !opts.runs(Engine::Coarsen) {
         let verdicts = (0..prog.assertions.len()).map(|i| if never_called(i) { called(i) } else { verdict(i, Status::Unknown, "unknown: COARSEN was not run".into(), None) }).collect();
         (verdicts, None)
@@ -234,6 +235,10 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
                 // Only the bounded search reads the hints; expanding a folded template's flows to every
                 // member costs the square of the members.
                 let hints = (!opts.no_hints && opts.runs(Engine::Bounded)).then(|| bounded::Hints { flows: out.read_flows().into_iter().collect(), ranges: out.read_ranges.iter().copied().collect() });
+                // Rules a user edits may be unsound; their facts stay out of the other engines.
+                if opts.rules.is_none() && !opts.no_hints && opts.runs(Engine::Finite) {
+                    invariants = Some(finite_invariants(prog, &out));
+                }
                 (verdicts, hints)
             }
             Err(e) => ((0..prog.assertions.len()).map(|i| verdict(i, Status::Unknown, format!("unknown: {e}"), None)).collect(), None),
@@ -248,7 +253,7 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
         // milliseconds: that phase gets a short first try.
         let mut search = Deepening::new(prog, opts, start, hints.as_ref(), &verdicts);
         if opts.runs(Engine::Finite) {
-            finite_pass(prog, opts, &mut verdicts, true);
+            finite_pass(prog, opts, invariants.as_ref(), &mut verdicts, true);
             search.forget_proved(&verdicts);
         }
         search.rounds(1..=1, &mut verdicts);
@@ -256,7 +261,7 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
         // was spent at bound 1, or because it cannot encode the program, leaves it every proof
         // to make (only decided assertions are skipped, by `finite_pass` itself).
         if opts.runs(Engine::Finite) {
-            finite_pass(prog, opts, &mut verdicts, false);
+            finite_pass(prog, opts, invariants.as_ref(), &mut verdicts, false);
             search.forget_proved(&verdicts);
         }
         search.rounds(2..=MAX_DEEPENING, &mut verdicts);
@@ -269,7 +274,7 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
             bounded_pass(prog, opts, b, hints.as_ref(), &mut verdicts, &mut sections, &mut artifacts);
         }
         if opts.runs(Engine::Finite) {
-            finite_pass(prog, opts, &mut verdicts, false);
+            finite_pass(prog, opts, invariants.as_ref(), &mut verdicts, false);
         }
     }
     // A proof may rest only on havocs that cover everything the approximated code can do, and
@@ -300,7 +305,7 @@ fn still_open(s: &Status) -> bool {
 /// parameterized abstraction); its "not proved" is left to the bounded search. A `quick` pass
 /// runs only the Cartesian phase, on a 25th of the budget, and leaves the reasons of what it
 /// does not prove as they were (the full pass says why).
-fn finite_pass(prog: &Program, opts: &CheckOptions, verdicts: &mut [AssertionVerdict], quick: bool) {
+fn finite_pass(prog: &Program, opts: &CheckOptions, invariants: Option<&finite::Invariants>, verdicts: &mut [AssertionVerdict], quick: bool) {
     let open: Vec<AssertId> = (0..verdicts.len()).filter(|&i| still_open(&verdicts[i].status) && !prog.assertions[i].locs.is_empty()).map(|i| AssertId(i as u32)).collect();
     if open.is_empty() {
         return;
@@ -310,7 +315,7 @@ fn finite_pass(prog: &Program, opts: &CheckOptions, verdicts: &mut [AssertionVer
     // at most 5 s.
     let budget = Duration::from_secs_f64(opts.finite_time.unwrap_or((opts.search_time * 0.1).min(5.0)).clamp(0.0, 1e6));
     let slice = if quick { budget / 25 } else { budget };
-    let mut fo = finite::FiniteOptions { deadline: Some(Instant::now() + slice), exact_fallback: !quick, ..Default::default() };
+    let mut fo = finite::FiniteOptions { deadline: Some(Instant::now() + slice), exact_fallback: !quick, invariants: invariants.cloned(), ..Default::default() };
     if let Some(path) = &opts.exceptions {
         match finite::load_exceptions(path, prog, &fo) {
             Ok(spec) => {
@@ -326,8 +331,21 @@ fn finite_pass(prog: &Program, opts: &CheckOptions, verdicts: &mut [AssertionVer
             }
         }
     }
+    let mut outs = finite::prove(prog, &open, &fo);
+    // A template created only by counted loops is first tried for every number of its threads
+    // (the stronger claim, and the Cartesian phase's symmetric abstraction is cheap); what
+    // that leaves open is tried with the threads the program creates, which lets the exact
+    // exploration run.
+    let counts = if quick { Default::default() } else { finite_counts(prog, opts) };
+    let again: Vec<AssertId> = outs.iter().filter(|o| !o.proved()).map(|o| o.assertion).collect();
+    if !counts.is_empty() && !again.is_empty() && fo.exceptions.is_none() {
+        let more = finite::prove(prog, &again, &finite::FiniteOptions { counts, ..fo.clone() });
+        outs.retain(|o| o.proved());
+        outs.extend(more);
+        outs.sort_by_key(|o| o.assertion);
+    }
     let mut not_proved = Vec::new();
-    for out in finite::prove(prog, &open, &fo) {
+    for out in outs {
         if matches!(out.status, finite::FiniteStatus::NotProved(_)) {
             not_proved.push(out.assertion);
         }
@@ -354,9 +372,10 @@ fn finite_pass(prog: &Program, opts: &CheckOptions, verdicts: &mut [AssertionVer
                 // A fixed instance count is not every execution of the program.
                 finite::ThreadClaim::Instances(_) => continue,
             };
+            let narrowed = if out.cut > 0 { ", on the projection narrowed by COARSEN's invariants" } else { "" };
             let v = &mut verdicts[out.assertion.index()];
             v.status = Status::Safe;
-            v.reason = format!("safe: proved by {how}, {claim}");
+            v.reason = format!("safe: proved by {how}{narrowed}, {claim}");
             v.detail = None;
             v.bound = None;
         }
@@ -676,4 +695,35 @@ impl<'a> Deepening<'a> {
         }
         self.artifacts
     }
+}
+
+/// COARSEN's facts as the finite-state engine reads them: the locations some thread reaches,
+/// and at each, the bounds of the variables its action reads by name. COARSEN computes the
+/// input of each action, so these bound what the action reads when it executes, which is
+/// what the projection needs (not what holds while a thread waits there).
+fn finite_invariants(prog: &Program, out: &coarsen::Outcome) -> finite::Invariants {
+    let reads = prog
+        .loc_ids()
+        .map(|v| {
+            let refs = &prog.memory.access(v).refs;
+            out.bounds
+                .get(v.index())
+                .map(|b| b.as_slice())
+                .unwrap_or(&[])
+                .iter()
+                .filter_map(|&(a, (lo, hi))| match prog.memory.info(a).kind {
+                    crate::ir::AbsKind::Var(x) if refs.contains(&a) => Some((x, lo, hi)),
+                    _ => None,
+                })
+                .collect()
+        })
+        .collect();
+    finite::Invariants { reached: out.invariants.iter().map(Option::is_some).collect(), reads }
+}
+
+/// Thread templates created only by counted loops, with the most instances an execution
+/// creates (the bounded search's exact counts): the finite-state engine then explores the
+/// program as created instead of declining its exact exploration for "unboundedly many".
+fn finite_counts(prog: &Program, opts: &CheckOptions) -> std::collections::HashMap<crate::ir::TemplateId, u32> {
+    bounded::unroll::Counts::of(prog, opts.max_unroll, opts.max_threads).threads.into_iter().collect()
 }

@@ -553,3 +553,62 @@ fn a_spent_search_budget_leaves_the_finite_engine_its_pass() {
         assert!(vs.iter().all(|s| s != "safe"), "{file}: {vs:?}");
     }
 }
+
+/// COARSEN's invariants narrow the projection it hands the engine: a worker that the
+/// projection starts early reads a mode no execution reads, and a lost input value is split
+/// into the values COARSEN allows. Without the invariants (`--no-coarsen-hints`) neither is
+/// proved, and the failing twins, where the mode may really be unset or the identities
+/// really clash, are never proved and are found by the default strategy.
+#[test]
+fn coarsen_invariants_narrow_the_projection() {
+    let run = |file: &str, flags: &[&str]| {
+        let path = format!("tests/programs/finite/{file}");
+        let mut args = vec!["check", "--format", "json", "--search-time", "30", "--finite-time", "120"];
+        args.extend_from_slice(flags);
+        args.push(&path);
+        let o = common::duet(&args);
+        let (out, err) = common::texts(&o);
+        let r: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{file}: {e}: {out}{err}"));
+        r["tasks"][0]["assertions"].as_array().unwrap().iter().map(|a| (a["status"].as_str().unwrap().to_string(), a["reason"].as_str().unwrap().to_string())).collect::<Vec<_>>()
+    };
+    for file in ["narrow_mode_peterson.c", "narrow_split_input.c"] {
+        let vs = run(file, &["--engines", "coarsen,finite"]);
+        assert!(!vs.is_empty() && vs.iter().all(|(s, r)| s == "safe" && r.contains("narrowed by COARSEN's invariants")), "{file}: {vs:?}");
+        let vs = run(file, &["--engines", "coarsen,finite", "--no-coarsen-hints"]);
+        assert!(!vs.is_empty() && vs.iter().all(|(s, _)| s != "safe"), "{file} without the invariants: {vs:?}");
+    }
+    for file in ["narrow_mode_peterson_late.c", "narrow_split_input_other.c"] {
+        let vs = run(file, &["--engines", "coarsen,finite"]);
+        assert!(vs.iter().all(|(s, _)| s != "safe"), "{file}: {vs:?}");
+        let vs = run(file, &[]);
+        assert!(vs.iter().any(|(s, _)| s == "violated") && vs.iter().all(|(s, _)| s != "safe"), "{file}: {vs:?}");
+    }
+}
+
+/// Workers created by a counted loop: the engine explores exactly the threads the program
+/// creates (the bounded search's count), which proves what fails for more workers. The twin
+/// that creates three is violated, and `--parameterized` (any number of workers) never
+/// proves the original.
+#[test]
+fn counted_creation_loops_are_explored_as_created() {
+    let run = |file: &str, flags: &[&str]| {
+        let path = format!("tests/programs/finite/{file}");
+        let mut args = vec!["check", "--format", "json", "--search-time", "20", "--finite-time", "60"];
+        args.extend_from_slice(flags);
+        args.push(&path);
+        let o = common::duet(&args);
+        let (out, err) = common::texts(&o);
+        let r: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{file}: {e}: {out}{err}"));
+        r["tasks"][0]["assertions"].as_array().unwrap().iter().map(|a| (a["status"].as_str().unwrap().to_string(), a["reason"].as_str().unwrap().to_string())).collect::<Vec<_>>()
+    };
+    for flags in [&[][..], &["--engines", "coarsen,finite"][..]] {
+        let vs = run("counted_workers.c", flags);
+        assert!(!vs.is_empty() && vs.iter().all(|(s, r)| s == "safe" && r.contains("threads the program creates")), "{flags:?}: {vs:?}");
+    }
+    let vs = run("counted_workers.c", &["--parameterized"]);
+    assert!(vs.iter().all(|(s, _)| s != "safe"), "parameterized: {vs:?}");
+    let vs = run("counted_workers_three.c", &[]);
+    assert!(vs.iter().any(|(s, _)| s == "violated") && vs.iter().all(|(s, _)| s != "safe"), "{vs:?}");
+    let vs = run("counted_workers_three.c", &["--engines", "coarsen,finite"]);
+    assert!(vs.iter().all(|(s, _)| s != "safe"), "{vs:?}");
+}

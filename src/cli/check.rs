@@ -94,7 +94,8 @@ pub struct AnalysisArgs {
     /// Instantiate every copy constraint of the bounded encoding (no MHP/kill pruning).
     #[arg(long)]
     pub no_prune: bool,
-    /// Leave COARSEN's data-flow edges and value ranges out of the bounded encoding.
+    /// Leave COARSEN's facts out of the other engines: its data-flow edges and value ranges
+    /// out of the bounded encoding, its invariants out of the finite-state projection.
     #[arg(long)]
     pub no_coarsen_hints: bool,
     /// Give COARSEN's rules and abstract interpreter every thread template apart, even identical ones (for comparison).
@@ -144,10 +145,14 @@ impl AnalysisArgs {
     pub fn validate(&self) -> Result<(), String> {
         let bounded = self.engines.as_ref().is_none_or(|l| l.0.contains(&Engine::Bounded));
         if !bounded {
-            let search = [(self.bound.is_some(), "--bound"), (self.no_prune, "--no-prune"), (self.no_coarsen_hints, "--no-coarsen-hints"), (self.dump_smt.is_some(), "--dump-smt")];
+            let search = [(self.bound.is_some(), "--bound"), (self.no_prune, "--no-prune"), (self.dump_smt.is_some(), "--dump-smt")];
             if let Some((_, flag)) = search.iter().find(|(set, _)| *set) {
                 return Err(format!("{flag} needs the bounded engine, which --engines leaves out"));
             }
+        }
+        let hinted = self.engines.as_ref().is_none_or(|l| l.0.contains(&Engine::Bounded) || l.0.contains(&Engine::Finite));
+        if self.no_coarsen_hints && !hinted {
+            return Err("--no-coarsen-hints needs the bounded or the finite-state engine, which --engines leaves out".into());
         }
         if self.dump_facts.is_some() && self.engines.as_ref().is_some_and(|l| !l.0.contains(&Engine::Coarsen)) {
             return Err("--dump-facts needs the coarsen engine, which --engines leaves out".into());

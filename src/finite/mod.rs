@@ -52,8 +52,25 @@ pub struct FiniteOptions {
     /// Instances of each unboundedly created template; without it such templates get any
     /// number of threads (proofs then hold for every number).
     pub instances: Option<u32>,
+    /// Unboundedly created templates whose creation loops are counted, with the most threads
+    /// any execution creates: they get that many, and proofs hold for the program as created.
+    pub counts: std::collections::HashMap<crate::ir::TemplateId, u32>,
     /// When to give up: past it both phases stop and the open assertions are not proved.
     pub deadline: Option<std::time::Instant>,
+    /// Facts of every execution proved by another analysis (COARSEN), which cut the
+    /// projection's spurious steps.
+    pub invariants: Option<Invariants>,
+}
+
+/// What another analysis proved of every execution of the program, for any number of
+/// threads, in terms of the IR: the projection uses it to drop steps no execution takes.
+#[derive(Clone, Debug, Default)]
+pub struct Invariants {
+    /// Per location: whether some thread may reach it.
+    pub reached: Vec<bool>,
+    /// Per location: bounds (`None`: unbounded on that side) of scalar variables that its
+    /// action reads, holding for every value read when the action executes.
+    pub reads: Vec<Vec<(crate::ir::VarId, Option<i128>, Option<i128>)>>,
 }
 
 impl Default for FiniteOptions {
@@ -67,7 +84,9 @@ impl Default for FiniteOptions {
             max_stores: 200_000,
             cartesian_stores: 4_000,
             instances: None,
+            counts: Default::default(),
             deadline: None,
+            invariants: None,
         }
     }
 }
@@ -119,6 +138,9 @@ pub struct FiniteOutcome {
     pub assertion: AssertId,
     /// What the engine found.
     pub status: FiniteStatus,
+    /// Steps of the projection that [`FiniteOptions::invariants`] cut or narrowed, over the
+    /// whole run (0: the invariants changed nothing).
+    pub cut: u64,
 }
 
 impl FiniteOutcome {
@@ -136,7 +158,7 @@ pub fn load_exceptions(path: &Path, prog: &Program, opts: &FiniteOptions) -> Res
     let display = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| Diagnostic::file(&display, format!("cannot read the exceptions file: {e}")))?;
     let spec = ExceptionSpec::parse(&display, &text)?;
-    if let Ok(m) = model::Model::build_with(prog, opts.instances, false) {
+    if let Ok(m) = model::Model::build_counted(prog, opts.instances, &opts.counts, false) {
         spec.resolve(&m)?;
     }
     Ok(spec)
@@ -144,13 +166,23 @@ pub fn load_exceptions(path: &Path, prog: &Program, opts: &FiniteOptions) -> Res
 
 /// Tries to prove the open assertions.
 pub fn prove(prog: &Program, open: &[AssertId], opts: &FiniteOptions) -> Vec<FiniteOutcome> {
-    let all = |status: FiniteStatus| open.iter().map(|&a| FiniteOutcome { assertion: a, status: status.clone() }).collect();
+    let all = |status: FiniteStatus| open.iter().map(|&a| FiniteOutcome { cut: 0, assertion: a, status: status.clone() }).collect();
     // An exceptions file names templates, so identical ones stay apart for it.
-    let m = match model::Model::build_with(prog, opts.instances, opts.exceptions.is_none()) {
+    let mut m = match model::Model::build_counted(prog, opts.instances, &opts.counts, opts.exceptions.is_none()) {
         Ok(m) => m,
         Err(why) => return all(FiniteStatus::Declined(why)),
     };
-    let unbounded: Vec<String> = prog.templates.iter().skip(1).filter(|t| t.multiplicity == crate::ir::Multiplicity::Unbounded).map(|t| t.name.clone()).collect();
+    if let Some(inv) = &opts.invariants {
+        m.narrow(inv);
+    }
+    let unbounded: Vec<String> = prog
+        .templates
+        .iter()
+        .enumerate()
+        .skip(1)
+        .filter(|(i, t)| t.multiplicity == crate::ir::Multiplicity::Unbounded && !opts.counts.contains_key(&crate::ir::TemplateId(*i as u32)))
+        .map(|(_, t)| t.name.clone())
+        .collect();
     let threads = match opts.instances {
         _ if unbounded.is_empty() => ThreadClaim::AsCreated,
         Some(k) => ThreadClaim::Instances(k),
@@ -172,7 +204,7 @@ pub fn prove(prog: &Program, open: &[AssertId], opts: &FiniteOptions) -> Vec<Fin
             for &a in open {
                 let f = c.failures(a);
                 if f.is_empty() {
-                    out.push(FiniteOutcome { assertion: a, status: FiniteStatus::Proved { method, threads: threads.clone() } });
+                    out.push(FiniteOutcome { cut: 0, assertion: a, status: FiniteStatus::Proved { method, threads: threads.clone() } });
                 } else {
                     left.push((a, format!("the Cartesian fixpoint holds a failing state: {}", f[0])));
                 }
@@ -193,9 +225,9 @@ pub fn prove(prog: &Program, open: &[AssertId], opts: &FiniteOptions) -> Vec<Fin
         let mut still = Vec::new();
         for ((a, why), (_, v)) in left.drain(..).zip(r.verdicts) {
             match v {
-                refine::Verdict::Proved => out.push(FiniteOutcome { assertion: a, status: FiniteStatus::Proved { method: Method::Refined, threads: threads.clone() } }),
+                refine::Verdict::Proved => out.push(FiniteOutcome { cut: 0, assertion: a, status: FiniteStatus::Proved { method: Method::Refined, threads: threads.clone() } }),
                 // A real path of the projection: the exact exploration would only find it again.
-                refine::Verdict::Reached(s) => out.push(FiniteOutcome { assertion: a, status: FiniteStatus::NotProved(format!("{why}; the projection reaches a failing state: {s}")) }),
+                refine::Verdict::Reached(s) => out.push(FiniteOutcome { cut: 0, assertion: a, status: FiniteStatus::NotProved(format!("{why}; the projection reaches a failing state: {s}")) }),
                 refine::Verdict::Open(e) => still.push((a, format!("{why}; {e}"))),
             }
         }
@@ -211,18 +243,22 @@ pub fn prove(prog: &Program, open: &[AssertId], opts: &FiniteOptions) -> Vec<Fin
                     } else {
                         FiniteStatus::NotProved(format!("{why}; the projection reaches a failing state: {}", f[0]))
                     };
-                    out.push(FiniteOutcome { assertion: a, status });
+                    out.push(FiniteOutcome { cut: 0, assertion: a, status });
                 }
             }
             Err(e) => {
                 for (a, why) in left.drain(..) {
-                    out.push(FiniteOutcome { assertion: a, status: FiniteStatus::NotProved(format!("{why}; {e}")) });
+                    out.push(FiniteOutcome { cut: 0, assertion: a, status: FiniteStatus::NotProved(format!("{why}; {e}")) });
                 }
             }
         }
     }
     for (a, why) in left {
-        out.push(FiniteOutcome { assertion: a, status: FiniteStatus::NotProved(why) });
+        out.push(FiniteOutcome { cut: 0, assertion: a, status: FiniteStatus::NotProved(why) });
+    }
+    let cut = m.cut();
+    for o in &mut out {
+        o.cut = cut;
     }
     out.sort_by_key(|o| o.assertion);
     out

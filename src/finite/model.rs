@@ -22,6 +22,7 @@
 
 use crate::ir::{self, Action, AssertId, BinOp, CType, Expr, Halt, LocId, LockRef, Lval, Multiplicity, Program, TemplateId, Ty, UnOp, VarId, VarKind};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// "Any value": a cell the projection does not track, or a value it cannot compute.
 pub const TOP: i128 = i128::MIN;
@@ -97,7 +98,29 @@ pub struct Model<'p> {
     pub init_global: Box<[i128]>,
     /// The initial local store of every class.
     pub init_locals: Vec<Box<[i128]>>,
+    /// Another analysis's facts on the cells (see [`Model::narrow`]).
+    narrowing: Narrowing,
+    /// Steps the narrowing cut or narrowed so far.
+    cut: AtomicU64,
 }
+
+/// Facts of every execution, on the projection's cells and locations (see [`Model::narrow`]).
+#[derive(Default)]
+struct Narrowing {
+    /// Per location: some thread may reach it (empty: every location may be reached).
+    reached: Vec<bool>,
+    /// Per location: the tracked cells its action reads, as (global, index, lo, hi).
+    cells: Vec<Vec<(bool, usize, i128, i128)>>,
+    /// Per location: untracked scalar variables that every read there finds at this value.
+    consts: Vec<Vec<(VarId, i128)>>,
+}
+
+/// A value the projection lost ([`TOP`]) is split into the values a narrowing allows when they
+/// are at most this many.
+const MAX_SPLIT: i128 = 8;
+
+/// At most this many stores come from splitting the lost values of one step.
+const MAX_SPLIT_STORES: usize = 64;
 
 /// Why the projection cannot be built.
 pub type Decline = String;
@@ -112,6 +135,13 @@ impl<'p> Model<'p> {
     /// Builds the projection; `merge` allows merging the identical templates of different
     /// creation sites (exception files name templates, so they keep them apart).
     pub fn build_with(prog: &'p Program, instances: Option<u32>, merge: bool) -> Result<Model<'p>, Decline> {
+        Self::build_counted(prog, instances, &HashMap::new(), merge)
+    }
+
+    /// Builds the projection; a template created only by counted loops gets `counts`' number
+    /// of threads, the most any execution creates (extra threads, which may start at any
+    /// moment, only add behaviours).
+    pub fn build_counted(prog: &'p Program, instances: Option<u32>, counts: &HashMap<TemplateId, u32>, merge: bool) -> Result<Model<'p>, Decline> {
         if let Some(u) = prog.unsupported.first() {
             return Err(format!("unsupported construct at {}: {}", prog.span_str(u.span), u.construct));
         }
@@ -161,10 +191,12 @@ impl<'p> Model<'p> {
             local_action: Vec::new(),
             init_global: Box::new([]),
             init_locals: Vec::new(),
+            narrowing: Narrowing::default(),
+            cut: AtomicU64::new(0),
         };
         m.dead = m.dead_cells();
         m.local_action = prog.locs.iter().map(|l| m.local_action(&l.action)).collect();
-        m.make_classes(instances, merge);
+        m.make_classes(instances, counts, merge);
         let unbounded = m.classes.iter().any(|c| c.count.is_none());
         // Any bound is sound; with unboundedly many threads counters are widened past it.
         m.bound = value_bound(prog, m.slots.len() + if unbounded { 2 } else { 0 });
@@ -199,6 +231,142 @@ impl<'p> Model<'p> {
     /// Number of tracked shared variable cells (without locks, owner and halted).
     pub fn shared_len(&self) -> usize {
         self.n_globals
+    }
+
+    /// Restricts every step to what `inv` says of all executions: no thread enters a location
+    /// no thread reaches, and a step whose value read lies outside the bounds at its location
+    /// is dropped. Both hold of every execution, and the projection is exact on the values it
+    /// tracks (a cell holds the value or [`TOP`]), so only steps of no execution go. A lost
+    /// value read where the bounds allow only a few is split into those values, and an untracked
+    /// variable bounded to one value reads as it. A class of merged templates runs its first
+    /// member's locations for all: they get the hull of the members' facts, on globals only
+    /// (each member reads its own locals).
+    pub fn narrow(&mut self, inv: &super::Invariants) {
+        let prog = self.prog;
+        let n = prog.locs.len();
+        if inv.reached.len() != n || inv.reads.len() != n {
+            return;
+        }
+        let mut nw = Narrowing { reached: vec![true; n], cells: vec![Vec::new(); n], consts: vec![Vec::new(); n] };
+        // Where a variable's value lives in the projection; a merged template's local has the
+        // cell of the corresponding local of the others (`identical` checks that), so cells,
+        // not variables, relate the members' facts.
+        #[derive(PartialEq)]
+        enum Target {
+            Cell(bool, usize),
+            Const(VarId),
+        }
+        let target = |x: VarId, merged: bool| match self.home.get(&x) {
+            Some(&(Home::Global(b), 1)) => Some(Target::Cell(true, b)),
+            Some(&(Home::Local(b), 1)) => Some(Target::Cell(false, 1 + b)),
+            None if !merged || prog.var(x).is_global() => Some(Target::Const(x)),
+            _ => None,
+        };
+        for class in &self.classes {
+            let merged = class.members.len() > 1;
+            let rep = prog.template(class.template);
+            for (k, &at) in rep.locs.iter().enumerate() {
+                let copies: Vec<LocId> = class.members.iter().filter_map(|&t| prog.template(t).locs.get(k).copied()).filter(|c| inv.reached[c.index()]).collect();
+                nw.reached[at.index()] = !copies.is_empty();
+                let Some(&first) = copies.first() else { continue };
+                for &(x, _, _) in &inv.reads[first.index()] {
+                    if !matches!(prog.var(x).ty, CType::Int(..) | CType::Bool) {
+                        continue;
+                    }
+                    let Some((tlo, thi)) = prog.var(x).ty.scalar(prog.data_model).range(prog.data_model) else { continue };
+                    let Some(t) = target(x, merged) else { continue };
+                    // The hull over the copies, clamped to the type; a copy that does not
+                    // bound the variable leaves it unbounded.
+                    let mut hull: Option<(i128, i128)> = None;
+                    for c in &copies {
+                        let Some(&(_, lo, hi)) = inv.reads[c.index()].iter().find(|r| target(r.0, merged).as_ref() == Some(&t)) else {
+                            hull = None;
+                            break;
+                        };
+                        let (lo, hi) = (lo.unwrap_or(tlo).max(tlo), hi.unwrap_or(thi).min(thi));
+                        hull = Some(hull.map_or((lo, hi), |(a, b)| (a.min(lo), b.max(hi))));
+                    }
+                    let Some((lo, hi)) = hull else { continue };
+                    match t {
+                        _ if (lo, hi) == (tlo, thi) => {}
+                        Target::Cell(global, c) => nw.cells[at.index()].push((global, c, lo, hi)),
+                        Target::Const(_) if lo == hi => nw.consts[at.index()].push((x, lo)),
+                        Target::Const(_) => {}
+                    }
+                }
+            }
+        }
+        self.narrowing = nw;
+    }
+
+    /// Steps the narrowing cut or narrowed so far.
+    pub fn cut(&self) -> u64 {
+        self.cut.load(Ordering::Relaxed)
+    }
+
+    fn count_cut(&self) {
+        self.cut.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Whether some thread may stand at `at`, as far as the narrowing knows.
+    fn reaches(&self, at: LocId) -> bool {
+        self.narrowing.reached.get(at.index()).is_none_or(|&r| r)
+    }
+
+    /// The stores a thread at `pc` may really read from: `None` when a value it reads is one
+    /// no execution reads there, the stores with lost values split by the narrowing's bounds,
+    /// or an empty list when the narrowing changes nothing.
+    #[allow(clippy::type_complexity)]
+    fn narrowed(&self, pc: LocId, g: &[i128], l: &[i128]) -> Option<Vec<(Vec<i128>, Vec<i128>)>> {
+        let Some(reads) = self.narrowing.cells.get(pc.index()) else { return Some(Vec::new()) };
+        let mut splits = Vec::new();
+        for &(global, c, lo, hi) in reads {
+            let v = if global { g[c] } else { l[c] };
+            if v == TOP {
+                if lo > hi {
+                    self.count_cut();
+                    return None;
+                }
+                if hi - lo < MAX_SPLIT && lo >= -self.bound && hi <= self.bound {
+                    splits.push((global, c, lo, hi));
+                }
+            } else if v < lo || v > hi {
+                self.count_cut();
+                return None;
+            }
+        }
+        let mut pres = vec![(g.to_vec(), l.to_vec())];
+        for (global, c, lo, hi) in splits {
+            if pres.len() * (hi - lo + 1) as usize > MAX_SPLIT_STORES {
+                continue;
+            }
+            pres = pres
+                .into_iter()
+                .flat_map(|(g1, l1)| {
+                    (lo..=hi).map(move |v| {
+                        let (mut g2, mut l2) = (g1.clone(), l1.clone());
+                        if global {
+                            g2[c] = v;
+                        } else {
+                            l2[c] = v;
+                        }
+                        (g2, l2)
+                    })
+                })
+                .collect();
+        }
+        if pres.len() == 1 {
+            return Some(Vec::new());
+        }
+        self.count_cut();
+        Some(pres)
+    }
+
+    /// The value every read of untracked `x` at `pc` finds, when the narrowing knows one.
+    fn narrowed_const(&self, pc: LocId, x: VarId) -> Option<i128> {
+        let v = self.narrowing.consts.get(pc.index())?.iter().find(|c| c.0 == x)?.1;
+        self.count_cut();
+        Some(v)
     }
 
     fn initial_state(&mut self) -> Result<(), Decline> {
@@ -247,14 +415,14 @@ impl<'p> Model<'p> {
 
     /// Groups the threads into classes: the root alone; then per template, its instances,
     /// joined (when `merge`) by later templates of the same start routine with identical code.
-    fn make_classes(&mut self, instances: Option<u32>, merge: bool) {
+    fn make_classes(&mut self, instances: Option<u32>, counts: &HashMap<TemplateId, u32>, merge: bool) {
         let prog = self.prog;
         let mut classes: Vec<Class> = Vec::new();
         for (ti, t) in prog.templates.iter().enumerate() {
             let tid = TemplateId(ti as u32);
             let count = match (ti, t.multiplicity) {
                 (0, _) | (_, Multiplicity::One) => Some(1),
-                (_, Multiplicity::Unbounded) => instances,
+                (_, Multiplicity::Unbounded) => counts.get(&tid).copied().or(instances),
             };
             let same = if ti > 0 && merge { classes.iter().position(|c| c.template.index() > 0 && c.count.is_some() && count.is_some() && self.identical(c.template, tid)) } else { None };
             match same {
@@ -278,7 +446,7 @@ impl<'p> Model<'p> {
             for &t in &c.members {
                 let k = match (t.index(), prog.template(t).multiplicity) {
                     (0, _) | (_, Multiplicity::One) => 1,
-                    _ => instances.unwrap_or(0),
+                    _ => counts.get(&t).copied().or(instances).unwrap_or(0),
                 };
                 for i in 0..k {
                     let name = if k > 1 { format!("{}#{}", prog.template(t).name, i) } else { prog.template(t).name.clone() };
@@ -374,7 +542,16 @@ impl<'p> Model<'p> {
     pub fn may_fail(&self, g: &[i128], l: &[i128]) -> Option<(LocId, AssertId)> {
         let pc = self.pc(l)?;
         let Action::Assert(a, cond) = &self.prog.loc(pc).action else { return None };
-        (self.holds(g, l, cond) != Some(true) && self.may_step(g, l)).then_some((pc, *a))
+        if !self.may_step(g, l) {
+            return None;
+        }
+        // No execution evaluates the assertion on values the narrowing rules out.
+        let fails = match self.narrowed(pc, g, l) {
+            None => false,
+            Some(pres) if pres.is_empty() => self.holds(g, l, cond) != Some(true),
+            Some(pres) => pres.iter().any(|(g1, l1)| self.holds(g1, l1, cond) != Some(true)),
+        };
+        fails.then_some((pc, *a))
     }
 
     /// Per slot, the range of the slots of its class (1-based positions in a state vector
@@ -449,6 +626,10 @@ impl<'p> Model<'p> {
         let tpl = self.prog.template(template);
         let Some(pc) = self.pc(l) else {
             // Early start: a created thread may begin whenever it is scheduled.
+            if !self.reaches(tpl.entry) {
+                self.count_cut();
+                return Ok(());
+            }
             let mut nl = l.to_vec();
             nl[0] = tpl.entry.0 as i128;
             for &p in &tpl.params {
@@ -459,6 +640,16 @@ impl<'p> Model<'p> {
             out.push((g.into(), nl.into_boxed_slice()));
             return Ok(());
         };
+        match self.narrowed(pc, g, l) {
+            None => Ok(()),
+            Some(pres) if pres.is_empty() => self.exec_at(pc, g, l, out),
+            Some(pres) => pres.iter().try_for_each(|(g1, l1)| self.exec_at(pc, g1, l1, out)),
+        }
+    }
+
+    /// The successors of the action at `pc` from `(g, l)`, entering only locations some
+    /// thread may reach.
+    fn exec_at(&self, pc: LocId, g: &[i128], l: &[i128], out: &mut Vec<Succ>) -> Result<(), Decline> {
         let loc = self.prog.loc(pc);
         let mut ng = g.to_vec();
         let mut nl = l.to_vec();
@@ -490,6 +681,10 @@ impl<'p> Model<'p> {
                 continue;
             }
             for s in &loc.succs {
+                if !self.reaches(*s) {
+                    self.count_cut();
+                    continue;
+                }
                 let mut l2 = nl.clone();
                 l2[0] = s.0 as i128;
                 // A dead local's value can never be read again: forgetting it keeps stores few.
@@ -828,6 +1023,10 @@ impl St<'_, '_> {
         match self.place(lv) {
             Ok(Place::Cell(true, c)) => self.g[c],
             Ok(Place::Cell(false, c)) => self.l[c],
+            Ok(Place::Untracked) => match (lv, self.m.pc(self.l)) {
+                (Lval::Var(x), Some(pc)) => self.m.narrowed_const(pc, *x).unwrap_or(TOP),
+                _ => TOP,
+            },
             _ => TOP,
         }
     }

@@ -1,0 +1,4 @@
+/* The failing twin of narrow_mode_peterson.c: `main` sets the mode only after creating the
+ * workers, so both may read mode 0, skip the protocol and meet inside. */
+#define MODE_LATE
+#include "narrow_mode_peterson.c"
