@@ -300,3 +300,33 @@ fn a_fence_without_operands_changes_nothing() {
     proved("asm_fence_holds", 17, 1);
     fails("asm_fence_fails", 16, 1);
 }
+
+#[test]
+fn overflow_built_ins_store_the_wrapped_result_and_say_whether_it_wrapped() {
+    never_violated("overflow_holds");
+    for line in [17, 19, 20, 21, 23, 25] {
+        proved("overflow_holds", line, 1);
+    }
+    never_violated_on("overflow_fails", 14);
+    fails("overflow_fails", 15, 1);
+    fails("overflow_fails", 17, 1);
+}
+
+#[test]
+fn reaching_unreachable_ends_the_path_but_not_the_other_threads() {
+    never_violated("unreachable_holds");
+    proved("unreachable_holds", 22, 1);
+    fails("unreachable_fails", 20, 1);
+    fails("unreachable_fails", 21, 1);
+}
+
+/// The assertion on `line` holds: never `violated`, by default or at any bound.
+fn never_violated_on(name: &str, line: u32) {
+    let p = program(name);
+    let at = format!(":{line}:");
+    for b in BOUNDS {
+        let vs = verdicts(&p, b);
+        let v = vs.iter().find(|v| v.id.contains(&at)).unwrap_or_else(|| panic!("{name}: no assertion on line {line}"));
+        assert_ne!(v.status, Status::Violated, "{name} at bound {b:?}: {}", v.reason);
+    }
+}

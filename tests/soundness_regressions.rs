@@ -457,3 +457,15 @@ fn arithmetic_on_a_member_pointer_in_an_array_of_structs_reaches_other_members()
 fn an_aligned_bit_field_starts_at_its_alignment() {
     layout_twins("bitfield_aligned.c", "violated");
 }
+
+#[test]
+fn a_bit_field_narrower_than_int_promotes_to_int() {
+    let runs = never_wrong("bitfield_promotion.c");
+    assert_eq!((runs[0][0].0.as_str(), runs[0][1].0.as_str()), ("safe", "violated"), "{runs:?}");
+}
+
+#[test]
+fn a_bit_field_gcc_computes_on_modulo_its_width_is_not_analysed() {
+    let runs = never_wrong("bitfield_wide.c");
+    assert!(runs.iter().flatten().all(|v| v.0 == "unknown" && v.1.contains("bit-field wider than 32 bits")), "{runs:?}");
+}

@@ -102,9 +102,10 @@ pub fn lower_text(text: &str, input_path: &str, display: &str, opts: &FrontendOp
     l.lower_program()?;
     let mode = Mode { whole_program: opts.whole_program, parameterized: opts.parameterized };
     let sites = std::mem::take(&mut l.indirect_sites);
+    let indeterminate = std::mem::take(&mut l.indeterminate_fn_ptrs);
     let mut prog = l.finish(map.files.clone(), mode);
     passes::finish(&mut prog);
-    lower::check_indirect_calls(&mut prog, &sites);
+    lower::check_indirect_calls(&mut prog, &sites, &indeterminate);
     Ok(prog)
 }
 

@@ -219,6 +219,22 @@ impl<'a> Lowerer<'a> {
                 self.emit(Action::Alloc(Lval::Var(t), site, CType::Void), span);
                 Ok(Some(Val { e: Expr::Load(Lval::Var(t)), ty }))
             }
+            "__builtin_add_overflow" | "__builtin_sub_overflow" | "__builtin_mul_overflow" => match self.overflow_builtin(&name, args, span)? {
+                Some(v) => Ok(Some(v)),
+                None => self.external_call(&name, args, span),
+            },
+            // Reaching it is undefined behaviour, and verdicts cover the executions without
+            // it (as for signed overflow). The thread stops there for good, as if never
+            // scheduled again: every execution that reaches the call has that defined prefix,
+            // so a failure the other threads reach meanwhile is still found, and nothing is
+            // found that needs the call to return.
+            "__builtin_unreachable" => {
+                if self.live() {
+                    self.emit(Action::Assume(Expr::int(0)), span);
+                }
+                self.cur.clear();
+                Ok(None)
+            }
             // GCC's branch hint: the value of its first argument.
             "__builtin_expect" | "__builtin_expect_with_probability" => {
                 let Some(a) = args.first() else { return Err(self.error(span_l, format!("`{name}` expects two arguments"))) };
@@ -560,6 +576,50 @@ impl<'a> Lowerer<'a> {
             "double" => CType::Float(8),
             _ => CType::int(),
         }
+    }
+
+    /// GCC's `__builtin_{add,sub,mul}_overflow(a, b, res)`: the exact result of `a op b`,
+    /// wrapped to `*res`'s type and stored there, and whether the wrapping changed it. The
+    /// exact result is computed in 64 signed bits, so only operands of at most 32 bits (and,
+    /// for a product, magnitudes whose product fits) are lowered here; `None` (nothing
+    /// evaluated) leaves the others to [`Self::external_call`].
+    fn overflow_builtin(&mut self, name: &str, args: &'a [Node<Expression>], span: Span) -> Result<Option<Val>, Fatal> {
+        use super::expr::int_ctype;
+        let [a, b, res] = args else { return Ok(None) };
+        self.untyped = false;
+        let (ta, tb, tr) = (self.static_type(&a.node), self.static_type(&b.node), self.static_type(&res.node));
+        if std::mem::take(&mut self.untyped) {
+            return Ok(None);
+        }
+        let (CType::Int(ia, _), CType::Int(ib, _), CType::Pointer(target)) = (&ta, &tb, &tr) else { return Ok(None) };
+        let CType::Int(it, _) = &**target else { return Ok(None) };
+        let (ia, ib, it) = (*ia, *ib, *it);
+        let magnitude = |t: IntTy| if t.signed { 1i128 << (t.bits - 1) } else { (1i128 << t.bits) - 1 };
+        let op = match name {
+            "__builtin_add_overflow" => BinOp::Add,
+            "__builtin_sub_overflow" => BinOp::Sub,
+            _ => BinOp::Mul,
+        };
+        if ia.bits > 32 || ib.bits > 32 || it.bits > 64 || (op == BinOp::Mul && magnitude(ia) * magnitude(ib) > i64::MAX as i128) {
+            return Ok(None);
+        }
+        let wide = IntTy { bits: 64, signed: true };
+        let (va, vb) = (self.value(a)?, self.value(b)?);
+        let p = self.value(res)?;
+        let (ea, eb) = (self.convert(va, &int_ctype(wide)), self.convert(vb, &int_ctype(wide)));
+        let exact = self.temp(int_ctype(wide));
+        self.emit(Action::Assign(Lval::Var(exact), Expr::Binary(op, Box::new(ea), Box::new(eb), Ty::Int(wide))), span);
+        let load = || Box::new(Expr::Load(Lval::Var(exact)));
+        let stored = self.convert(Val { e: *load(), ty: int_ctype(wide) }, target);
+        self.emit(Action::Assign(Lval::Deref(Box::new(p.e), (**target).clone()), stored), span);
+        // Out of the result type's range, clamped to what 64 signed bits hold (the exact
+        // result never exceeds them).
+        let (lo, hi) = if it.signed { (-(1i128 << (it.bits - 1)), (1i128 << (it.bits - 1)) - 1) } else { (0, (1i128 << it.bits) - 1) };
+        let (lo, hi) = (lo.max(i64::MIN as i128), hi.min(i64::MAX as i128));
+        let c = |v: i128| Box::new(Expr::Const(v, Ty::Int(wide)));
+        let below = Expr::Binary(BinOp::Lt, load(), c(lo), Ty::INT);
+        let above = Expr::Binary(BinOp::Gt, load(), c(hi), Ty::INT);
+        Ok(Some(Val { e: Expr::Binary(BinOp::BitOr, Box::new(below), Box::new(above), Ty::INT), ty: CType::int() }))
     }
 
     /// A call to a function without a definition: its result, and every scalar it can reach

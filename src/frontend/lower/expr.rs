@@ -25,7 +25,7 @@ fn int_of(t: &CType) -> Option<IntTy> {
     }
 }
 
-fn int_ctype(t: IntTy) -> CType {
+pub(super) fn int_ctype(t: IntTy) -> CType {
     let name = match (t.bits, t.signed) {
         (8, true) => "signed char",
         (8, false) => "unsigned char",
@@ -136,6 +136,29 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// The type a bit-field's value has in arithmetic, as GCC types it: a field narrower than
+    /// `int` promotes to `int` whatever its declared signedness (C11 6.3.1.1: `int` holds
+    /// every value of the field), so `s.u3 - 1 < 0` holds; a field of a wider type that is 32
+    /// bits wide computes in 32 bits. GCC computes on a field of 33 to 63 bits modulo its
+    /// width, which the IR's integer types cannot express: an unsupported construct.
+    fn bit_field_value(&mut self, lv: &Lval, v: Val, at: lang_c::span::Span) -> Val {
+        let Lval::Field(_, r, i) = lv else { return v };
+        let (Some(&w), CType::Int(it, _)) = (self.types.bit_widths.get(&(*r, *i as usize)), &v.ty) else { return v };
+        let w = u32::from(w);
+        if w < 32 {
+            let to = CType::int();
+            return Val { e: self.convert(v, &to), ty: to };
+        }
+        if w == 32 {
+            let to = int_ctype(IntTy { bits: 32, signed: it.signed });
+            return Val { e: self.convert(v, &to), ty: to };
+        }
+        if w < u32::from(it.bits) {
+            self.unsupported(at, "the value of a bit-field wider than 32 bits and narrower than its type (GCC computes on it modulo its width)");
+        }
+        v
+    }
+
     /// Lowers an expression; returns its value when `want` is set and it has one.
     pub fn expr(&mut self, e: &'a Node<Expression>, want: bool) -> Result<Option<Val>, Fatal> {
         let span = self.span(e.span);
@@ -175,7 +198,8 @@ impl<'a> Lowerer<'a> {
             Expression::StringLiteral(parts) => self.string_literal(&parts.node, span),
             Expression::Member(_) => {
                 let (lv, ty) = self.lvalue(e)?;
-                self.load(lv, ty)
+                let v = self.load(lv.clone(), ty);
+                self.bit_field_value(&lv, v, e.span)
             }
             Expression::Call(c) => return self.call(&c.node, e.span, want),
             Expression::SizeOfTy(t) => {

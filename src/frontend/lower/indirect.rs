@@ -292,7 +292,13 @@ impl<'a> Lowerer<'a> {
 /// store may put into it a value that is neither null nor a function address (an unknown
 /// value, a data address, arithmetic), or when its content is unknown to begin with (heap
 /// objects are arbitrary until written; regions of unknown memory hold anything).
-pub(in crate::frontend) fn check_sites(prog: &mut Program, sites: &[IndirectSite]) {
+///
+/// The havoc an uninitialised function-pointer local gets at its declaration (`indeterminate`)
+/// is no such source: calling through an indeterminate pointer is undefined (C11 6.2.4p6,
+/// J.2), and the lowered call, a choice of `assume(p == &f)` branches and the null branch,
+/// has no branch for another value, so the thread stops there, as if not scheduled again,
+/// and only the defined prefix of such an execution is kept.
+pub(in crate::frontend) fn check_sites(prog: &mut Program, sites: &[IndirectSite], indeterminate: &HashSet<(VarId, Span)>) {
     if sites.is_empty() {
         return;
     }
@@ -302,6 +308,7 @@ pub(in crate::frontend) fn check_sites(prog: &mut Program, sites: &[IndirectSite
         .locs
         .iter()
         .filter_map(|l| match &l.action {
+            Action::Assign(Lval::Var(v), Expr::Nondet(Ty::Ptr)) if indeterminate.contains(&(*v, l.span)) => None,
             Action::Assign(lv, e) if prog.lval_type(lv).scalar(prog.data_model) == Ty::Ptr => Some((mem.targets(prog, lv), e)),
             _ => None,
         })

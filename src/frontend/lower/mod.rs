@@ -120,6 +120,10 @@ pub(super) struct Lowerer<'a> {
     var_sigs: HashMap<VarId, super::ctypes::Signature>,
     /// Calls through pointers, checked once the program is lowered.
     pub indirect_sites: Vec<indirect::IndirectSite>,
+    /// The indeterminate values uninitialised function-pointer locals get at their
+    /// declaration (variable and span of the havoc): a call through one is undefined, so
+    /// [`check_indirect_calls`] does not count them as pointers that may be no function.
+    pub indeterminate_fn_ptrs: HashSet<(VarId, Span)>,
     /// String literals by their text: one constant array each.
     literals: HashMap<String, VarId>,
     /// The bytes each string literal's array is initialised with at the program's start.
@@ -205,6 +209,7 @@ impl<'a> Lowerer<'a> {
             fn_index: HashMap::new(),
             var_sigs: HashMap::new(),
             indirect_sites: Vec::new(),
+            indeterminate_fn_ptrs: HashSet::new(),
             literals: HashMap::new(),
             literal_inits: Vec::new(),
             thread_results: HashMap::new(),

@@ -313,6 +313,9 @@ impl<'a> Lowerer<'a> {
                     // of a loop that declares it.
                     let t = decl.ty.scalar(self.dm());
                     self.emit(Action::Assign(Lval::Var(v), Expr::Nondet(t)), span);
+                    if matches!(&decl.ty, CType::Pointer(f) if matches!(**f, CType::Function)) {
+                        self.indeterminate_fn_ptrs.insert((v, span));
+                    }
                 }
                 None => {}
             }
