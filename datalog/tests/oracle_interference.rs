@@ -69,6 +69,19 @@ fn fixed_seeds_produce_data_flow() {
     assert!(stands > 0, "no may_stand tuples over six seeds");
 }
 
+/// The benchmark's synthetic shape at 600 locations, as COARSEN runs the engine (fixed inputs,
+/// 1 and 2 workers): rounds hand the `distinct` and lookup operators thousands of rows at once,
+/// which the small random programs above never do, and every relation must still be crepe's.
+#[test]
+fn synthetic_program_with_large_rounds_matches_crepe() {
+    let facts = gen::synthetic(11, gen::Shape::with_locations(600));
+    let want = crepe_programs::optimised::run(&facts);
+    assert!(want.may_reach.len() > 20_000, "only {} may_reach tuples: the rounds stay small", want.may_reach.len());
+    for workers in [1, 2] {
+        assert_eq!(run_engine(&load("interference.dl"), &facts, workers, true), want, "{workers} worker(s)");
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, failure_persistence: None, ..ProptestConfig::default() })]
 
