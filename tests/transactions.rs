@@ -236,3 +236,69 @@ fn unboundedly_many_workers_are_declined() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
     assert_eq!(v["tasks"][0]["assertions"][0]["status"], "violated", "{out}");
 }
+
+/// The exploration with summaries shared between identical inlined copies, and without:
+/// level-I states, summary edges, failing assertions, and how `function`'s copies shared.
+fn explore(name: &str, share: bool, function: &str) -> (usize, usize, Vec<AssertId>, transactions::Sharing) {
+    let prog = load(name);
+    let m = Model::build(&prog, None).unwrap();
+    let mv = movers::classify(&prog, &must_hold(&prog));
+    let t = Transactions::run(&m, &mv, &TxOptions { share, ..TxOptions::default() }).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let failing = (0..prog.assertions.len() as u32).map(AssertId).filter(|&a| t.failure(a).is_some()).collect();
+    (t.states(), t.transactions(), failing, t.sharing(function))
+}
+
+#[test]
+fn one_summary_for_many_call_sites() {
+    // Twelve inlined copies of `step`, identical up to their parameter: one class, whose runs
+    // are summarised once per entry state. A run inside a copy starts at its acquire, with the
+    // argument 0 or 1, `x` 0 and the lock free, in three ways: before any commit (a thread's
+    // first call, inside its first transaction), after a commit (a later call), or after
+    // `main` returned, which stops every thread: six summaries for twelve sites (four when
+    // `main` ends with `pthread_exit`, two with one site per thread), the other runs reuse them.
+    let (states, edges, failing, sh) = explore("many_sites.c", true, "step");
+    assert_eq!((sh.copies, sh.classes, sh.computed), (12, 1, 6), "{sh:?}");
+    assert!(sh.reused >= 12 - 6, "{sh:?}");
+    assert!(failing.is_empty(), "{failing:?}");
+    // Sharing changes nothing the exploration finds.
+    let (states2, edges2, failing2, sh2) = explore("many_sites.c", false, "step");
+    assert_eq!((states, edges, &failing), (states2, edges2, &failing2));
+    assert_eq!((sh2.copies, sh2.computed, sh2.reused), (0, 0, 0), "{sh2:?}");
+    let r = prove("many_sites.c").unwrap();
+    assert!(r.outcomes.iter().all(|(_, o)| o.is_ok()), "{:?}", r.outcomes);
+}
+
+#[test]
+fn a_call_site_with_another_entry_state_is_not_covered() {
+    // The twin: one site passes 2. Its copy is in the same class, but its entry state is new,
+    // so it gets a summary of its own, and the assertion fails there (and only there).
+    let name = "many_sites_one_bad.c";
+    let (states, edges, failing, sh) = explore(name, true, "step");
+    assert_eq!((sh.copies, sh.classes), (12, 1), "{sh:?}");
+    assert_eq!(failing.len(), 1, "{failing:?}");
+    let (states2, edges2, failing2, _) = explore(name, false, "step");
+    assert_eq!((states, edges, &failing), (states2, edges2, &failing2));
+    let r = prove(name).unwrap();
+    assert!(r.outcomes.iter().any(|(_, o)| o.is_err()), "{:?}", r.outcomes);
+    let file = "tests/programs/transactions/many_sites_one_bad.c";
+    let (out, err) = common::texts(&common::duet(&["check", "--format", "json", file]));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+    let statuses: Vec<&str> = v["tasks"][0]["assertions"].as_array().unwrap().iter().map(|a| a["status"].as_str().unwrap()).collect();
+    assert!(statuses.contains(&"violated"), "{out}");
+}
+
+#[test]
+fn sharing_changes_no_result_of_the_papers_programs() {
+    for (name, f) in [
+        ("get_resource.c", "getResource"),
+        ("get_resource_locks.c", "getResource"),
+        ("alloc_loop.c", "getResource"),
+        ("alloc_loop_early_free.c", "getResource"),
+        ("recursive_locked.c", "foo"),
+        ("get_resource_racy.c", "getResource"),
+    ] {
+        let (s1, e1, f1, _) = explore(name, true, f);
+        let (s2, e2, f2, _) = explore(name, false, f);
+        assert_eq!((s1, e1, f1), (s2, e2, f2), "{name}");
+    }
+}

@@ -15,6 +15,7 @@
 //! which.
 
 pub mod cartesian;
+pub mod copies;
 pub mod exceptions;
 pub mod explicit;
 pub mod model;

@@ -218,6 +218,11 @@ impl<'p> Model<'p> {
         })
     }
 
+    /// The local cells (indexes into a local store) a step into `l` forgets, being dead there.
+    pub fn dead_at(&self, l: LocId) -> &[usize] {
+        &self.dead[l.index()]
+    }
+
     /// Number of global cells.
     pub fn global_len(&self) -> usize {
         self.global_names.len()
@@ -814,11 +819,23 @@ impl<'p> Model<'p> {
 /// A printed action with every `VarId(n)` and `ApproxId(n)` masked, and the variable numbers
 /// in the order they were printed.
 fn masked(text: &str) -> (String, Vec<u32>) {
+    masked_keys(text, &[("VarId(", true), ("ApproxId(", false)])
+}
+
+/// [`masked`], with assertion and allocation numbers masked too: inlined copies of one
+/// assertion differ only there (a failure is recorded at the real copy's location), and the
+/// projection stores "any value" for every allocation.
+pub(super) fn masked_copy(text: &str) -> (String, Vec<u32>) {
+    masked_keys(text, &[("VarId(", true), ("ApproxId(", false), ("AssertId(", false), ("AllocId(", false)])
+}
+
+/// Masks the numbers after each key; those of the keys marked `true` are returned in order.
+fn masked_keys(text: &str, keys: &[(&str, bool)]) -> (String, Vec<u32>) {
     let mut out = String::with_capacity(text.len());
     let mut vars = Vec::new();
     let mut rest = text;
     loop {
-        let next = [("VarId(", true), ("ApproxId(", false)].iter().filter_map(|&(k, var)| rest.find(k).map(|p| (p, k, var))).min_by_key(|x| x.0);
+        let next = keys.iter().filter_map(|&(k, var)| rest.find(k).map(|p| (p, k, var))).min_by_key(|x| x.0);
         let Some((p, k, var)) = next else { break };
         out.push_str(&rest[..p + k.len()]);
         rest = &rest[p + k.len()..];

@@ -17,7 +17,11 @@
 //! II's `PUSH` and `POP` are ordinary steps, and [`Transactions::procedure_summaries`]
 //! recovers the paper's per-procedure edges (`Sum⁻`, from a procedure's entry or a transaction
 //! start inside it to its return; `Sum`, to a transaction's end inside it) from the cached
-//! steps, by the source extent of each location's function.
+//! steps, by the source extent of each location's function. Each call site is an inlined copy
+//! of its procedure; copies identical up to a renaming of their locals ([`super::copies`])
+//! share their level-II runs: a run inside a copy, from a position to where it leaves the copy
+//! or its transaction ends there, is computed once per class of copies and entry state (the
+//! copy's own cells, the global store, the phase) and replayed at every other call site.
 //!
 //! Soundness rests on C1, C2 (by construction) and C3' (every committed transaction can
 //! finish: checked on each level-II graph, and the engine declines when it fails), and on the
@@ -25,12 +29,14 @@
 //! recursive call inside a transaction: the engine reports whether that holds for the
 //! functions the front-end lowered recursively, and declines when it does not.
 
+use super::copies::Copies;
 use super::model::{Decline, Model, TOP};
 use super::movers::{array_element, Mover, Movers};
 use super::space::Interner;
 use crate::ir::{Action, AssertId, BinOp, Expr, LocId, Program, Ty};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt;
+use std::rc::Rc;
 use std::time::Instant;
 
 /// A thread's state as level II sees it: global store, its local store, its phase.
@@ -50,12 +56,50 @@ pub struct TxOptions {
     pub max_stores: usize,
     /// When to give up.
     pub deadline: Option<Instant>,
+    /// Share the summaries of identical inlined copies of a procedure between call sites
+    /// (off only to measure what the sharing saves).
+    pub share: bool,
 }
 
 impl Default for TxOptions {
     fn default() -> Self {
-        TxOptions { max_states: 2_000_000, max_stores: 200_000, deadline: None }
+        TxOptions { max_states: 2_000_000, max_stores: 200_000, deadline: None, share: true }
     }
+}
+
+/// A thread's state inside a copy of a procedure, independent of the call site: the class of
+/// identical copies, the position in it, the copy's own cells, the global store and the phase.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct CopyKey {
+    class: u32,
+    pos: u32,
+    cells: Box<[i128]>,
+    g: u32,
+    pre: bool,
+}
+
+/// Where a run inside a copy stops, independent of the call site.
+#[derive(Clone, Debug)]
+struct CopyEnd {
+    /// Left the copy through its k-th exit (`Ok(k)`), or its transaction ended at position
+    /// `Err(pos)` inside it.
+    at: Result<u32, u32>,
+    cells: Box<[i128]>,
+    g: u32,
+    pre: bool,
+}
+
+/// How the summaries of one procedure's inlined copies were shared.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Sharing {
+    /// Inlined copies found (every call site the threads reach once or more).
+    pub copies: usize,
+    /// Classes of identical copies among them.
+    pub classes: usize,
+    /// Summaries computed for the classes with several members (one per entry state).
+    pub computed: usize,
+    /// Times such a summary was reused instead of being computed again.
+    pub reused: usize,
 }
 
 /// Where a procedure summary edge ends.
@@ -140,6 +184,12 @@ pub struct Transactions<'m, 'p> {
     depth: Vec<u32>,
     /// Functions the front-end lowered recursively (indexes into `Program::functions`).
     recursive: BTreeSet<usize>,
+    /// Inlined copies of procedures, and which ones are identical.
+    copies: Copies,
+    /// Summaries of runs inside copies, shared by every copy of a class.
+    copy_sums: HashMap<CopyKey, Rc<[CopyEnd]>>,
+    /// Per class of copies: summaries reused.
+    copy_reused: Vec<usize>,
     limit: usize,
     deadline: Option<Instant>,
 }
@@ -177,6 +227,9 @@ impl<'m, 'p> Transactions<'m, 'p> {
             func,
             depth,
             recursive,
+            copies: Copies::default(),
+            copy_sums: HashMap::new(),
+            copy_reused: Vec::new(),
             limit: opts.max_stores,
             deadline: opts.deadline,
         };
@@ -188,6 +241,13 @@ impl<'m, 'p> Transactions<'m, 'p> {
             let l = t.locals[i].intern(m.init_locals[m.slots[i].class].clone()).0;
             t.init_l.push(l);
             init.extend([l, 1]);
+        }
+        if opts.share {
+            // An initial store is in N by itself: a copy holding an initial program counter
+            // does not behave as its twins there.
+            let initial: Vec<LocId> = m.init_locals.iter().filter_map(|l| m.pc(l)).collect();
+            t.copies = Copies::find(m, movers, &t.func, &t.depth, &t.recursive, &initial);
+            t.copy_reused = vec![0; t.copies.classes.len()];
         }
         let init: Box<[u32]> = init.into();
         t.states.insert(init.clone());
@@ -352,12 +412,14 @@ impl<'m, 'p> Transactions<'m, 'p> {
     }
 
     /// Level II: runs thread `i` alone from `start` until its transaction ends; the ends,
-    /// cached (the summary edges from `start`).
+    /// cached (the summary edges from `start`). Inside an inlined copy of a procedure whose
+    /// class has other members, the run takes the class's shared summary ([`Self::in_copy`]).
     fn summarize(&mut self, i: usize, start: Node) -> Result<&[Node], Decline> {
         if !self.sums[i].contains_key(&start) {
             self.tick()?;
             let mut visited: HashSet<Node> = HashSet::new();
             let mut order = Vec::new();
+            let mut edges: HashMap<Node, Vec<Node>> = HashMap::new();
             let mut ends: BTreeSet<Node> = BTreeSet::new();
             let mut stack = vec![start];
             visited.insert(start);
@@ -367,7 +429,18 @@ impl<'m, 'p> Transactions<'m, 'p> {
                     ends.insert(n);
                     continue;
                 }
-                for s in self.succs(i, n)?.to_vec() {
+                let copy = self.pc_of(i, n).and_then(|pc| self.copies.at.get(pc.index()).copied().flatten());
+                let next = match copy {
+                    Some(c) => {
+                        let (exits, inner) = self.in_copy(i, c as usize, n)?;
+                        ends.extend(inner.iter().copied());
+                        edges.entry(n).or_default().extend(inner);
+                        exits
+                    }
+                    None => self.succs(i, n)?.to_vec(),
+                };
+                for s in next {
+                    edges.entry(n).or_default().push(s);
                     if s == start && self.is_n(i, s)? {
                         ends.insert(s);
                     }
@@ -376,7 +449,8 @@ impl<'m, 'p> Transactions<'m, 'p> {
                     }
                 }
             }
-            self.check_c3(i, start, &order, &ends)?;
+            let finish: HashSet<Node> = ends.iter().copied().collect();
+            self.check_c3(i, start, &order, &edges, &finish)?;
             for e in &ends {
                 self.check_recursion(i, *e)?;
             }
@@ -385,11 +459,120 @@ impl<'m, 'p> Transactions<'m, 'p> {
         Ok(&self.sums[i][&start])
     }
 
-    /// C3': every node after a commit reaches the end of its transaction.
-    fn check_c3(&mut self, i: usize, start: Node, order: &[Node], ends: &BTreeSet<Node>) -> Result<(), Decline> {
+    /// Runs thread `i` from `r` inside copy `c` until its transaction ends there or it leaves
+    /// the copy: the nodes after leaving (`.0`) and the transaction ends inside (`.1`, in N).
+    /// The run is summarised once per [`CopyKey`] and replayed in every identical copy.
+    fn in_copy(&mut self, i: usize, c: usize, r: Node) -> Result<(Vec<Node>, Vec<Node>), Decline> {
+        let key = self.copy_key(i, c, r);
+        if let Some(out) = self.copy_sums.get(&key).cloned() {
+            self.copy_reused[key.class as usize] += 1;
+            return Ok(self.replay(i, c, r, &out));
+        }
+        let mut visited: HashSet<Node> = HashSet::from([r]);
+        let mut order = Vec::new();
+        let mut edges: HashMap<Node, Vec<Node>> = HashMap::new();
+        let mut exits: BTreeSet<Node> = BTreeSet::new();
+        let mut inner: BTreeSet<Node> = BTreeSet::new();
+        let mut stack = vec![r];
+        while let Some(n) = stack.pop() {
+            order.push(n);
+            for s in self.succs(i, n)?.to_vec() {
+                edges.entry(n).or_default().push(s);
+                let inside = self.pc_of(i, s).is_some_and(|pc| self.copies.copies[c].pos.contains_key(&pc));
+                if !inside {
+                    exits.insert(s);
+                } else if self.is_n(i, s)? {
+                    inner.insert(s);
+                } else if visited.insert(s) {
+                    stack.push(s);
+                }
+            }
+        }
+        let finish: HashSet<Node> = exits.iter().chain(&inner).copied().collect();
+        self.check_c3(i, r, &order, &edges, &finish)?;
+        let exits: Vec<Node> = exits.into_iter().collect();
+        let inner: Vec<Node> = inner.into_iter().collect();
+        let copy = &self.copies.copies[c];
+        let mut out = Vec::with_capacity(exits.len() + inner.len());
+        for (n, leaves) in exits.iter().map(|n| (n, true)).chain(inner.iter().map(|n| (n, false))) {
+            let lv = &self.locals[i].items[n.l as usize];
+            let pc = self.m.pc(lv).expect("a thread inside a copy has started");
+            let at = if leaves { Ok(copy.exits.iter().position(|&e| e == pc).expect("an exit of the copy") as u32) } else { Err(copy.pos[&pc]) };
+            out.push(CopyEnd { at, cells: copy.cells.iter().map(|&k| lv[k]).collect(), g: n.g, pre: n.pre });
+        }
+        let out: Rc<[CopyEnd]> = out.into();
+        // The replay must give this copy's own run back (the frame argument of `copies`); it
+        // is cheap next to the run, so it is checked always.
+        if self.replay(i, c, r, &out) != (exits.clone(), inner.clone()) {
+            let f = &self.m.prog.functions[self.copies.copies[c].function].name;
+            return Err(format!("internal: the summary of a copy of `{f}` does not replay its own run; the transactions decline"));
+        }
+        self.copy_sums.insert(key, out);
+        Ok((exits, inner))
+    }
+
+    /// The call-site-independent form of thread `i`'s node `r` inside copy `c`.
+    fn copy_key(&self, i: usize, c: usize, r: Node) -> CopyKey {
+        let copy = &self.copies.copies[c];
+        let lv = &self.locals[i].items[r.l as usize];
+        let pc = self.m.pc(lv).expect("a thread inside a copy has started");
+        CopyKey { class: copy.class as u32, pos: copy.pos[&pc], cells: copy.cells.iter().map(|&k| lv[k]).collect(), g: r.g, pre: r.pre }
+    }
+
+    /// A copy summary's ends as nodes of thread `i` run from `r` in copy `c`: the copy's own
+    /// cells from the summary, every other local cell as in `r` unless dead where it ends.
+    fn replay(&mut self, i: usize, c: usize, r: Node, out: &[CopyEnd]) -> (Vec<Node>, Vec<Node>) {
+        let base = self.locals[i].items[r.l as usize].clone();
+        let (mut exits, mut inner) = (BTreeSet::new(), BTreeSet::new());
+        for e in out {
+            let copy = &self.copies.copies[c];
+            let pc = match e.at {
+                Ok(k) => copy.exits[k as usize],
+                Err(p) => copy.locs[p as usize],
+            };
+            let mut l = base.to_vec();
+            l[0] = pc.0 as i128;
+            for (&k, &v) in copy.cells.iter().zip(e.cells.iter()) {
+                l[k] = v;
+            }
+            for &d in self.m.dead_at(pc) {
+                l[d] = TOP;
+            }
+            let node = Node { g: e.g, l: self.locals[i].intern(l.into()).0, pre: e.pre };
+            if e.at.is_ok() {
+                exits.insert(node);
+            } else {
+                inner.insert(node);
+            }
+        }
+        (exits.into_iter().collect(), inner.into_iter().collect())
+    }
+
+    /// How the summaries of a procedure's inlined copies (by its source name) were shared.
+    pub fn sharing(&self, function: &str) -> Sharing {
+        let prog = self.m.prog;
+        let Some(f) = prog.functions.iter().position(|sf| sf.name == function) else { return Sharing::default() };
+        let classes: BTreeSet<usize> = self.copies.copies.iter().filter(|c| c.function == f).map(|c| c.class).collect();
+        let shared = |k: &usize| self.copies.classes[*k].len() > 1;
+        Sharing {
+            copies: self.copies.copies.iter().filter(|c| c.function == f).count(),
+            classes: classes.len(),
+            computed: self.copy_sums.keys().filter(|k| classes.contains(&(k.class as usize))).count(),
+            reused: classes.iter().filter(|k| shared(k)).map(|&k| self.copy_reused[k]).sum(),
+        }
+    }
+
+    /// Summaries of runs inside copies computed and reused, over every procedure.
+    pub fn shared_summaries(&self) -> (usize, usize) {
+        (self.copy_sums.len(), self.copy_reused.iter().sum())
+    }
+
+    /// C3': every node after a commit reaches the end of its transaction (a node of `finish`),
+    /// on the graph `edges` explored from `start` in `order`.
+    fn check_c3(&mut self, i: usize, start: Node, order: &[Node], edges: &HashMap<Node, Vec<Node>>, finish: &HashSet<Node>) -> Result<(), Decline> {
         let mut after_commit = Vec::new();
         for &n in order {
-            if !n.pre && !ends.contains(&n) && (n != start || !self.is_n(i, n)?) {
+            if !n.pre && !finish.contains(&n) && (n != start || !self.is_n(i, n)?) {
                 after_commit.push(n);
             }
         }
@@ -397,16 +580,13 @@ impl<'m, 'p> Transactions<'m, 'p> {
             return Ok(());
         }
         let mut preds: HashMap<Node, Vec<Node>> = HashMap::new();
-        for &n in order {
-            if ends.contains(&n) && n != start {
-                continue;
-            }
-            for &s in self.succ[i].get(&n).map(|v| v.as_slice()).unwrap_or(&[]) {
+        for (&n, succs) in edges {
+            for &s in succs {
                 preds.entry(s).or_default().push(n);
             }
         }
-        let mut finishes: HashSet<Node> = ends.iter().copied().collect();
-        let mut work: Vec<Node> = ends.iter().copied().collect();
+        let mut finishes: HashSet<Node> = finish.clone();
+        let mut work: Vec<Node> = finish.iter().copied().collect();
         while let Some(n) = work.pop() {
             for &p in preds.get(&n).map(|v| v.as_slice()).unwrap_or(&[]) {
                 if finishes.insert(p) {

@@ -1,0 +1,27 @@
+// One locked procedure called from twelve sites over three threads (every call inlined, so
+// twelve copies of `step`): the transactions summarise `step` once per entry state and reuse
+// the summary at every other site. Every argument is 0 or 1, so the assertion holds.
+#include <pthread.h>
+#include <assert.h>
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+int x = 0;
+
+void step(int v) {
+  pthread_mutex_lock(&m);
+  x = v;
+  assert(x <= 1);
+  x = 0;
+  pthread_mutex_unlock(&m);
+}
+
+void *t0(void *a) { step(0); step(1); step(0); step(1); return 0; }
+void *t1(void *a) { step(1); step(1); step(0); step(0); return 0; }
+void *t2(void *a) { step(1); step(0); step(0); step(1); return 0; }
+
+int main(void) {
+  pthread_t h[3];
+  pthread_create(&h[0], 0, t0, 0);
+  pthread_create(&h[1], 0, t1, 0);
+  pthread_create(&h[2], 0, t2, 0);
+  return 0;
+}
