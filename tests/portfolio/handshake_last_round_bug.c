@@ -1,7 +1,7 @@
-// The failing twin of handshake_long_loops_bug.c: the consumer keeps its own count, so only
-// the producer's last hand-over (its 24th round) is wrong. Rounds that cut the counted loops
-// at the bound cannot reach it, and the exact encoding is beyond the budget: whatever the
-// search says, it must never be `safe`.
+// The failing twin of handshake_long_loops_bug.c: both threads count their hand-overs, so
+// only the last one (the 24th, which needs every round of both loops) is wrong. Rounds that
+// cut the counted loops at the bound cannot reach it, and the exact encoding is beyond the
+// budget: whatever the search says, it must never be `safe`.
 #include <pthread.h>
 #include <assert.h>
 #define N 24
@@ -9,11 +9,12 @@ pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 int full;
 int slot[N];
 void *producer(void *arg) {
-  int i;
+  int i, p = 0;
   for (i = 0; i < N; i++) {
     pthread_mutex_lock(&m);
     if (!full) {
-      slot[i] = i == N - 1 ? 0 : i + 1;
+      slot[p] = p == N - 1 ? 0 : p + 1;
+      p++;
       full = 1;
     }
     pthread_mutex_unlock(&m);
