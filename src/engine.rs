@@ -177,6 +177,13 @@ impl CheckOptions {
     }
 }
 
+/// Most copy-constraint instances for which deepening unrolls counted loops exactly; beyond it
+/// a round cuts the longest ones at its bound (`bounded::BoundedOptions::exact_limit`).
+const EXACT_LIMIT: u64 = 50_000;
+
+/// The most of the search budget left that the sequential round may spend.
+const SEQUENTIAL_SHARE: f64 = 0.25;
+
 /// The deepest bound iterative deepening tries (it stops far earlier on its time budget).
 pub const MAX_DEEPENING: u32 = 64;
 
@@ -256,6 +263,7 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
             finite_pass(prog, opts, invariants.as_ref(), &mut verdicts, true);
             search.forget_proved(&verdicts);
         }
+        search.sequential(&mut verdicts);
         search.rounds(1..=1, &mut verdicts);
         // The finite engine has a budget of its own: a search that stopped because its budget
         // was spent at bound 1, or because it cannot encode the program, leaves it every proof
@@ -432,6 +440,8 @@ fn bounded_options(opts: &CheckOptions, b: Bound) -> bounded::BoundedOptions {
         max_unroll: opts.max_unroll,
         max_threads: opts.max_threads,
         deadline: None,
+        exact_limit: None,
+        atomic_threads: false,
     }
 }
 
@@ -561,6 +571,85 @@ impl<'a> Deepening<'a> {
         }
     }
 
+    /// One bounded run within the search's deadline, its figures added to the totals and its
+    /// line to `--stats` (named `label`).
+    fn run_round(&mut self, label: &str, mut bo: bounded::BoundedOptions, now: Instant) -> bounded::Report {
+        // The witness is the first violation's.
+        bo.witness = self.opts.witness && self.artifacts.witness.is_none();
+        bo.deadline = Some(bo.deadline.map_or(self.deadline, |d| d.min(self.deadline)));
+        bo.exact_limit = Some(EXACT_LIMIT);
+        let mut report = bounded::run(self.prog, &bo, self.hints, &self.open);
+        if let Some(w) = report.witness.take() {
+            self.artifacts.witness = Some(crate::witness::Witness::Violation(w));
+        }
+        if report.smt.is_some() {
+            self.artifacts.smt = report.smt.take();
+        }
+        self.previous = now.elapsed();
+        let s = &report.stats;
+        self.totals.instances = s.instances;
+        self.totals.events = s.events;
+        self.totals.encoding = s.encoding.clone();
+        self.totals.counted_loops = s.counted_loops;
+        self.totals.counted_templates = s.counted_templates;
+        self.totals.summarise += s.summarise;
+        self.totals.encode += s.encode;
+        self.totals.load += s.load;
+        self.totals.solve += s.solve;
+        self.per_round.push(format!(
+            "round {label}{} events {} copy pairs {} between constraints {} term nodes {} summarise s {:.3} encode s {:.3} load s {:.3} solve s {:.3} total s {:.3}",
+            s.exact_cap.map(|c| format!(" counted loops exact up to {c}")).unwrap_or_default(),
+            s.events,
+            s.encoding.copy_pairs,
+            s.encoding.between,
+            s.encoding.terms,
+            s.summarise,
+            s.encode,
+            s.load,
+            s.solve,
+            self.previous.as_secs_f64()
+        ));
+        report
+    }
+
+    /// The sequential round: bound 1 with every thread but the root run without interruption
+    /// (one atomic unit each), counted loops exact. A bug that needs many iterations of a
+    /// counted loop but no preemption (a thread's whole loop, then main's) costs the full
+    /// round 1 minutes on such loops and this one a fraction of a second: one clock per thread
+    /// instead of one per access. It can only find violations (each replayed); it leaves
+    /// every other verdict to the rounds that follow, and gets at most `SEQUENTIAL_SHARE` of
+    /// the budget.
+    fn sequential(&mut self, verdicts: &mut [AssertionVerdict]) {
+        use crate::bounded::BoundedOutcome;
+        if self.stopped.is_some() {
+            return;
+        }
+        let now = Instant::now();
+        let left = self.deadline.saturating_duration_since(now);
+        if left.is_zero() {
+            return;
+        }
+        let mut bo = bounded_options(self.opts, Bound { unroll: 1, threads: 1 });
+        bo.atomic_threads = true;
+        let slice = left.mul_f64(SEQUENTIAL_SHARE);
+        bo.timeout = slice;
+        bo.deadline = Some(now + slice);
+        let report = self.run_round("1s", bo, now);
+        for (a, outcome) in report.outcomes {
+            if let BoundedOutcome::Violated { trace } = outcome {
+                let v = &mut verdicts[a.index()];
+                v.status = Status::Violated;
+                v.reason = "violated: a replayed interleaving reaches the failure (found at bound 1, with every thread but the first run without interruption)".into();
+                v.detail = Some(trace);
+                v.bound = Some(1);
+            }
+        }
+        self.open.retain(|a| verdicts[a.index()].status != Status::Violated);
+        if self.open.is_empty() {
+            self.stopped = Some("every assertion was decided".into());
+        }
+    }
+
     /// Runs the rounds of `bounds` until deepening stops.
     fn rounds(&mut self, bounds: std::ops::RangeInclusive<u32>, verdicts: &mut [AssertionVerdict]) {
         use crate::bounded::BoundedOutcome;
@@ -576,39 +665,10 @@ impl<'a> Deepening<'a> {
                 return;
             }
             let mut bo = bounded_options(self.opts, Bound { unroll: k, threads: k });
-            // The witness is the first violation's.
-            bo.witness = self.opts.witness && self.artifacts.witness.is_none();
-            bo.deadline = Some(self.deadline);
             bo.timeout = left;
-            let report = bounded::run(self.prog, &bo, self.hints, &self.open);
-            if let Some(w) = report.witness {
-                self.artifacts.witness = Some(crate::witness::Witness::Violation(w));
-            }
-            if report.smt.is_some() {
-                self.artifacts.smt = report.smt;
-            }
-            self.previous = now.elapsed();
+            let report = self.run_round(&k.to_string(), bo, now);
             self.rounds = k;
             let s = &report.stats;
-            self.totals.instances = s.instances;
-            self.totals.events = s.events;
-            self.totals.encoding = s.encoding.clone();
-            self.totals.counted_loops = s.counted_loops;
-            self.totals.counted_templates = s.counted_templates;
-            self.totals.summarise += s.summarise;
-            self.totals.encode += s.encode;
-            self.totals.load += s.load;
-            self.totals.solve += s.solve;
-            self.per_round.push(format!(
-                "round {k} events {} term nodes {} summarise s {:.3} encode s {:.3} load s {:.3} solve s {:.3} total s {:.3}",
-                s.events,
-                s.encoding.terms,
-                s.summarise,
-                s.encode,
-                s.load,
-                s.solve,
-                self.previous.as_secs_f64()
-            ));
             let mut budget_hit = false;
             let mut undecided = false;
             let summarised = s.instances > 0;

@@ -88,6 +88,45 @@ fn a_counted_loop_of_5_iterations_is_explored_completely() {
     assert_eq!(a[0]["bound"], 1, "{a:?}");
 }
 
+/// A bug after two counted loops of 20 iterations with no preemption needed: the sequential
+/// round (every thread but main run without interruption) finds it, where the full bound 1
+/// spent the whole budget.
+#[test]
+fn a_bug_after_long_counted_loops_is_found_by_the_sequential_round() {
+    let (r, code) = check_json(&["--search-time", "60", "tests/portfolio/long_loops_sequential_bug.c"]);
+    let a = assertions(&r);
+    assert_eq!(status(&a[0]), "violated", "{a:?}");
+    assert!(a[0]["reason"].as_str().unwrap_or("").contains("without interruption"), "{a:?}");
+    assert!(a[0]["detail"].as_str().unwrap_or("").contains("<- fails"), "a replayed interleaving: {a:?}");
+    assert_eq!(a[0]["bound"], 1, "{a:?}");
+    assert_eq!(code, 10);
+}
+
+/// The failing twin of the sequential round: a lost update needs a worker preempted, which that
+/// round cannot see; it must leave the verdict to bound 1 (which finds it), never prove it.
+#[test]
+fn the_sequential_round_proves_nothing() {
+    let (r, _) = check_json(&["--search-time", "60", "tests/portfolio/preempted_workers_bug.c"]);
+    let a = assertions(&r);
+    assert_eq!(status(&a[0]), "violated", "{a:?}");
+    assert!(!a[0]["reason"].as_str().unwrap_or("").contains("without interruption"), "found by bound 1 proper: {a:?}");
+    assert_eq!(a[0]["bound"], 1, "{a:?}");
+}
+
+/// Two counted loops of 24 rounds whose exact encoding is too large to solve: deepening cuts
+/// them at the bound instead (the cut recorded) and finds the bug of the second round.
+#[test]
+fn counted_loops_too_costly_to_unroll_exactly_are_cut_at_the_bound() {
+    let (r, _) = check_json(&["--search-time", "60", "tests/portfolio/handshake_long_loops_bug.c"]);
+    let a = assertions(&r);
+    assert_eq!(status(&a[0]), "violated", "{a:?}");
+    assert!(a[0]["detail"].as_str().unwrap_or("").contains("<- fails"), "a replayed interleaving: {a:?}");
+    // Its failing twin fails only in the last round, which no cut round reaches: never `safe`.
+    let (r, _) = check_json(&["--search-time", "10", "tests/portfolio/handshake_last_round_bug.c"]);
+    let a = assertions(&r);
+    assert!(a.iter().all(|x| status(x) != "safe"), "{a:?}");
+}
+
 /// Loops that look counted but are not must never make the search claim completeness: each
 /// of these programs can fail, and deepening finds it.
 #[test]

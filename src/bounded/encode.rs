@@ -72,15 +72,23 @@ pub struct Encoding {
     pub stats: EncodingStats,
 }
 
+/// The copy pairs and (at most) the "in between" instances the encoding of `pr` needs, known
+/// before any constraint is built.
+pub fn estimate(pr: &Pruned) -> (u64, u64) {
+    let (mut pairs, mut between) = (0u64, 0u64);
+    for set in &pr.may_copy {
+        let k = set.len() as u64;
+        pairs += k;
+        between += if pr.pruned { k * k.saturating_sub(1) } else { k * (pr.writes.len() as u64) };
+    }
+    (pairs, between)
+}
+
 /// Encodes the skeleton and the queries for `targets`; past `deadline`, gives up with
 /// [`super::SEARCH_BUDGET_SPENT`].
 pub fn encode(prog: &Program, layout: &Layout, sk: &mut Skeleton, pr: &Pruned, hints: Option<&Hints>, targets: &[AssertId], deadline: Option<Instant>) -> Result<Encoding, String> {
     let mut stats = EncodingStats { reads: pr.reads.len(), writes: pr.writes.len(), units: sk.units, ..Default::default() };
-    for (i, _) in pr.reads.iter().enumerate() {
-        stats.copy_pairs += pr.may_copy[i].len() as u64;
-        let k = pr.may_copy[i].len() as u64;
-        stats.between += if pr.pruned { k * k.saturating_sub(1) } else { k * (pr.writes.len() as u64) };
-    }
+    (stats.copy_pairs, stats.between) = estimate(pr);
     if stats.copy_pairs + stats.between > MAX_INSTANCES {
         return Err(format!("the encoding would need about {} copy-constraint instances (limit {MAX_INSTANCES})", stats.copy_pairs + stats.between));
     }
@@ -231,6 +239,11 @@ fn copies(layout: &Layout, t: &mut Terms, ord: &Order, pr: &Pruned, cs: &mut Vec
         let mutex = matches!(re.kind, EvKind::Read { mutex: true });
         let mut some = Vec::new();
         for &src in &pr.may_copy[ri] {
+            // One read may copy hundreds of writes, each with hundreds of writes that may come
+            // between: checked per source too, or that read alone overruns the deadline.
+            if deadline.is_some_and(|d| Instant::now() > d) {
+                return Err(super::SEARCH_BUDGET_SPENT.into());
+            }
             let idv = match src {
                 Source::Init => 0,
                 Source::Write(w) => wid[&w],

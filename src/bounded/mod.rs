@@ -51,6 +51,14 @@ pub struct BoundedOptions {
     pub max_threads: u32,
     /// When the whole search must end: queries after it are not started.
     pub deadline: Option<Instant>,
+    /// Most copy-constraint instances ([`encode::estimate`]) for which counted loops are
+    /// unrolled exactly; beyond it the longest are cut at the bound instead (`None`: always
+    /// exact).
+    pub exact_limit: Option<u64>,
+    /// Every thread but the root runs without interruption
+    /// ([`summary::Summariser::with_atomic_threads`]): only violations can come of it, every
+    /// other outcome is `Unknown`.
+    pub atomic_threads: bool,
 }
 
 /// Default of `--max-unroll`: enough for the drivers' 112-byte allocation loops, at no cost
@@ -72,6 +80,8 @@ impl BoundedOptions {
             max_unroll: DEFAULT_MAX_UNROLL,
             max_threads: DEFAULT_MAX_THREADS,
             deadline: None,
+            exact_limit: None,
+            atomic_threads: false,
         }
     }
 }
@@ -126,9 +136,9 @@ pub struct Stats {
     pub events: usize,
     /// Size of the encoding.
     pub encoding: encode::EncodingStats,
-    /// Seconds summarising.
+    /// Seconds summarising and pruning (every try, when counted loops were cut to fit).
     pub summarise: f64,
-    /// Seconds pruning and encoding.
+    /// Seconds encoding.
     pub encode: f64,
     /// Seconds building the encoding's terms in Z3 and asserting them.
     pub load: f64,
@@ -138,6 +148,9 @@ pub struct Stats {
     pub counted_loops: usize,
     /// Thread templates given exactly their number of instances.
     pub counted_templates: usize,
+    /// The longest counted loop unrolled exactly, when the encoding could not afford longer
+    /// ones (`BoundedOptions::exact_limit`).
+    pub exact_cap: Option<u32>,
 }
 
 /// Verdicts and figures of a bounded run.
@@ -177,25 +190,41 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
     let mut stats = Stats::default();
     let layout = Layout::new(prog);
     let t0 = Instant::now();
-    let counts = unroll::Counts::of(prog, opts.max_unroll, opts.max_threads);
-    let counted = (counts.loops.len(), counts.threads.len());
-    let mut sk = match summary::Summariser::new(prog, &layout, opts.unroll, opts.threads).with_counts(counts).run() {
-        Ok(s) => {
-            (stats.counted_loops, stats.counted_templates) = counted;
-            s
-        }
-        // Exact counts can make the program too large to summarise where the bounds do not.
-        Err(_) if counted != (0, 0) => match summary::Summariser::new(prog, &layout, opts.unroll, opts.threads).run() {
-            Ok(s) => s,
+    // Counted loops unrolled exactly while the encoding can afford them: past
+    // `opts.exact_limit` the longest ones are cut at the bound instead (the cut recorded, so no
+    // exhaustive claim), halving the longest count kept until the encoding fits.
+    let mut cap = opts.max_unroll;
+    let (mut sk, pr) = loop {
+        let counts = unroll::Counts::of(prog, cap, opts.max_threads);
+        let longest = counts.loops.values().copied().max().unwrap_or(0);
+        let counted = (counts.loops.len(), counts.threads.len());
+        let mut sk = match summary::Summariser::new(prog, &layout, opts.unroll, opts.threads).with_counts(counts).with_atomic_threads(opts.atomic_threads).run() {
+            Ok(s) => {
+                (stats.counted_loops, stats.counted_templates) = counted;
+                s
+            }
+            // Exact counts can make the program too large to summarise where the bounds do not.
+            Err(_) if counted != (0, 0) => match summary::Summariser::new(prog, &layout, opts.unroll, opts.threads).with_atomic_threads(opts.atomic_threads).run() {
+                Ok(s) => s,
+                Err(summary::Failure::Unsupported(why)) => return all(why),
+            },
             Err(summary::Failure::Unsupported(why)) => return all(why),
-        },
-        Err(summary::Failure::Unsupported(why)) => return all(why),
+        };
+        let pr = prune::prune(prog, &mut sk, !opts.no_prune, hints);
+        let (pairs, between) = encode::estimate(&pr);
+        match opts.exact_limit {
+            Some(limit) if pairs + between > limit && longest > opts.unroll => {
+                // A counted loop no longer than the bound costs no more exact than cut.
+                cap = (longest / 2).max(opts.unroll);
+                stats.exact_cap = Some(cap);
+            }
+            _ => break (sk, pr),
+        }
     };
     stats.summarise = t0.elapsed().as_secs_f64();
     stats.instances = sk.instances.len();
     stats.events = sk.events.len();
     let t1 = Instant::now();
-    let pr = prune::prune(prog, &mut sk, !opts.no_prune, hints);
     let enc = match encode::encode(prog, &layout, &mut sk, &pr, hints, targets, opts.deadline) {
         Ok(e) => e,
         Err(why) => {
@@ -207,7 +236,7 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
     stats.encode = t1.elapsed().as_secs_f64();
     stats.encoding = enc.stats.clone();
     let smt = opts.dump_smt.then(|| encode::smt_text(prog, &sk.terms, &enc));
-    let exhaustive = sk.cut_loops.is_empty() && sk.havoc_loops.is_empty() && sk.unscheduled_forks == 0 && sk.incomplete.is_empty() && !prog.mode.parameterized;
+    let exhaustive = sk.cut_loops.is_empty() && sk.havoc_loops.is_empty() && sk.unscheduled_forks == 0 && sk.incomplete.is_empty() && !prog.mode.parameterized && !opts.atomic_threads;
     // (In parameterized mode a template always has more instances than any bound models.)
     let bound_text = format!("{} loop iterations, {} instances per unbounded thread template", opts.unroll, opts.threads);
     let safe = |what: &str| -> BoundedOutcome {
@@ -283,6 +312,16 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
                         _ => break,
                     };
                     assume.push(licence);
+                    // Each search again gets only what is left of the budget: with the first
+                    // query's limit again, each could run that long past the deadline.
+                    if let Some(d) = opts.deadline {
+                        let left = d.saturating_duration_since(Instant::now());
+                        if left.is_zero() {
+                            o = Attempt::Rejected(format!("{why}; searching again: {SEARCH_BUDGET_SPENT}"));
+                            break;
+                        }
+                        z3.set_timeout(left.min(opts.timeout));
+                    }
                     o = match z3.check(&sk.terms, &assume) {
                         solve::Answer::Sat => confirm(prog, &layout, &sk, &enc, &mut z3, q, opts, &mut witness, &mut schedule),
                         solve::Answer::Unsat => match &approx_reason {
@@ -324,6 +363,15 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
         schedules.push(schedule);
     }
     stats.solve = t2.elapsed().as_secs_f64();
+    if opts.atomic_threads {
+        // No violation among the schedules that run threads without interruption says nothing
+        // about the others.
+        for (_, o) in &mut outcomes {
+            if let BoundedOutcome::Safe { reason } | BoundedOutcome::BoundedSafe { reason } = o {
+                *o = BoundedOutcome::Unknown { reason: format!("{reason} (only schedules that run each thread without interruption were searched)") };
+            }
+        }
+    }
     Report { outcomes, schedules, stats, exhaustive, witness, smt }
 }
 

@@ -98,6 +98,8 @@ pub struct Summariser<'a> {
     template: TemplateId,
     /// Units of atomic sections, with the path conditions under which the section is left.
     region_exits: BTreeMap<u32, Vec<T>>,
+    /// Every instance but the root runs as one atomic unit ([`Summariser::with_atomic_threads`]).
+    atomic_threads: bool,
 }
 
 impl<'a> Summariser<'a> {
@@ -137,6 +139,7 @@ impl<'a> Summariser<'a> {
             thread: 0,
             template: TemplateId(0),
             region_exits: BTreeMap::new(),
+            atomic_threads: false,
         }
     }
 
@@ -144,6 +147,21 @@ impl<'a> Summariser<'a> {
     pub fn with_counts(mut self, counts: unroll::Counts) -> Summariser<'a> {
         self.counts = counts;
         self
+    }
+
+    /// Makes every thread instance but the root one atomic unit: it runs from its start to its
+    /// end (or to where it blocks) without interruption. Fewer interleavings than the program
+    /// has, so the skeleton can only serve to find violations (each one replayed), never a
+    /// proof; but one clock per thread instead of one per access makes a solver's work far
+    /// smaller on long loops.
+    pub fn with_atomic_threads(mut self, on: bool) -> Summariser<'a> {
+        self.atomic_threads = on;
+        self
+    }
+
+    /// Whether the instance being summarised runs as one atomic unit.
+    fn whole_unit(&self) -> bool {
+        self.atomic_threads && self.thread != 0
     }
 
     /// Summarises the root and every thread it (transitively) creates within the bounds.
@@ -219,7 +237,10 @@ impl<'a> Summariser<'a> {
         if let Some((p, v)) = param {
             regs.insert((p, 0), v);
         }
-        incoming[0] = Some(State { psi: psi0, regs, gens: BTreeMap::new(), allocs: zero, last: fork.into_iter().collect(), unit: None, depth: 0 });
+        // No exits are recorded for a whole-thread unit: its events happen on their own paths,
+        // so a thread that blocks has run up to there, as it would have without interruption.
+        let unit = self.whole_unit().then(|| self.new_unit());
+        incoming[0] = Some(State { psi: psi0, regs, gens: BTreeMap::new(), allocs: zero, last: fork.into_iter().collect(), unit, depth: 0 });
         let mut ends = Vec::new();
         let first_event = self.sk.events.len();
         self.region_exits.clear();
@@ -685,7 +706,7 @@ impl<'a> Summariser<'a> {
             }
         }
         let leaves_section = matches!(l.action, Action::AtomicEnd) && st.depth == 0;
-        if leaves_section || (!l.atomic && !matches!(l.action, Action::AtomicBegin)) {
+        if (leaves_section || (!l.atomic && !matches!(l.action, Action::AtomicBegin))) && !self.whole_unit() {
             st.unit = None;
         }
     }
