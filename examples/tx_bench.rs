@@ -35,7 +35,7 @@ fn main() {
     let exact_s = t0.elapsed().as_secs_f64();
     let t1 = Instant::now();
     let mv = movers::classify(&prog, &must_hold(&prog));
-    let opts = TxOptions { max_states: 20_000_000, max_stores: 2_000_000, deadline: Some(t1 + Duration::from_secs_f64(secs)), share };
+    let opts = TxOptions { max_states: 20_000_000, max_stores: 2_000_000, deadline: Some(t1 + Duration::from_secs_f64(secs)), share, ..TxOptions::default() };
     let tx = match which {
         "exact" => "not run".to_string(),
         _ => match Transactions::run(&m, &mv, &opts) {

@@ -347,7 +347,7 @@ fn finite_pass(prog: &Program, opts: &CheckOptions, invariants: Option<&finite::
     let counts = if quick { Default::default() } else { finite_counts(prog, opts) };
     let again: Vec<AssertId> = outs.iter().filter(|o| !o.proved()).map(|o| o.assertion).collect();
     if !counts.is_empty() && !again.is_empty() && fo.exceptions.is_none() {
-        let more = finite::prove(prog, &again, &finite::FiniteOptions { counts, ..fo.clone() });
+        let more = finite::prove(prog, &again, &finite::FiniteOptions { counts: counts.clone(), ..fo.clone() });
         outs.retain(|o| o.proved());
         outs.extend(more);
         outs.sort_by_key(|o| o.assertion);
@@ -389,7 +389,8 @@ fn finite_pass(prog: &Program, opts: &CheckOptions, invariants: Option<&finite::
         }
     }
     if !not_proved.is_empty() && !quick {
-        transactions_pass(prog, budget, &not_proved, verdicts);
+        let to = finite::transactions::TxOptions { deadline: Some(Instant::now() + budget), counts, invariants: fo.invariants.clone(), ..Default::default() };
+        transactions_pass(prog, &to, &not_proved, verdicts);
     }
 }
 
@@ -398,9 +399,8 @@ fn finite_pass(prog: &Program, opts: &CheckOptions, invariants: Option<&finite::
 /// finish within the budget where the exact exploration does not), with locks the projection
 /// does not name (arrays of mutexes) made exact. It proves only for the threads the program
 /// creates, and touches only open verdicts.
-fn transactions_pass(prog: &Program, budget: Duration, open: &[AssertId], verdicts: &mut [AssertionVerdict]) {
-    let to = finite::transactions::TxOptions { deadline: Some(Instant::now() + budget), ..Default::default() };
-    match finite::transactions::prove(prog, open, &coarsen::locks::must_hold(prog), &to) {
+fn transactions_pass(prog: &Program, to: &finite::transactions::TxOptions, open: &[AssertId], verdicts: &mut [AssertionVerdict]) {
+    match finite::transactions::prove(prog, open, &coarsen::locks::must_hold(prog), to) {
         Ok(r) => {
             for (a, outcome) in r.outcomes {
                 let v = &mut verdicts[a.index()];

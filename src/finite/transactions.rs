@@ -59,11 +59,16 @@ pub struct TxOptions {
     /// Share the summaries of identical inlined copies of a procedure between call sites
     /// (off only to measure what the sharing saves).
     pub share: bool,
+    /// Templates created only by counted loops, with their most threads (see
+    /// [`super::FiniteOptions::counts`]): without a count such a template has no slots here.
+    pub counts: HashMap<crate::ir::TemplateId, u32>,
+    /// Facts of every execution that narrow the projection ([`super::FiniteOptions::invariants`]).
+    pub invariants: Option<super::Invariants>,
 }
 
 impl Default for TxOptions {
     fn default() -> Self {
-        TxOptions { max_states: 2_000_000, max_stores: 200_000, deadline: None, share: true }
+        TxOptions { max_states: 2_000_000, max_stores: 200_000, deadline: None, share: true, counts: HashMap::new(), invariants: None }
     }
 }
 
@@ -818,7 +823,10 @@ pub struct TxReport {
 /// Tries to prove the open assertions for the threads the program creates; `must_hold` is
 /// COARSEN's must-held locks per location. Declines (with the reason) where it does not apply.
 pub fn prove(prog: &Program, open: &[AssertId], must_hold: &[Vec<crate::ir::memory::LockId>], opts: &TxOptions) -> Result<TxReport, Decline> {
-    let m = Model::build(prog, None)?;
+    let mut m = Model::build_counted(prog, None, &opts.counts, true)?;
+    if let Some(inv) = &opts.invariants {
+        m.narrow(inv);
+    }
     // The projection makes a template created in a loop a class of any number of threads,
     // with no slots: the exploration by transactions runs the slots only, so it needs them all.
     if let Some(c) = m.classes.iter().find(|c| c.count.is_none()) {
