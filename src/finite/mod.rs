@@ -71,8 +71,11 @@ pub struct Invariants {
     pub reached: Vec<bool>,
     /// Per location: bounds (`None`: unbounded on that side) of scalar variables that its
     /// action reads, holding for every value read when the action executes.
-    pub reads: Vec<Vec<(crate::ir::VarId, Option<i128>, Option<i128>)>>,
+    pub reads: Vec<Vec<ReadBound>>,
 }
+
+/// A variable read by name, with the bounds of every value read (`None`: unbounded that side).
+pub type ReadBound = (crate::ir::VarId, Option<i128>, Option<i128>);
 
 impl Default for FiniteOptions {
     fn default() -> Self {
