@@ -177,9 +177,17 @@ impl CheckOptions {
     }
 }
 
-/// Most copy-constraint instances for which deepening unrolls counted loops exactly; beyond it
-/// a round cuts the longest ones at its bound (`bounded::BoundedOptions::exact_limit`).
+/// Most copy-constraint instances for which deepening's first round unrolls counted loops
+/// exactly; beyond it a round cuts the longest ones at its bound
+/// (`bounded::BoundedOptions::exact_limit`). The limit grows fourfold with each bound, so
+/// that deepening still reaches the exact, exhaustive round where one is affordable (a driver
+/// whose 96-byte allocation loop only the exact round proves complete).
 const EXACT_LIMIT: u64 = 50_000;
+
+/// The exact-unrolling limit of a round at bound `k` (see [`EXACT_LIMIT`]).
+fn exact_limit(k: u32) -> u64 {
+    EXACT_LIMIT.saturating_mul(1u64 << (2 * k.saturating_sub(1)).min(40))
+}
 
 /// The most of the search budget left that the sequential round may spend.
 const SEQUENTIAL_SHARE: f64 = 0.25;
@@ -577,7 +585,7 @@ impl<'a> Deepening<'a> {
         // The witness is the first violation's.
         bo.witness = self.opts.witness && self.artifacts.witness.is_none();
         bo.deadline = Some(bo.deadline.map_or(self.deadline, |d| d.min(self.deadline)));
-        bo.exact_limit = Some(EXACT_LIMIT);
+        bo.exact_limit = Some(exact_limit(bo.unroll));
         let mut report = bounded::run(self.prog, &bo, self.hints, &self.open);
         if let Some(w) = report.witness.take() {
             self.artifacts.witness = Some(crate::witness::Witness::Violation(w));
