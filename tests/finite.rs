@@ -21,6 +21,16 @@ fn outcomes(name: &str, opts: &FiniteOptions) -> Vec<FiniteStatus> {
     finite::prove(&prog, &open, opts).into_iter().map(|o| o.status).collect()
 }
 
+/// `check --format json` with `args` (flags, then the file): each assertion's status and reason.
+fn check_verdicts(args: &[&str]) -> Vec<(String, String)> {
+    let mut all = vec!["check", "--format", "json"];
+    all.extend_from_slice(args);
+    let o = common::duet(&all);
+    let (out, err) = common::texts(&o);
+    let r: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{args:?}: {e}: {out}{err}"));
+    r["tasks"][0]["assertions"].as_array().unwrap().iter().map(|a| (a["status"].as_str().unwrap().to_string(), a["reason"].as_str().unwrap().to_string())).collect()
+}
+
 fn assert_proved(name: &str) -> Vec<Method> {
     let out = outcomes(name, &FiniteOptions::default());
     out.iter()
@@ -67,13 +77,7 @@ fn szymanski() {
 /// search finds every broken twin with a replayed interleaving.
 #[test]
 fn default_strategy_proves_the_protocols_and_finds_the_broken_twins() {
-    let run = |file: &str| {
-        let path = format!("tests/programs/finite/{file}");
-        let o = common::duet(&["check", "--format", "json", "--search-time", "60", "--finite-time", "120", &path]);
-        let (out, err) = common::texts(&o);
-        let r: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{file}: {e}: {out}{err}"));
-        r["tasks"][0]["assertions"].as_array().unwrap().iter().map(|a| (a["status"].as_str().unwrap().to_string(), a["reason"].as_str().unwrap().to_string())).collect::<Vec<_>>()
-    };
+    let run = |file: &str| check_verdicts(&["--search-time", "60", "--finite-time", "120", &format!("tests/programs/finite/{file}")]);
     for file in ["peterson.c", "bakery.c", "ticket.c", "szymanski.c"] {
         let vs = run(file);
         assert!(!vs.is_empty(), "{file}");
@@ -221,13 +225,10 @@ fn thread_count_twin_is_never_proved_for_every_count() {
 fn default_strategy_on_unbounded_threads() {
     let run = |file: &str, engines: &[&str]| {
         let path = format!("tests/programs/finite/{file}");
-        let mut args = vec!["check", "--format", "json", "--search-time", "60"];
+        let mut args = vec!["--search-time", "60"];
         args.extend(engines);
         args.push(&path);
-        let o = common::duet(&args);
-        let (out, err) = common::texts(&o);
-        let r: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{file}: {e}: {out}{err}"));
-        r["tasks"][0]["assertions"].as_array().unwrap().iter().map(|a| (a["status"].as_str().unwrap().to_string(), a["reason"].as_str().unwrap().to_string())).collect::<Vec<_>>()
+        check_verdicts(&args)
     };
     let vs = run("spin_loop.c", &["--engines", "finite"]);
     assert!(!vs.is_empty());
@@ -356,13 +357,8 @@ fn any_region_is_sound() {
 /// exclusion, and is proved.
 #[test]
 fn default_strategy_on_test_and_set() {
-    let run = |path: &str| {
-        // A larger finite budget gives the first try (a 25th of it) room on a loaded machine.
-        let o = common::duet(&["check", "--format", "json", "--search-time", "60", "--finite-time", "50", path]);
-        let (out, err) = common::texts(&o);
-        let r: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{path}: {e}: {out}{err}"));
-        r["tasks"][0]["assertions"].as_array().unwrap().iter().map(|a| (a["status"].as_str().unwrap().to_string(), a["reason"].as_str().unwrap().to_string())).collect::<Vec<_>>()
-    };
+    // A larger finite budget gives the first try (a 25th of it) room on a loaded machine.
+    let run = |path: &str| check_verdicts(&["--search-time", "60", "--finite-time", "50", path]);
     let dir = std::env::temp_dir().join(format!("duet-finite-tas-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let gen = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("benchmarks/finite/gen_fig3.py");
@@ -537,13 +533,7 @@ fn refinement_loop_never_proves_swapped_turn() {
 /// stopped, for whatever reason.
 #[test]
 fn a_spent_search_budget_leaves_the_finite_engine_its_pass() {
-    let run = |file: &str| {
-        let path = format!("tests/programs/finite/{file}");
-        let o = common::duet(&["check", "--format", "json", "--search-time", "0.001", "--finite-time", "120", &path]);
-        let (out, err) = common::texts(&o);
-        let r: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{file}: {e}: {out}{err}"));
-        r["tasks"][0]["assertions"].as_array().unwrap().iter().map(|a| a["status"].as_str().unwrap().to_string()).collect::<Vec<_>>()
-    };
+    let run = |file: &str| check_verdicts(&["--search-time", "0.001", "--finite-time", "120", &format!("tests/programs/finite/{file}")]).into_iter().map(|(s, _)| s).collect::<Vec<_>>();
     for file in ["peterson.c", "ticket.c"] {
         let vs = run(file);
         assert!(!vs.is_empty() && vs.iter().all(|s| s == "safe"), "{file}: {vs:?}");
@@ -563,13 +553,10 @@ fn a_spent_search_budget_leaves_the_finite_engine_its_pass() {
 fn coarsen_invariants_narrow_the_projection() {
     let run = |file: &str, flags: &[&str]| {
         let path = format!("tests/programs/finite/{file}");
-        let mut args = vec!["check", "--format", "json", "--search-time", "30", "--finite-time", "120"];
+        let mut args = vec!["--search-time", "30", "--finite-time", "120"];
         args.extend_from_slice(flags);
         args.push(&path);
-        let o = common::duet(&args);
-        let (out, err) = common::texts(&o);
-        let r: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{file}: {e}: {out}{err}"));
-        r["tasks"][0]["assertions"].as_array().unwrap().iter().map(|a| (a["status"].as_str().unwrap().to_string(), a["reason"].as_str().unwrap().to_string())).collect::<Vec<_>>()
+        check_verdicts(&args)
     };
     for file in ["narrow_mode_peterson.c", "narrow_split_input.c"] {
         let vs = run(file, &["--engines", "coarsen,finite"]);
@@ -593,13 +580,10 @@ fn coarsen_invariants_narrow_the_projection() {
 fn counted_creation_loops_are_explored_as_created() {
     let run = |file: &str, flags: &[&str]| {
         let path = format!("tests/programs/finite/{file}");
-        let mut args = vec!["check", "--format", "json", "--search-time", "20", "--finite-time", "60"];
+        let mut args = vec!["--search-time", "20", "--finite-time", "60"];
         args.extend_from_slice(flags);
         args.push(&path);
-        let o = common::duet(&args);
-        let (out, err) = common::texts(&o);
-        let r: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{file}: {e}: {out}{err}"));
-        r["tasks"][0]["assertions"].as_array().unwrap().iter().map(|a| (a["status"].as_str().unwrap().to_string(), a["reason"].as_str().unwrap().to_string())).collect::<Vec<_>>()
+        check_verdicts(&args)
     };
     for flags in [&[][..], &["--engines", "coarsen,finite"][..]] {
         let vs = run("counted_workers.c", flags);

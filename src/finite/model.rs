@@ -340,6 +340,9 @@ impl<'p> Model<'p> {
                 return None;
             }
         }
+        if splits.is_empty() {
+            return Some(Vec::new());
+        }
         let mut pres = vec![(g.to_vec(), l.to_vec())];
         for (global, c, lo, hi) in splits {
             if pres.len() * (hi - lo + 1) as usize > MAX_SPLIT_STORES {
