@@ -16,7 +16,10 @@ void step(int v) {
 
 void *t0(void *a) { step(0); step(1); step(0); step(1); return 0; }
 void *t1(void *a) { step(1); step(1); step(0); step(0); return 0; }
-void *t2(void *a) { step(1); step(0); step(0); step(1); return 0; }
+#ifndef T2_THIRD_ARG
+#define T2_THIRD_ARG 0 // many_sites_one_bad.c passes 2 here
+#endif
+void *t2(void *a) { step(1); step(0); step(T2_THIRD_ARG); step(1); return 0; }
 
 int main(void) {
   pthread_t h[3];

@@ -2,27 +2,5 @@
 // assertion fails in that copy of `step`. The copy is identical to the others up to the
 // renaming of its parameter, but its entry state differs, so no summary of the others
 // applies to it: never `safe`.
-#include <pthread.h>
-#include <assert.h>
-pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
-int x = 0;
-
-void step(int v) {
-  pthread_mutex_lock(&m);
-  x = v;
-  assert(x <= 1);
-  x = 0;
-  pthread_mutex_unlock(&m);
-}
-
-void *t0(void *a) { step(0); step(1); step(0); step(1); return 0; }
-void *t1(void *a) { step(1); step(1); step(0); step(0); return 0; }
-void *t2(void *a) { step(1); step(0); step(2); step(1); return 0; }
-
-int main(void) {
-  pthread_t h[3];
-  pthread_create(&h[0], 0, t0, 0);
-  pthread_create(&h[1], 0, t1, 0);
-  pthread_create(&h[2], 0, t2, 0);
-  return 0;
-}
+#define T2_THIRD_ARG 2
+#include "many_sites.c"
