@@ -172,6 +172,39 @@ fn trip_counts_are_exact_only_for_counted_shapes() {
 }
 
 #[test]
+fn a_global_nothing_writes_after_its_initialiser_bounds_a_loop() {
+    let loops = |globals: &str, body: &str| {
+        let src = format!("extern void unknown(void); int g; {globals} int main(void) {{ int i; {body} return 0; }}");
+        let mut v: Vec<u32> = counts(&src).loops.values().copied().collect();
+        v.sort();
+        v
+    };
+    assert_eq!(loops("const int N = 4;", "for (i = 0; i < N; i++) g++;"), vec![4]);
+    assert_eq!(loops("int N = 4;", "for (i = 0; i < N; i++) g++;"), vec![4], "never written after its initialiser");
+    assert_eq!(loops("unsigned char N = 4;", "for (i = N; i > 0; i--) g++;"), vec![4], "as the start value");
+    assert_eq!(loops("int N = 4;", "N = 6; for (i = 0; i < N; i++) g++;"), Vec::<u32>::new(), "written again in main");
+    assert_eq!(loops("int N = 4;", "for (i = 0; i < N; i++) g++; N = 9;"), Vec::<u32>::new(), "written after the loop");
+    assert_eq!(loops("int N = 4; int *p = &N;", "for (i = 0; i < N; i++) g++;"), Vec::<u32>::new(), "its address is taken");
+    assert_eq!(loops("int N = 4;", "unknown(); for (i = 0; i < N; i++) g++;"), Vec::<u32>::new(), "code outside the program may write it");
+    assert_eq!(loops("_Thread_local int N = 4;", "for (i = 0; i < N; i++) g++;"), Vec::<u32>::new(), "thread-local");
+}
+
+/// A `const` global bound makes the creation loop counted, so the search is complete; the
+/// twins write the bound after its initialiser, by name or through a pointer, and fail.
+#[test]
+fn a_const_global_loop_bound_is_counted_and_a_rewritten_one_is_not() {
+    let (r, _) = check_json(&["--search-time", "60", "tests/portfolio/fixed_bound_ok.c"]);
+    let a = assertions(&r);
+    assert_eq!(a.len(), 1);
+    assert_eq!(status(&a[0]), "safe", "{a:?}");
+    for f in ["tests/portfolio/fixed_bound_rewritten_bug.c", "tests/portfolio/fixed_bound_pointer_bug.c"] {
+        let (r, _) = check_json(&["--search-time", "60", f]);
+        let a = assertions(&r);
+        assert!(a.iter().all(|x| status(x) == "violated"), "{f}: {a:?}");
+    }
+}
+
+#[test]
 fn threads_of_nested_counted_loops_are_counted_and_others_not() {
     let pre =
         "typedef unsigned long pthread_t; int pthread_create(pthread_t *t, void *a, void *(*f)(void *), void *x); extern int __VERIFIER_nondet_int(void); int g; void *f(void *a) { g = 1; return 0; }";

@@ -357,6 +357,7 @@ impl Counts {
         if prog.mode.parameterized {
             return c;
         }
+        let fixed = fixed_globals(prog);
         let mut loops_of: Vec<Option<Vec<Loop>>> = Vec::new();
         for t in 0..prog.templates.len() {
             let tid = TemplateId(t as u32);
@@ -365,7 +366,7 @@ impl Counts {
                 continue;
             };
             for lp in &loops {
-                if let Some(n) = trip_count(prog, tid, lp).filter(|n| *n <= max_unroll) {
+                if let Some(n) = trip_count(prog, &fixed, tid, lp).filter(|n| *n <= max_unroll) {
                     c.loops.insert(lp.header, n);
                 }
             }
@@ -442,7 +443,7 @@ enum Dir {
 /// meets the guard with `v` at least `lo + n`, so at most `E - lo` iterations pass it. The step
 /// cannot wrap: `v` passed the guard in the same iteration, and the guard's bound is
 /// representable in `v`'s type.
-fn trip_count(prog: &Program, template: TemplateId, lp: &Loop) -> Option<u32> {
+fn trip_count(prog: &Program, fixed: &Fixed, template: TemplateId, lp: &Loop) -> Option<u32> {
     let h = lp.header;
     let hl = prog.loc(h);
     let inside: Vec<LocId> = hl.succs.iter().copied().filter(|s| lp.body.contains(s)).collect();
@@ -453,7 +454,7 @@ fn trip_count(prog: &Program, template: TemplateId, lp: &Loop) -> Option<u32> {
     let mut guard: Option<(VarId, Dir, i128)> = None;
     for g in &inside {
         let Action::Assume(c) = &prog.loc(*g).action else { return None };
-        let (v, d, e) = parse_guard(prog, template, lp, c)?;
+        let (v, d, e) = parse_guard(prog, fixed, template, lp, c)?;
         guard = match guard {
             None => Some((v, d, e)),
             Some((v0, d0, e0)) if v0 == v && d0 == d => Some((v, d, if d == Dir::Up { e0.max(e) } else { e0.min(e) })),
@@ -501,7 +502,7 @@ fn trip_count(prog: &Program, template: TemplateId, lp: &Loop) -> Option<u32> {
             return None;
         }
     }
-    let entry = entry_range(prog, template, v, h, &lp.body, COPY_DEPTH)?;
+    let entry = entry_range(prog, fixed, template, v, h, &lp.body, COPY_DEPTH)?;
     let n = match dir {
         Dir::Up => limit - entry.0,
         Dir::Down => entry.1 - limit,
@@ -513,9 +514,9 @@ fn trip_count(prog: &Program, template: TemplateId, lp: &Loop) -> Option<u32> {
 /// conversions around `v` and `E`. `E` is a constant, or a register the body never writes
 /// that enters the loop holding constants (`i < size` where `size` was bound to a constant
 /// by inlining): then its largest (upwards) or smallest (downwards) entry value bounds it.
-fn parse_guard(prog: &Program, template: TemplateId, lp: &Loop, c: &Expr) -> Option<(VarId, Dir, i128)> {
+fn parse_guard(prog: &Program, fixed: &Fixed, template: TemplateId, lp: &Loop, c: &Expr) -> Option<(VarId, Dir, i128)> {
     let Expr::Binary(op, a, b, _) = c else { return None };
-    let (v, k, op) = match (register_load(prog, a), constant(b), register_load(prog, b), constant(a)) {
+    let (v, k, op) = match (register_load(prog, a), fixed.value(prog, b), register_load(prog, b), fixed.value(prog, a)) {
         (Some(v), Some(k), _, _) => (v, k, *op),
         (_, _, Some(v), Some(k)) => (v, k, op.swap_operands()?),
         (Some(x), None, Some(y), None) => {
@@ -525,7 +526,7 @@ fn parse_guard(prog: &Program, template: TemplateId, lp: &Loop, c: &Expr) -> Opt
                 (false, true) => (y, x, op.swap_operands()?),
                 _ => return None,
             };
-            let (lo, hi) = entry_range(prog, template, w, lp.header, &lp.body, COPY_DEPTH)?;
+            let (lo, hi) = entry_range(prog, fixed, template, w, lp.header, &lp.body, COPY_DEPTH)?;
             let k = if matches!(op, BinOp::Lt | BinOp::Le) { hi } else { lo };
             (v, k, op)
         }
@@ -564,6 +565,58 @@ fn constant(e: &Expr) -> Option<i128> {
         Expr::Cast(Ty::Int(to), inner) => constant(inner).filter(|k| IntTy::min(*to) <= *k && *k <= IntTy::max(*to)),
         _ => None,
     }
+}
+
+/// Globals that hold one constant for the whole run (`const int N = 5;`, or a global nothing
+/// writes after its initialiser), so a loop bound may read them like a literal.
+#[derive(Default)]
+struct Fixed(HashMap<VarId, i128>);
+
+impl Fixed {
+    /// An integer constant, or a fixed global's load, through conversions that keep its value.
+    fn value(&self, prog: &Program, e: &Expr) -> Option<i128> {
+        match e {
+            Expr::Load(Lval::Var(v)) => self.0.get(v).copied(),
+            Expr::Cast(Ty::Int(to), inner) => self.value(prog, inner).filter(|k| IntTy::min(*to) <= *k && *k <= IntTy::max(*to)),
+            _ => constant(e),
+        }
+    }
+}
+
+/// The fixed globals: integer globals without an address (so written only by name, and a
+/// call of unknown code writes them by an explicit havoc) that code outside the program cannot
+/// see, written at exactly one location, a constant assignment in the straight run of constant
+/// global assignments that opens the root template. Nothing runs before that run (it reads
+/// nothing and creates no thread), so every read of such a global sees that constant.
+fn fixed_globals(prog: &Program) -> Fixed {
+    let mut prologue: HashMap<VarId, (LocId, i128)> = HashMap::new();
+    if let Some(root) = prog.templates.iter().find(|t| t.spawned_at.is_empty()) {
+        let mut seen = HashSet::new();
+        let mut at = root.entry;
+        while seen.insert(at) {
+            let loc = prog.loc(at);
+            match &loc.action {
+                Action::Skip => {}
+                Action::Assign(Lval::Var(g), e) if prog.var(*g).kind == VarKind::Global => {
+                    let Some(k) = constant(e) else { break };
+                    prologue.insert(*g, (at, k));
+                }
+                _ => break,
+            }
+            let [next] = loc.succs[..] else { break };
+            at = next;
+        }
+    }
+    prologue.retain(|g, (_, k)| {
+        let var = prog.var(*g);
+        let fits = matches!(var.ty.scalar(prog.data_model), Ty::Int(t) if t.min() <= *k && *k <= t.max());
+        fits && !var.addr_taken && !prog.known_to_unknown_code.contains(g)
+    });
+    for (i, loc) in prog.locs.iter().enumerate() {
+        let here = LocId(i as u32);
+        prologue.retain(|g, (at, _)| *at == here || !writes(&loc.action, *g));
+    }
+    Fixed(prologue.into_iter().map(|(g, (_, k))| (g, k)).collect())
 }
 
 /// Whether the action writes register `v` (which has no address, so only by name).
@@ -617,7 +670,7 @@ const COPY_DEPTH: u32 = 2;
 /// The range of constants `v` may hold when the loop at `h` is entered from outside its body:
 /// constant assignments propagated over the template, and copies of registers that hold
 /// constants there (`copies` levels deep); `None` when `v` may hold anything else.
-fn entry_range(prog: &Program, template: TemplateId, v: VarId, h: LocId, body: &HashSet<LocId>, copies: u32) -> Option<(i128, i128)> {
+fn entry_range(prog: &Program, fixed: &Fixed, template: TemplateId, v: VarId, h: LocId, body: &HashSet<LocId>, copies: u32) -> Option<(i128, i128)> {
     #[derive(Clone, Copy, PartialEq, Eq)]
     enum R {
         Range(i128, i128),
@@ -639,7 +692,7 @@ fn entry_range(prog: &Program, template: TemplateId, v: VarId, h: LocId, body: &
             return inp;
         }
         match a {
-            Action::Assign(Lval::Var(_), e) => match constant(e) {
+            Action::Assign(Lval::Var(_), e) => match fixed.value(prog, e) {
                 Some(k) if vt.min() <= k && k <= vt.max() => R::Range(k, k),
                 _ => R::Any,
             },
@@ -653,7 +706,7 @@ fn entry_range(prog: &Program, template: TemplateId, v: VarId, h: LocId, body: &
         let a = &prog.loc(x).action;
         let Action::Assign(Lval::Var(_), e) = a else { return transfer(a, inp) };
         match register_load(prog, e) {
-            Some(w) if copies > 0 && w != v && writes(a, v) => *copied.entry(x).or_insert_with(|| match entry_range(prog, template, w, x, &HashSet::new(), copies - 1) {
+            Some(w) if copies > 0 && w != v && writes(a, v) => *copied.entry(x).or_insert_with(|| match entry_range(prog, fixed, template, w, x, &HashSet::new(), copies - 1) {
                 Some((lo, hi)) if vt.min() <= lo && hi <= vt.max() => R::Range(lo, hi),
                 _ => R::Any,
             }),
