@@ -100,6 +100,11 @@ pub struct Summariser<'a> {
     region_exits: BTreeMap<u32, Vec<T>>,
     /// Every instance but the root runs as one atomic unit ([`Summariser::with_atomic_threads`]).
     atomic_threads: bool,
+    /// Registers no action reads: an unmodelled call's result stored there (`fprintf`'s count)
+    /// cannot reach a failure, so taking it does not count as taking an approximation.
+    unread: HashSet<VarId>,
+    /// Set while evaluating a value bound for an unread register.
+    storing_unread: bool,
 }
 
 impl<'a> Summariser<'a> {
@@ -140,6 +145,8 @@ impl<'a> Summariser<'a> {
             template: TemplateId(0),
             region_exits: BTreeMap::new(),
             atomic_threads: false,
+            unread: unread_registers(prog),
+            storing_unread: false,
         }
     }
 
@@ -526,7 +533,10 @@ impl<'a> Summariser<'a> {
         match &l.action {
             Action::Skip => {}
             Action::Assign(lv, e) => {
-                let v = self.eval(&st, &mut act, e)?;
+                self.storing_unread = matches!(lv, Lval::Var(x) if self.unread.contains(x));
+                let v = self.eval(&st, &mut act, e);
+                self.storing_unread = false;
+                let v = v?;
                 let place = self.place(&st, &mut act, lv)?;
                 let ty = prog.lval_type(lv).scalar(prog.data_model);
                 let v = self.convert(ty, v);
@@ -859,7 +869,7 @@ impl<'a> Summariser<'a> {
                 if *t == Ty::Float {
                     return Ok(self.approx("a floating-point input", act.loc));
                 }
-                if matches!(e, Expr::Havoc(..)) {
+                if matches!(e, Expr::Havoc(..)) && !self.storing_unread {
                     self.sk.approx_taken.push(st.psi);
                 }
                 let s = self.sk.terms.fresh(ty_range(*t, prog));
@@ -1009,4 +1019,21 @@ fn contains_mutex(prog: &Program, t: &CType, depth: u32) -> bool {
         CType::Record(r) => prog.records[r.0 as usize].fields.iter().any(|(_, f)| contains_mutex(prog, f, depth + 1)),
         _ => false,
     }
+}
+
+/// The registers (locals and temporaries without an address) that no action of the program
+/// reads: only an assignment's own target names them.
+fn unread_registers(prog: &Program) -> HashSet<VarId> {
+    let mut read = HashSet::new();
+    for loc in &prog.locs {
+        match &loc.action {
+            Action::Assign(Lval::Var(_), e) => crate::ir::visit::expr_vars(e, &mut |v| {
+                read.insert(v);
+            }),
+            a => crate::ir::visit::action_vars(a, &mut |v| {
+                read.insert(v);
+            }),
+        }
+    }
+    (0..prog.vars.len()).map(|i| VarId(i as u32)).filter(|v| !read.contains(v) && !prog.var(*v).addr_taken && matches!(prog.var(*v).kind, VarKind::Local(_) | VarKind::Temp(_))).collect()
 }
