@@ -596,3 +596,19 @@ fn counted_creation_loops_are_explored_as_created() {
     let vs = run("counted_workers_three.c", &["--engines", "coarsen,finite"]);
     assert!(vs.iter().all(|(s, _)| s != "safe"), "{vs:?}");
 }
+
+#[test]
+fn the_roots_join_of_the_thread_it_created_waits_for_its_end() {
+    // Without waiting, the projection lets main pass the join while the thread still holds
+    // the lock, and the count fails there.
+    let run = |file: &str| check_verdicts(&["--engines", "finite", &format!("tests/programs/finite/{file}")]);
+    let v = run("join_waits.c");
+    assert_eq!(v.len(), 1);
+    assert_eq!(v[0].0, "safe", "{v:?}");
+    // The twins: another thread nobody joins, and a handle two creations write.
+    for twin in ["join_waits_other.c", "join_waits_reused.c"] {
+        assert!(run(twin).iter().all(|(s, _)| s != "safe"), "{twin}: {:?}", run(twin));
+        let d = check_verdicts(&["--search-time", "60", &format!("tests/programs/finite/{twin}")]);
+        assert!(d.iter().all(|(s, _)| s == "violated"), "{twin}: {d:?}");
+    }
+}

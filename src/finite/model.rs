@@ -18,7 +18,8 @@
 //! every execution of the C program. Two further over-approximations keep the step
 //! thread-modular (it changes only the global store and the stepping thread's local store):
 //! a created thread may start at any moment after the program's start (not only once its
-//! `pthread_create` has run), and `pthread_join` does not wait.
+//! `pthread_create` has run), and `pthread_join` does not wait, unless it is the root's join of
+//! a thread it alone created through a handle nothing else writes (see [`Model::waits`]).
 
 use crate::ir::{self, Action, AssertId, BinOp, CType, Expr, Halt, LocId, LockRef, Lval, Multiplicity, Program, TemplateId, Ty, UnOp, VarId, VarKind};
 use std::collections::HashMap;
@@ -102,6 +103,10 @@ pub struct Model<'p> {
     narrowing: Narrowing,
     /// Steps the narrowing cut or narrowed so far.
     cut: AtomicU64,
+    /// Per `pthread_join` location that waits: the global cell set when the joined thread ends.
+    joins: HashMap<LocId, usize>,
+    /// Per template whose end a join waits for: that cell.
+    done: HashMap<TemplateId, usize>,
 }
 
 /// Facts of every execution, on the projection's cells and locations (see [`Model::narrow`]).
@@ -193,15 +198,87 @@ impl<'p> Model<'p> {
             init_locals: Vec::new(),
             narrowing: Narrowing::default(),
             cut: AtomicU64::new(0),
+            joins: HashMap::new(),
+            done: HashMap::new(),
         };
         m.dead = m.dead_cells();
         m.local_action = prog.locs.iter().map(|l| m.local_action(&l.action)).collect();
         m.make_classes(instances, counts, merge);
+        for (j, t) in m.waits() {
+            let c = *m.done.entry(t).or_insert_with(|| {
+                m.global_names.push(format!("ended {}", prog.template(t).name));
+                m.global_names.len() - 1
+            });
+            m.joins.insert(j, c);
+        }
         let unbounded = m.classes.iter().any(|c| c.count.is_none());
         // Any bound is sound; with unboundedly many threads counters are widened past it.
         m.bound = value_bound(prog, m.slots.len() + if unbounded { 2 } else { 0 });
         m.initial_state()?;
         Ok(m)
+    }
+
+    /// The joins that wait, with the template they wait for: a `pthread_join` of the root
+    /// through a handle local to it, without an address, that one `pthread_create` writes; that
+    /// creation comes before the join on every path, no other write of the handle comes
+    /// between them, and it makes the only thread of a class of its own. The joined thread is then known, and the join can wait for its end
+    /// on a global cell the thread sets as it ends, so the step stays thread-modular. A join
+    /// that could run before its creation (which then returns an error at once) never waits.
+    fn waits(&self) -> Vec<(LocId, TemplateId)> {
+        let prog = self.prog;
+        let root = TemplateId(0);
+        let tpl = prog.template(root);
+        let mut out = Vec::new();
+        for &j in &tpl.locs {
+            let Action::Join(e) = &prog.loc(j).action else { continue };
+            let mut e = e;
+            while let Expr::Cast(_, inner) = e {
+                e = inner;
+            }
+            let Expr::Load(Lval::Var(h)) = e else { continue };
+            let var = prog.var(*h);
+            if var.addr_taken || var.kind != VarKind::Local(root) {
+                continue;
+            }
+            let writers: Vec<LocId> = tpl
+                .locs
+                .iter()
+                .copied()
+                .filter(|&l| match &prog.loc(l).action {
+                    Action::Assign(lv, _) | Action::Alloc(lv, _, _) => lv.root_var() == Some(*h),
+                    Action::Fork { handle: Some(lv), .. } => lv.root_var() == Some(*h),
+                    _ => false,
+                })
+                .collect();
+            let forks: Vec<LocId> = writers.iter().copied().filter(|&l| matches!(prog.loc(l).action, Action::Fork { .. })).collect();
+            let [f] = forks[..] else { continue };
+            let Action::Fork { template: t, handle: Some(Lval::Var(hv)), .. } = &prog.loc(f).action else { continue };
+            if hv != h || !self.classes.iter().any(|c| c.members == [*t] && c.count == Some(1)) {
+                continue;
+            }
+            // Whether `to` is reachable from `from` without passing `f`.
+            let reaches = |from: LocId, to: LocId| {
+                let mut seen = std::collections::HashSet::from([from]);
+                let mut work = vec![from];
+                while let Some(x) = work.pop() {
+                    if x == to {
+                        return true;
+                    }
+                    for &s in &prog.loc(x).succs {
+                        if s != f && seen.insert(s) {
+                            work.push(s);
+                        }
+                    }
+                }
+                false
+            };
+            // The creation comes first on every path, and is the last write of the handle
+            // before the join (the others give an uninitialised handle its unknown value).
+            if !reaches(tpl.entry, j) && !writers.iter().any(|&w| w != f && reaches(w, j)) {
+                out.push((j, *t));
+            }
+        }
+        out
     }
 
     /// Index of the global cell holding a global variable (its first element for arrays).
@@ -802,7 +879,7 @@ impl<'p> Model<'p> {
     pub fn show_global(&self, g: &[i128]) -> String {
         let mut parts = Vec::new();
         for (k, v) in g.iter().enumerate() {
-            if (k == self.owner_cell || k == self.halted_cell) && *v == 0 {
+            if (k == self.owner_cell || k == self.halted_cell || k > self.halted_cell) && *v == 0 {
                 continue;
             }
             parts.push(format!("{}={}", self.global_names[k], show_val(*v)));
@@ -917,7 +994,11 @@ impl St<'_, '_> {
     /// Runs the action; false when it blocks.
     fn exec(&mut self, a: &Action) -> Result<bool, Decline> {
         match a {
-            Action::Skip | Action::Join(_) | Action::Assert(..) => {
+            Action::Join(_) => {
+                let pc = self.m.pc(self.l).expect("started");
+                Ok(self.m.joins.get(&pc).is_none_or(|&c| self.g[c] != 0))
+            }
+            Action::Skip | Action::Assert(..) => {
                 if let Action::Assert(_, c) = a {
                     // Execution continues only where the assertion held.
                     if self.eval(c) == 0 {
@@ -981,6 +1062,11 @@ impl St<'_, '_> {
             Action::Halt(h) => {
                 if matches!(h, Halt::Exit | Halt::Abort) {
                     self.g[self.m.halted_cell] = 1;
+                } else {
+                    let pc = self.m.pc(self.l).expect("started");
+                    if let Some(&c) = self.m.done.get(&self.m.prog.loc(pc).template) {
+                        self.g[c] = 1;
+                    }
                 }
                 Ok(true)
             }

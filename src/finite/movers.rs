@@ -197,6 +197,8 @@ pub fn classify(prog: &Program, must_hold: &[Vec<LockId>]) -> Movers {
                 }
             }
             Action::Fork { .. } => c(Mover::Non, "creates a thread".into()),
+            // A join may wait for a thread's end, which no step undoes: like an acquire.
+            Action::Join(_) => c(Mover::Right, "waits for a thread to end".into()),
             Action::Halt(_) => c(Mover::Non, "ends the thread or the program".into()),
             Action::AtomicBegin | Action::AtomicEnd => c(Mover::Non, "an atomic section's boundary".into()),
             Action::Skip => c(Mover::Both, "no effect".into()),
