@@ -88,7 +88,7 @@ pub struct CheckOptions {
     /// The engines to run, in the default strategy's order whatever the order given.
     #[serde(default = "all_engines")]
     pub engines: Vec<Engine>,
-    /// Seconds the iterative deepening may spend on a file.
+    /// Seconds the bounded search (iterative deepening, or the round of a fixed bound) may spend on a file.
     #[serde(default = "default_search_time")]
     pub search_time: f64,
     /// The task's time limit in seconds, which the search stays within.
@@ -287,7 +287,7 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
         // the finite engine's budget (up to 5 s spent declining on the indexer) moot. The finite
         // engine then turns what the bound left `bounded-safe` into proofs where it can.
         if let (true, Some(b)) = (opts.runs(Engine::Bounded), opts.bound) {
-            bounded_pass(prog, opts, b, hints.as_ref(), &mut verdicts, &mut sections, &mut artifacts);
+            bounded_pass(prog, opts, start, b, hints.as_ref(), &mut verdicts, &mut sections, &mut artifacts);
         }
         if opts.runs(Engine::Finite) {
             finite_pass(prog, opts, invariants.as_ref(), &mut verdicts, false);
@@ -465,10 +465,24 @@ fn stats_section(s: &bounded::Stats, hints: bool, title: &str) -> Section {
     }
 }
 
-/// The bounded search at one fixed bound on every assertion COARSEN left open.
+/// The end of the bounded search's budget: `--search-time` from now, and no later than 85 % of
+/// the task's time limit from `start`.
+fn search_deadline(opts: &CheckOptions, start: Instant) -> Instant {
+    let mut deadline = Instant::now() + Duration::from_secs_f64(opts.search_time.clamp(0.0, 1e6));
+    if let Some(t) = opts.task_timeout {
+        // Leave the task time to report: a search cut short by the batch loses every verdict.
+        deadline = deadline.min(start + Duration::from_secs_f64((t * 0.85).clamp(0.0, 1e6)));
+    }
+    deadline
+}
+
+/// The bounded search at one fixed bound on every assertion COARSEN left open, within the
+/// search budget (`unknown` naming it when the budget is spent).
+#[allow(clippy::too_many_arguments)]
 fn bounded_pass(
     prog: &Program,
     opts: &CheckOptions,
+    start: Instant,
     b: Bound,
     hints: Option<&bounded::Hints>,
     verdicts: &mut [AssertionVerdict],
@@ -480,7 +494,10 @@ fn bounded_pass(
     if targets.is_empty() {
         return;
     }
-    let report = bounded::run(prog, &bounded_options(opts, b), hints, &targets);
+    // A fixed bound has one round, but its formula may be as hard as any: it keeps to the
+    // budget as iterative deepening does (Z3 once ran a minute on a bit-field program).
+    let bo = bounded::BoundedOptions { deadline: Some(search_deadline(opts, start)), ..bounded_options(opts, b) };
+    let report = bounded::run(prog, &bo, hints, &targets);
     artifacts.witness = report.witness.map(crate::witness::Witness::Violation);
     artifacts.smt = report.smt;
     if opts.stats {
@@ -543,11 +560,7 @@ impl<'a> Deepening<'a> {
     fn new(prog: &'a Program, opts: &'a CheckOptions, start: Instant, hints: Option<&'a bounded::Hints>, verdicts: &[AssertionVerdict]) -> Self {
         let open: Vec<AssertId> = (0..verdicts.len()).filter(|&i| verdicts[i].status != Status::Safe).map(|i| AssertId(i as u32)).collect();
         let search_start = Instant::now();
-        let mut deadline = search_start + Duration::from_secs_f64(opts.search_time.clamp(0.0, 1e6));
-        if let Some(t) = opts.task_timeout {
-            // Leave the task time to report: a search cut short by the batch loses every verdict.
-            deadline = deadline.min(start + Duration::from_secs_f64((t * 0.85).clamp(0.0, 1e6)));
-        }
+        let deadline = search_deadline(opts, start);
         let stopped = open.is_empty().then(|| "every assertion was decided".to_string());
         Deepening {
             prog,

@@ -62,3 +62,17 @@ fn a_spent_budget_is_not_called_an_exhaustive_exploration() {
         assert!(!reason.contains("exhaustive"), "{reason}");
     }
 }
+
+/// A fixed bound keeps to `--search-time` as iterative deepening does: with a millisecond,
+/// its one round decides nothing and says why (it once ran Z3 a minute on a bit-field program).
+#[test]
+fn a_fixed_bound_keeps_to_the_search_budget() {
+    for bound in ["1", "2"] {
+        let o = common::duet(&["check", "--bound", bound, "--search-time", "0.001", "--engines", "bounded", "--format", "json", "tests/programs/reasons/slow_bitand.c"]);
+        let (out, err) = common::texts(&o);
+        let r: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+        let v = &r["tasks"][0]["assertions"][0];
+        assert_eq!(v["status"], "unknown", "{out}");
+        assert!(v["reason"].as_str().unwrap().contains("bounded search: the search budget was spent"), "{out}");
+    }
+}

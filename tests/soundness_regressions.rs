@@ -469,3 +469,13 @@ fn a_bit_field_gcc_computes_on_modulo_its_width_is_not_analysed() {
     let runs = never_wrong("bitfield_wide.c");
     assert!(runs.iter().flatten().all(|v| v.0 == "unknown" && v.1.contains("bit-field wider than 32 bits")), "{runs:?}");
 }
+
+#[test]
+fn a_join_of_a_handle_from_pthread_self_is_not_analysed() {
+    // The caller's own handle (the join fails at once) and the main thread's (the join returns
+    // after its `pthread_exit`): the IR has neither, and blocked.
+    for file in ["join_own_handle.c", "join_main_thread.c"] {
+        let runs = never_wrong(file);
+        assert!(runs.iter().flatten().all(|v| v.0 == "unknown" && v.1.contains("`pthread_self` in a program that joins threads")), "{file}: {runs:?}");
+    }
+}

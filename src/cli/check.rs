@@ -75,7 +75,7 @@ pub struct AnalysisArgs {
     /// unbounded thread template.
     #[arg(long, value_name = "K")]
     pub bound: Option<u32>,
-    /// Seconds the iterative deepening may spend on a file (always within --timeout).
+    /// Seconds the bounded search (iterative deepening, or the round of a fixed --bound) may spend on a file (always within --timeout).
     #[arg(long, value_name = "SECS", default_value_t = crate::engine::DEFAULT_SEARCH_TIME, value_parser = positive_seconds)]
     pub search_time: f64,
     /// Most iterations of a loop with a constant trip count that the search unrolls exactly.

@@ -359,6 +359,7 @@ impl<'a> Lowerer<'a> {
             "pthread_create" => self.pthread_create(c, span_l).map(|_| zero())?,
             "pthread_join" => {
                 let Some(h) = args.first() else { return Err(self.error(span_l, "`pthread_join` expects two arguments")) };
+                self.joins_threads = true;
                 let hv = self.rvalue(h)?;
                 let hv_copy = hv.clone();
                 self.emit(Action::Join(hv), span);
@@ -456,6 +457,7 @@ impl<'a> Lowerer<'a> {
             }
             // The IR does not give a thread its own handle: an approximation, not an input.
             "pthread_self" => {
+                self.pthread_self_at.get_or_insert(span);
                 Some(Val { e: self.havoc(Ty::Int(IntTy { bits: 64, signed: false }), "the result of `pthread_self`", span), ty: CType::Int(IntTy { bits: 64, signed: false }, "pthread_t".into()) })
             }
             "__VERIFIER_atomic_begin" => {

@@ -91,6 +91,11 @@ pub(super) struct Lowerer<'a> {
     pub alloc_sites: u32,
     /// Where the program makes a mutex error-checking, if it does.
     pub errorcheck_mutex: Option<Span>,
+    /// The first call of `pthread_self`, and whether the program joins a thread: together
+    /// they make the join of a handle the IR does not model (the joiner's own, or the main
+    /// thread's).
+    pthread_self_at: Option<Span>,
+    joins_threads: bool,
     /// Variables of `_Atomic` type (or arrays of it): their `++`, `--` and compound
     /// assignments are one atomic step.
     atomic_vars: hashbrown::HashSet<VarId>,
@@ -190,6 +195,8 @@ impl<'a> Lowerer<'a> {
             external_seen: HashSet::new(),
             alloc_sites: 0,
             errorcheck_mutex: None,
+            pthread_self_at: None,
+            joins_threads: false,
             atomic_vars: hashbrown::HashSet::new(),
             recursive_calls: Vec::new(),
             globals: HashMap::new(),
@@ -998,6 +1005,13 @@ impl<'a> Lowerer<'a> {
         self.emit_literal_prologue();
         self.resolve_join_results(mode);
         self.havoc_escaped();
+        // The IR gives no thread its own handle, and a join of a handle that names no created
+        // thread blocks for ever. Glibc's join of the caller's own handle fails at once
+        // (EDEADLK), and a join of the main thread's returns once it ends with
+        // `pthread_exit`: both go on where the IR would block (a wrong `safe`).
+        if let (Some(span), true) = (self.pthread_self_at, self.joins_threads) {
+            self.unsupported.push(Unsupported { span, construct: "`pthread_self` in a program that joins threads (a join of the caller's own handle or of the main thread's is not modelled)".into() });
+        }
         // Layout attributes the type environment met but cannot honour.
         for (at, what) in std::mem::take(&mut self.types.unsupported) {
             self.unsupported(LSpan { start: at, end: at }, what);
