@@ -125,8 +125,8 @@ pub fn twins(prog: &Program) -> Vec<Twin> {
         bucket_of[t.index()] = Some(b);
     }
     let mut out = Vec::new();
-    for t in 1..prog.templates.len() {
-        let Some(b) = bucket_of[t] else { continue };
+    for (t, b) in bucket_of.iter().enumerate() {
+        let Some(b) = *b else { continue };
         for &u in members[b].iter().filter(|u| u.index() > t) {
             let t = TemplateId(t as u32);
             let Some(sigma) = same_function(prog, t, u) else { continue };
