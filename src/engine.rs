@@ -223,7 +223,7 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
     let mut proof = None;
     let mut facts = None;
     let mut invariants = None;
-    let (mut verdicts, hints) = if !opts.runs(Engine::Coarsen) {
+    let (mut verdicts, hint_source) = if !opts.runs(Engine::Coarsen) {
         let verdicts = (0..prog.assertions.len()).map(|i| if never_called(i) { called(i) } else { verdict(i, Status::Unknown, "unknown: COARSEN was not run".into(), None) }).collect();
         (verdicts, None)
     } else {
@@ -247,18 +247,17 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
                 if opts.stats {
                     sections.push(Section { title: "stats".into(), body: coarsen::report::stats(&out) });
                 }
-                // Only the bounded search reads the hints; expanding a folded template's flows to every
-                // member costs the square of the members.
-                let hints = (!opts.no_hints && opts.runs(Engine::Bounded)).then(|| bounded::Hints { flows: out.read_flows().into_iter().collect(), ranges: out.read_ranges.iter().copied().collect() });
                 // Rules a user edits may be unsound; their facts stay out of the other engines.
                 if opts.rules.is_none() && !opts.no_hints && opts.runs(Engine::Finite) {
                     invariants = Some(finite_invariants(prog, &out));
                 }
-                (verdicts, hints)
+                // Only the bounded search reads the hints (`LazyHints`).
+                (verdicts, (!opts.no_hints && opts.runs(Engine::Bounded)).then_some(out))
             }
             Err(e) => ((0..prog.assertions.len()).map(|i| verdict(i, Status::Unknown, format!("unknown: {e}"), None)).collect(), None),
         }
     };
+    let hints = LazyHints { outcome: hint_source.as_ref(), built: std::cell::OnceCell::new() };
     if opts.runs(Engine::Bounded) && opts.bound.is_none() {
         // Bound 1 usually costs a fraction of a second and finds most shallow bugs, while the
         // finite engine may spend its whole budget before declining: the cheap round goes
@@ -266,7 +265,7 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
         // also spend the whole search budget on a spin loop (the test-and-set Figure 3 at 3 x 3
         // threads and sections) that the Cartesian phase alone, thread-modular, proves in
         // milliseconds: that phase gets a short first try.
-        let mut search = Deepening::new(prog, opts, start, hints.as_ref(), &verdicts);
+        let mut search = Deepening::new(prog, opts, start, &hints, &verdicts);
         if opts.runs(Engine::Finite) {
             finite_pass(prog, opts, invariants.as_ref(), &mut verdicts, true);
             search.forget_proved(&verdicts);
@@ -287,7 +286,7 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
         // the finite engine's budget (up to 5 s spent declining on the indexer) moot. The finite
         // engine then turns what the bound left `bounded-safe` into proofs where it can.
         if let (true, Some(b)) = (opts.runs(Engine::Bounded), opts.bound) {
-            bounded_pass(prog, opts, start, b, hints.as_ref(), &mut verdicts, &mut sections, &mut artifacts);
+            bounded_pass(prog, opts, start, b, hints.get(), &mut verdicts, &mut sections, &mut artifacts);
         }
         if opts.runs(Engine::Finite) {
             finite_pass(prog, opts, invariants.as_ref(), &mut verdicts, false);
@@ -309,6 +308,23 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
     }
     artifacts.facts = facts;
     CheckReport { verdicts, sections, artifacts }
+}
+
+/// COARSEN's facts for the bounded search, built on the search's first round: expanding a
+/// folded template's flows to every member costs the square of the members, which a program
+/// the other engines settle first (the Figure 3 family at 100 threads) need not pay.
+struct LazyHints<'a> {
+    /// COARSEN's outcome, when the search takes its hints.
+    outcome: Option<&'a coarsen::Outcome>,
+    built: std::cell::OnceCell<bounded::Hints>,
+}
+
+impl LazyHints<'_> {
+    /// The hints, built on the first call (`None` without hints).
+    fn get(&self) -> Option<&bounded::Hints> {
+        let out = self.outcome?;
+        Some(self.built.get_or_init(|| bounded::Hints { flows: out.read_flows().into_iter().collect(), ranges: out.read_ranges.iter().copied().collect() }))
+    }
 }
 
 /// Whether a proof may still improve a verdict: a fixed bound's `bounded-safe` is no proof.
@@ -538,7 +554,7 @@ fn bounded_pass(
 struct Deepening<'a> {
     prog: &'a Program,
     opts: &'a CheckOptions,
-    hints: Option<&'a bounded::Hints>,
+    hints: &'a LazyHints<'a>,
     open: Vec<AssertId>,
     search_start: Instant,
     deadline: Instant,
@@ -557,7 +573,7 @@ struct Deepening<'a> {
 }
 
 impl<'a> Deepening<'a> {
-    fn new(prog: &'a Program, opts: &'a CheckOptions, start: Instant, hints: Option<&'a bounded::Hints>, verdicts: &[AssertionVerdict]) -> Self {
+    fn new(prog: &'a Program, opts: &'a CheckOptions, start: Instant, hints: &'a LazyHints<'a>, verdicts: &[AssertionVerdict]) -> Self {
         let open: Vec<AssertId> = (0..verdicts.len()).filter(|&i| verdicts[i].status != Status::Safe).map(|i| AssertId(i as u32)).collect();
         let search_start = Instant::now();
         let deadline = search_deadline(opts, start);
@@ -599,7 +615,7 @@ impl<'a> Deepening<'a> {
         bo.witness = self.opts.witness && self.artifacts.witness.is_none();
         bo.deadline = Some(bo.deadline.map_or(self.deadline, |d| d.min(self.deadline)));
         bo.exact_limit = Some(exact_limit(bo.unroll));
-        let mut report = bounded::run(self.prog, &bo, self.hints, &self.open);
+        let mut report = bounded::run(self.prog, &bo, self.hints.get(), &self.open);
         if let Some(w) = report.witness.take() {
             self.artifacts.witness = Some(crate::witness::Witness::Violation(w));
         }
@@ -744,7 +760,7 @@ impl<'a> Deepening<'a> {
         use crate::bounded::BoundedOutcome;
         let stopped = self.stopped.unwrap_or_else(|| "the search budget was spent".into());
         if self.opts.stats {
-            let mut sec = stats_section(&self.totals, self.hints.is_some(), "bounded");
+            let mut sec = stats_section(&self.totals, self.hints.outcome.is_some(), "bounded");
             sec.body.push_str(&format!("deepening rounds {}\nsearch s {:.3}\n", self.rounds, self.search_start.elapsed().as_secs_f64()));
             for line in &self.per_round {
                 sec.body.push_str(line);

@@ -27,7 +27,9 @@
 use super::joins::{self, reaches, writes};
 use super::paths::{Implied, Summary};
 use crate::ir::{AbsKind, Action, BinOp, Expr, LocId, Lval, Multiplicity, Program, TemplateId, UnOp, VarId, VarKind};
+use hashbrown::HashMap;
 use std::collections::{BTreeMap, BTreeSet};
+use std::mem::Discriminant;
 
 /// Two twin templates and where their outputs are equal.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -95,18 +97,39 @@ pub fn twins(prog: &Program) -> Vec<Twin> {
     let definite = joins::definite(prog);
     let written = written(prog);
     let entry = prog.template(root).entry;
-    let mut out = Vec::new();
+    // Only templates `main` creates once and definitely joins can be twins; deciding that
+    // first, once per template, spares comparing the code of the many templates that are not.
+    let single: Vec<bool> = prog
+        .templates
+        .iter()
+        .enumerate()
+        .map(|(x, tpl)| x > 0 && tpl.multiplicity == Multiplicity::One && tpl.spawned_at.len() == 1 && prog.loc(tpl.spawned_at[0]).template == root && definite.iter().any(|(_, y)| y.index() == x))
+        .collect();
+    // Templates whose code may match are compared in full only within one bucket of equal
+    // shapes (`shape` is equal for every pair `same_function` accepts), in the pair order of
+    // a comparison of all pairs, so the twins found and their order stay the same.
+    let mut index: HashMap<Shape, usize> = HashMap::new();
+    let mut members: Vec<Vec<TemplateId>> = Vec::new();
+    let mut bucket_of: Vec<Option<usize>> = vec![None; prog.templates.len()];
     for t in 1..prog.templates.len() {
-        for u in t + 1..prog.templates.len() {
-            let (t, u) = (TemplateId(t as u32), TemplateId(u as u32));
+        let t = TemplateId(t as u32);
+        if !single[t.index()] {
+            continue;
+        }
+        let Some(key) = shape(prog, t) else { continue };
+        let b = *index.entry(key).or_insert_with(|| {
+            members.push(Vec::new());
+            members.len() - 1
+        });
+        members[b].push(t);
+        bucket_of[t.index()] = Some(b);
+    }
+    let mut out = Vec::new();
+    for (t, b) in bucket_of.iter().enumerate() {
+        let Some(b) = *b else { continue };
+        for &u in members[b].iter().filter(|u| u.index() > t) {
+            let t = TemplateId(t as u32);
             let Some(sigma) = same_function(prog, t, u) else { continue };
-            let single = |x: TemplateId| {
-                let tpl = prog.template(x);
-                tpl.multiplicity == Multiplicity::One && tpl.spawned_at.len() == 1 && prog.loc(tpl.spawned_at[0]).template == root && definite.iter().any(|(_, y)| *y == x)
-            };
-            if !single(t) || !single(u) {
-                continue;
-            }
             // What each twin touches is its own: the other writes none of it, nor does any
             // thread but `main`.
             let acc_t: BTreeSet<VarId> = sigma.keys().copied().collect();
@@ -291,6 +314,64 @@ fn same_function(prog: &Program, t: TemplateId, u: TemplateId) -> Option<BTreeMa
         }
     }
     Some(map.into_iter().filter(|(x, _)| prog.var(*x).is_global()).collect())
+}
+
+/// What [`same_function`] compares, with each variable replaced by its kind and the place of
+/// its first occurrence: equal for two templates whenever their code matches up to a renaming.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Shape {
+    /// Sizes, the entry's offset, and per location its atomicity, successors' offsets and
+    /// variables (kind, first occurrence).
+    numbers: Vec<u32>,
+    /// Per location: the kind of its action.
+    actions: Vec<Discriminant<Action>>,
+}
+
+/// The shape of a template's code; `None` when [`same_function`] matches it with no template
+/// (no locations, locations not contiguous, or an action that is not deterministic).
+fn shape(prog: &Program, t: TemplateId) -> Option<Shape> {
+    let tpl = prog.template(t);
+    let contiguous = tpl.locs.windows(2).all(|w| w[1].0 == w[0].0 + 1);
+    if tpl.locs.is_empty() || !contiguous {
+        return None;
+    }
+    let t0 = tpl.locs[0].0;
+    let mut numbers = vec![tpl.locs.len() as u32, tpl.params.len() as u32, tpl.entry.0.wrapping_sub(t0)];
+    let mut actions = Vec::with_capacity(tpl.locs.len());
+    // `same_function` pairs the variables in this order, one to one, so their numbering by
+    // first occurrence is the same in both templates.
+    let mut first: HashMap<VarId, u32> = HashMap::new();
+    let mut var = |numbers: &mut Vec<u32>, v: VarId| {
+        let next = first.len() as u32;
+        let n = *first.entry(v).or_insert(next);
+        let kind = match prog.var(v).kind {
+            VarKind::Local(_) => 0,
+            VarKind::Temp(_) => 1,
+            VarKind::Global => 2,
+            VarKind::ThreadLocal => 3,
+        };
+        numbers.extend([kind, n]);
+    };
+    for &l in &tpl.locs {
+        let loc = prog.loc(l);
+        if !deterministic_action(&loc.action) {
+            return None;
+        }
+        numbers.push(loc.atomic as u32);
+        numbers.push(loc.succs.len() as u32);
+        numbers.extend(loc.succs.iter().map(|s| s.0.wrapping_sub(t0)));
+        actions.push(std::mem::discriminant(&loc.action));
+        let mut vs = Vec::new();
+        crate::ir::visit::action_vars(&loc.action, &mut |v| vs.push(v));
+        numbers.push(vs.len() as u32);
+        for v in vs {
+            var(&mut numbers, v);
+        }
+    }
+    for &p in &tpl.params {
+        var(&mut numbers, p);
+    }
+    Some(Shape { numbers, actions })
 }
 
 /// An action whose effect is a function of the values it reads: plain assignments and tests.
@@ -877,4 +958,48 @@ fn conditional(main: &Main, rest: &[Twin]) -> Vec<Conditional> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{same_function, shape, twins};
+    use crate::frontend::{load, FrontendOptions};
+    use crate::ir::TemplateId;
+    use std::path::Path;
+
+    /// Bucketing by shape must never separate two templates `same_function` matches: on the
+    /// twin programs (matching and failing ones) and a program with near-identical routines,
+    /// every matching pair has equal shapes, and `twins` finds exactly the pairs an all-pairs
+    /// comparison finds among the templates it may pair.
+    #[test]
+    fn shapes_keep_every_matching_pair_together() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/precision");
+        let mut matched = 0;
+        for file in ["twin_threads.c", "twin_inputs_fail.c", "twin_nondet_fail.c", "twin_between_fail.c", "twin_racy_fail.c", "twin_shapes.c"] {
+            let prog = load(&dir.join(file), &FrontendOptions::default()).unwrap();
+            let n = prog.templates.len() as u32;
+            let mut pairs = Vec::new();
+            for t in 1..n {
+                for u in t + 1..n {
+                    let (t, u) = (TemplateId(t), TemplateId(u));
+                    if same_function(&prog, t, u).is_some() {
+                        assert_eq!(shape(&prog, t), shape(&prog, u), "{file}: templates {} and {}", prog.template(t).name, prog.template(u).name);
+                        assert!(shape(&prog, t).is_some(), "{file}");
+                        pairs.push((t, u));
+                        matched += 1;
+                    }
+                }
+            }
+            let found: Vec<(TemplateId, TemplateId)> = twins(&prog).iter().map(|f| (f.first, f.second)).collect();
+            assert!(found.iter().all(|p| pairs.contains(p)), "{file}: {found:?} not among {pairs:?}");
+            if file == "twin_shapes.c" {
+                // Three joined copies of one routine pair up three ways; the routine that
+                // differs only in a constant, or in the order of its globals, pairs with none.
+                let names: Vec<(String, String)> = found.iter().map(|(t, u)| (prog.template(*t).function.clone(), prog.template(*u).function.clone())).collect();
+                let pair = |a: &str, b: &str| (a.to_string(), b.to_string());
+                assert_eq!(names, [pair("step1", "step2"), pair("step1", "step3"), pair("step2", "step3")]);
+            }
+        }
+        assert!(matched >= 4, "the programs have matching pairs ({matched})");
+    }
 }

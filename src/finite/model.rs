@@ -828,11 +828,19 @@ impl<'p> Model<'p> {
                 }
             }
         }
+        // Each template's tracked locals, gathered once: a location looks only at its own
+        // template's (all tracked variables per location grows with the square of the threads).
+        let mut locals: Vec<Vec<(VarId, usize, u32)>> = vec![Vec::new(); prog.templates.len()];
+        for (v, &(h, len)) in &self.home {
+            let Home::Local(b) = h else { continue };
+            if let VarKind::Local(t) | VarKind::Temp(t) = prog.var(*v).kind {
+                locals[t.index()].push((*v, b, len));
+            }
+        }
         let mut dead = vec![Vec::new(); prog.locs.len()];
         for (li, loc) in prog.locs.iter().enumerate() {
-            for (v, &(h, len)) in &self.home {
-                let Home::Local(b) = h else { continue };
-                if matches!(prog.var(*v).kind, VarKind::Local(t) | VarKind::Temp(t) if t == loc.template) && !live[li].contains(v) {
+            for &(v, b, len) in &locals[loc.template.index()] {
+                if !live[li].contains(&v) {
                     dead[li].extend((0..len as usize).map(|k| 1 + b + k));
                 }
             }
