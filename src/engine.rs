@@ -6,6 +6,7 @@ use crate::verdict::{assertion_verdict, AssertionVerdict, CheckReport, Section, 
 use crate::{bounded, coarsen, finite};
 use hashbrown::HashMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Bounds of the bounded search.
@@ -258,6 +259,9 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
         }
     };
     let hints = LazyHints { outcome: hint_source.as_ref(), built: std::cell::OnceCell::new() };
+    // The exact counts of loops and thread instances, for the search's every round and the
+    // finite-state engine's projection alike.
+    let counts = Arc::new(if opts.runs(Engine::Bounded) || opts.runs(Engine::Finite) { bounded::unroll::Counts::of(prog, opts.max_unroll, opts.max_threads) } else { Default::default() });
     if opts.runs(Engine::Bounded) && opts.bound.is_none() {
         // Bound 1 usually costs a fraction of a second and finds most shallow bugs, while the
         // finite engine may spend its whole budget before declining: the cheap round goes
@@ -265,9 +269,9 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
         // also spend the whole search budget on a spin loop (the test-and-set Figure 3 at 3 x 3
         // threads and sections) that the Cartesian phase alone, thread-modular, proves in
         // milliseconds: that phase gets a short first try.
-        let mut search = Deepening::new(prog, opts, start, &hints, &verdicts);
+        let mut search = Deepening::new(prog, opts, start, &hints, &counts, &verdicts);
         if opts.runs(Engine::Finite) {
-            finite_pass(prog, opts, invariants.as_ref(), &mut verdicts, true);
+            finite_pass(prog, opts, invariants.as_ref(), &counts, &mut verdicts, true);
             search.forget_proved(&verdicts);
         }
         search.sequential(&mut verdicts);
@@ -276,7 +280,7 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
         // was spent at bound 1, or because it cannot encode the program, leaves it every proof
         // to make (only decided assertions are skipped, by `finite_pass` itself).
         if opts.runs(Engine::Finite) {
-            finite_pass(prog, opts, invariants.as_ref(), &mut verdicts, false);
+            finite_pass(prog, opts, invariants.as_ref(), &counts, &mut verdicts, false);
             search.forget_proved(&verdicts);
         }
         search.rounds(2..=MAX_DEEPENING, &mut verdicts);
@@ -286,10 +290,13 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
         // the finite engine's budget (up to 5 s spent declining on the indexer) moot. The finite
         // engine then turns what the bound left `bounded-safe` into proofs where it can.
         if let (true, Some(b)) = (opts.runs(Engine::Bounded), opts.bound) {
-            bounded_pass(prog, opts, start, b, hints.get(), &mut verdicts, &mut sections, &mut artifacts);
+            // A fixed bound has one round, but its formula may be as hard as any: it keeps to
+            // the budget as iterative deepening does (Z3 once ran a minute on a bit-field program).
+            let bo = bounded::BoundedOptions { deadline: Some(search_deadline(opts, start)), ..bounded_options(opts, b, &counts) };
+            bounded_pass(prog, opts, &bo, hints.get(), &mut verdicts, &mut sections, &mut artifacts);
         }
         if opts.runs(Engine::Finite) {
-            finite_pass(prog, opts, invariants.as_ref(), &mut verdicts, false);
+            finite_pass(prog, opts, invariants.as_ref(), &counts, &mut verdicts, false);
         }
     }
     // A proof may rest only on havocs that cover everything the approximated code can do, and
@@ -337,7 +344,7 @@ fn still_open(s: &Status) -> bool {
 /// parameterized abstraction); its "not proved" is left to the bounded search. A `quick` pass
 /// runs only the Cartesian phase, on a 25th of the budget, and leaves the reasons of what it
 /// does not prove as they were (the full pass says why).
-fn finite_pass(prog: &Program, opts: &CheckOptions, invariants: Option<&finite::Invariants>, verdicts: &mut [AssertionVerdict], quick: bool) {
+fn finite_pass(prog: &Program, opts: &CheckOptions, invariants: Option<&finite::Invariants>, counts: &bounded::unroll::Counts, verdicts: &mut [AssertionVerdict], quick: bool) {
     let open: Vec<AssertId> = (0..verdicts.len()).filter(|&i| still_open(&verdicts[i].status) && !prog.assertions[i].locs.is_empty()).map(|i| AssertId(i as u32)).collect();
     if open.is_empty() {
         return;
@@ -368,7 +375,7 @@ fn finite_pass(prog: &Program, opts: &CheckOptions, invariants: Option<&finite::
     // (the stronger claim, and the Cartesian phase's symmetric abstraction is cheap); what
     // that leaves open is tried with the threads the program creates, which lets the exact
     // exploration run.
-    let counts = if quick { Default::default() } else { finite_counts(prog, opts) };
+    let counts = if quick { Default::default() } else { finite_counts(counts) };
     let again: Vec<AssertId> = outs.iter().filter(|o| !o.proved()).map(|o| o.assertion).collect();
     if !counts.is_empty() && !again.is_empty() && fo.exceptions.is_none() {
         let more = finite::prove(prog, &again, &finite::FiniteOptions { counts: counts.clone(), ..fo.clone() });
@@ -453,7 +460,7 @@ fn transactions_pass(prog: &Program, to: &finite::transactions::TxOptions, open:
     }
 }
 
-fn bounded_options(opts: &CheckOptions, b: Bound) -> bounded::BoundedOptions {
+fn bounded_options(opts: &CheckOptions, b: Bound, counts: &Arc<bounded::unroll::Counts>) -> bounded::BoundedOptions {
     bounded::BoundedOptions {
         unroll: b.unroll,
         threads: b.threads,
@@ -466,6 +473,7 @@ fn bounded_options(opts: &CheckOptions, b: Bound) -> bounded::BoundedOptions {
         deadline: None,
         exact_limit: None,
         atomic_threads: false,
+        counts: Some(counts.clone()),
     }
 }
 
@@ -492,14 +500,12 @@ fn search_deadline(opts: &CheckOptions, start: Instant) -> Instant {
     deadline
 }
 
-/// The bounded search at one fixed bound on every assertion COARSEN left open, within the
-/// search budget (`unknown` naming it when the budget is spent).
-#[allow(clippy::too_many_arguments)]
+/// The bounded search at one fixed bound (`bo`) on every assertion COARSEN left open, within
+/// the search budget its deadline sets (`unknown` naming it when the budget is spent).
 fn bounded_pass(
     prog: &Program,
     opts: &CheckOptions,
-    start: Instant,
-    b: Bound,
+    bo: &bounded::BoundedOptions,
     hints: Option<&bounded::Hints>,
     verdicts: &mut [AssertionVerdict],
     sections: &mut Vec<Section>,
@@ -510,10 +516,8 @@ fn bounded_pass(
     if targets.is_empty() {
         return;
     }
-    // A fixed bound has one round, but its formula may be as hard as any: it keeps to the
-    // budget as iterative deepening does (Z3 once ran a minute on a bit-field program).
-    let bo = bounded::BoundedOptions { deadline: Some(search_deadline(opts, start)), ..bounded_options(opts, b) };
-    let report = bounded::run(prog, &bo, hints, &targets);
+    let k = bo.unroll.min(bo.threads);
+    let report = bounded::run(prog, bo, hints, &targets);
     artifacts.witness = report.witness.map(crate::witness::Witness::Violation);
     artifacts.smt = report.smt;
     if opts.stats {
@@ -526,18 +530,18 @@ fn bounded_pass(
                 v.status = Status::Violated;
                 v.reason = "violated: a replayed interleaving reaches the failure".into();
                 v.detail = Some(trace);
-                v.bound = Some(b.unroll.min(b.threads));
+                v.bound = Some(k);
             }
             BoundedOutcome::BoundedSafe { reason } => {
                 v.status = Status::BoundedSafe;
                 v.reason = format!("{}; bounded search: {reason}", v.reason);
-                v.bound = Some(b.unroll.min(b.threads));
+                v.bound = Some(k);
             }
             BoundedOutcome::Safe { reason } => {
                 v.status = Status::Safe;
                 v.reason = format!("safe: bounded search: {reason}");
                 v.detail = None;
-                v.bound = Some(b.unroll.min(b.threads));
+                v.bound = Some(k);
             }
             BoundedOutcome::Unknown { reason } => {
                 v.reason = format!("{}; bounded search: {reason}", v.reason);
@@ -555,6 +559,7 @@ struct Deepening<'a> {
     prog: &'a Program,
     opts: &'a CheckOptions,
     hints: &'a LazyHints<'a>,
+    counts: Arc<bounded::unroll::Counts>,
     open: Vec<AssertId>,
     search_start: Instant,
     deadline: Instant,
@@ -573,7 +578,7 @@ struct Deepening<'a> {
 }
 
 impl<'a> Deepening<'a> {
-    fn new(prog: &'a Program, opts: &'a CheckOptions, start: Instant, hints: &'a LazyHints<'a>, verdicts: &[AssertionVerdict]) -> Self {
+    fn new(prog: &'a Program, opts: &'a CheckOptions, start: Instant, hints: &'a LazyHints<'a>, counts: &Arc<bounded::unroll::Counts>, verdicts: &[AssertionVerdict]) -> Self {
         let open: Vec<AssertId> = (0..verdicts.len()).filter(|&i| verdicts[i].status != Status::Safe).map(|i| AssertId(i as u32)).collect();
         let search_start = Instant::now();
         let deadline = search_deadline(opts, start);
@@ -582,6 +587,7 @@ impl<'a> Deepening<'a> {
             prog,
             opts,
             hints,
+            counts: counts.clone(),
             open,
             search_start,
             deadline,
@@ -666,7 +672,7 @@ impl<'a> Deepening<'a> {
         if left.is_zero() {
             return;
         }
-        let mut bo = bounded_options(self.opts, Bound { unroll: 1, threads: 1 });
+        let mut bo = bounded_options(self.opts, Bound { unroll: 1, threads: 1 }, &self.counts);
         bo.atomic_threads = true;
         let slice = left.mul_f64(SEQUENTIAL_SHARE);
         bo.timeout = slice;
@@ -701,7 +707,7 @@ impl<'a> Deepening<'a> {
                 self.stopped = Some("the search budget was spent".into());
                 return;
             }
-            let mut bo = bounded_options(self.opts, Bound { unroll: k, threads: k });
+            let mut bo = bounded_options(self.opts, Bound { unroll: k, threads: k }, &self.counts);
             bo.timeout = left;
             let report = self.run_round(&k.to_string(), bo, now);
             self.rounds = k;
@@ -821,6 +827,6 @@ fn finite_invariants(prog: &Program, out: &coarsen::Outcome) -> finite::Invarian
 /// Thread templates created only by counted loops, with the most instances an execution
 /// creates (the bounded search's exact counts): the finite-state engine then explores the
 /// program as created instead of declining its exact exploration for "unboundedly many".
-fn finite_counts(prog: &Program, opts: &CheckOptions) -> std::collections::HashMap<crate::ir::TemplateId, u32> {
-    bounded::unroll::Counts::of(prog, opts.max_unroll, opts.max_threads).threads.into_iter().collect()
+fn finite_counts(counts: &bounded::unroll::Counts) -> std::collections::HashMap<crate::ir::TemplateId, u32> {
+    counts.threads.iter().map(|(t, n)| (*t, *n)).collect()
 }

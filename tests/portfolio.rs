@@ -225,6 +225,33 @@ fn threads_of_nested_counted_loops_are_counted_and_others_not() {
     assert!(Counts::of(&p, 64, 64).threads.is_empty(), "--parameterized: every template is unbounded");
 }
 
+/// One check computes the counts once and lowers `--max-unroll` per round with `capped`, which
+/// must agree with counting the program again at the lower limit: a template created in loops
+/// of 3 and 4 iterations loses its count with the loop of 4, and not with the one of 10 it
+/// does not run in.
+#[test]
+fn capped_counts_are_the_counts_at_the_lower_limit() {
+    let pre =
+        "typedef unsigned long pthread_t; int pthread_create(pthread_t *t, void *a, void *(*f)(void *), void *x); int g; void *f(void *a) { g = 1; return 0; } void *h(void *a) { g = 2; return 0; }";
+    let src = format!(
+        "{pre} int main(void) {{ pthread_t t; for (int i = 0; i < 3; i++) for (int j = 0; j < 4; j++) pthread_create(&t, 0, f, 0); for (int k = 0; k < 10; k++) g++; for (int m = 0; m < 2; m++) pthread_create(&t, 0, h, 0); return 0; }}"
+    );
+    let p = lower_text(&src, "t.c", "t.c", &FrontendOptions::default()).expect("lowers");
+    let sorted = |c: &Counts| {
+        let mut loops: Vec<u32> = c.loops.values().copied().collect();
+        loops.sort();
+        let mut threads: Vec<(u32, u32)> = c.threads.iter().map(|(t, n)| (t.0, *n)).collect();
+        threads.sort();
+        (loops, threads)
+    };
+    let full = Counts::of(&p, 64, 64);
+    assert_eq!(sorted(&full).1.iter().map(|x| x.1).collect::<Vec<_>>(), vec![12, 2], "both templates counted: {:?}", sorted(&full));
+    for cap in [64, 10, 9, 4, 3, 2, 1, 0] {
+        assert_eq!(sorted(&full.capped(cap)), sorted(&Counts::of(&p, cap, 64)), "cap {cap}");
+    }
+    assert_eq!(sorted(&full.capped(3)).1.len(), 1, "the loop of 4 is dropped, and with it f's count");
+}
+
 #[test]
 fn engines_coarsen_is_coarsen_alone() {
     let files = ["benchmarks/examples/racy_counter.c", "benchmarks/examples/locked_counter.c", "benchmarks/examples/increment_decrement.c", "benchmarks/examples/producer_consumer.c"];

@@ -59,6 +59,9 @@ pub struct BoundedOptions {
     /// ([`summary::Summariser::with_atomic_threads`]): only violations can come of it, every
     /// other outcome is `Unknown`.
     pub atomic_threads: bool,
+    /// The program's exact counts with `max_unroll` and `max_threads`, when the caller has them
+    /// already (`None`: computed here); one check computes them once for every round and engine.
+    pub counts: Option<std::sync::Arc<unroll::Counts>>,
 }
 
 /// Default of `--max-unroll`: enough for the drivers' 112-byte allocation loops, at no cost
@@ -82,6 +85,7 @@ impl BoundedOptions {
             deadline: None,
             exact_limit: None,
             atomic_threads: false,
+            counts: None,
         }
     }
 }
@@ -193,9 +197,10 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
     // Counted loops unrolled exactly while the encoding can afford them: past
     // `opts.exact_limit` the longest ones are cut at the bound instead (the cut recorded, so no
     // exhaustive claim), halving the longest count kept until the encoding fits.
+    let all_counts = opts.counts.clone().unwrap_or_else(|| std::sync::Arc::new(unroll::Counts::of(prog, opts.max_unroll, opts.max_threads)));
     let mut cap = opts.max_unroll;
     let (mut sk, pr) = loop {
-        let counts = unroll::Counts::of(prog, cap, opts.max_threads);
+        let counts = all_counts.capped(cap);
         let longest = counts.loops.values().copied().max().unwrap_or(0);
         let counted = (counts.loops.len(), counts.threads.len());
         let mut sk = match summary::Summariser::new(prog, &layout, opts.unroll, opts.threads).with_counts(counts).with_atomic_threads(opts.atomic_threads).run() {

@@ -345,6 +345,10 @@ pub struct Counts {
     pub loops: HashMap<LocId, u32>,
     /// Unbounded template → most instances created in one execution of the program.
     pub threads: HashMap<TemplateId, u32>,
+    /// Counted template → the headers of the loops whose counts its number of instances
+    /// multiplies (around its creation sites and its creators'), so that [`Counts::capped`]
+    /// knows which templates lose their count with a loop.
+    thread_loops: HashMap<TemplateId, Vec<LocId>>,
 }
 
 impl Counts {
@@ -372,59 +376,87 @@ impl Counts {
             }
             loops_of.push(Some(loops));
         }
-        let mut memo: HashMap<TemplateId, Option<u64>> = HashMap::new();
+        let mut memo: HashMap<TemplateId, Option<Made>> = HashMap::new();
         for t in 0..prog.templates.len() {
             let tid = TemplateId(t as u32);
             if prog.template(tid).multiplicity != Multiplicity::Unbounded {
                 continue;
             }
             let mut visiting = HashSet::new();
-            if let Some(n) = instances(prog, tid, &c.loops, &loops_of, &mut memo, &mut visiting).filter(|n| *n <= u64::from(max_threads)) {
+            if let Some((n, via)) = instances(prog, tid, &c.loops, &loops_of, &mut memo, &mut visiting).filter(|(n, _)| *n <= u64::from(max_threads)) {
                 c.threads.insert(tid, n as u32);
+                c.thread_loops.insert(tid, via);
             }
         }
         c
     }
+
+    /// The counts `Counts::of` gives with `max_unroll` lowered to `cap` (the same
+    /// `max_threads`), derived without analysing the program again: the loops longer than
+    /// `cap` are dropped, and with them the templates whose count multiplies one of them (a
+    /// count of instances never depends on `max_unroll` otherwise).
+    pub fn capped(&self, cap: u32) -> Counts {
+        let loops: HashMap<LocId, u32> = self.loops.iter().filter(|(_, n)| **n <= cap).map(|(h, n)| (*h, *n)).collect();
+        let keeps = |t: &TemplateId| self.thread_loops.get(t).is_some_and(|via| via.iter().all(|h| loops.contains_key(h)));
+        let threads = self.threads.iter().filter(|(t, _)| keeps(t)).map(|(t, n)| (*t, *n)).collect();
+        let thread_loops = self.thread_loops.iter().filter(|(t, _)| keeps(t)).map(|(t, v)| (*t, v.clone())).collect();
+        Counts { loops, threads, thread_loops }
+    }
 }
 
+/// A template's most instances in one execution, and the loop headers that count multiplies.
+type Made = (u64, Vec<LocId>);
+
 /// Most instances of `t` in one execution: over every site that creates it, the product of
-/// the counts of the loops around the site times the instances of the creating template.
-/// `None` when a loop around a site is not counted.
+/// the counts of the loops around the site times the instances of the creating template; with
+/// the headers of every loop so multiplied. `None` when a loop around a site is not counted.
 fn instances(
     prog: &Program,
     t: TemplateId,
     counted: &HashMap<LocId, u32>,
     loops_of: &[Option<Vec<Loop>>],
-    memo: &mut HashMap<TemplateId, Option<u64>>,
+    memo: &mut HashMap<TemplateId, Option<Made>>,
     visiting: &mut HashSet<TemplateId>,
-) -> Option<u64> {
+) -> Option<Made> {
     if t == TemplateId(0) {
-        return Some(1);
+        return Some((1, Vec::new()));
     }
     if let Some(m) = memo.get(&t) {
-        return *m;
+        return m.clone();
     }
     if !visiting.insert(t) {
         return None;
     }
-    let mut total: Option<u64> = Some(0);
+    let mut total: Option<Made> = Some((0, Vec::new()));
     for &site in &prog.template(t).spawned_at {
         let parent = prog.loc(site).template;
         let per_parent = match loops_of.get(parent.0 as usize) {
-            Some(Some(loops)) => loops.iter().filter(|lp| lp.body.contains(&site)).try_fold(1u64, |acc, lp| counted.get(&lp.header).map(|n| acc.saturating_mul(u64::from(*n)))),
+            Some(Some(loops)) => loops.iter().filter(|lp| lp.body.contains(&site)).try_fold((1u64, Vec::new()), |(acc, mut via), lp| {
+                let n = counted.get(&lp.header)?;
+                via.push(lp.header);
+                Some((acc.saturating_mul(u64::from(*n)), via))
+            }),
             _ => None,
         };
         let parents = instances(prog, parent, counted, loops_of, memo, visiting);
         total = match (total, per_parent, parents) {
-            (Some(a), Some(b), Some(c)) => Some(a.saturating_add(b.saturating_mul(c))),
+            (Some((a, mut via)), Some((b, vb)), Some((c, vc))) => {
+                via.extend(vb);
+                via.extend(vc);
+                Some((a.saturating_add(b.saturating_mul(c)), via))
+            }
             _ => None,
         };
     }
     if prog.template(t).spawned_at.is_empty() {
         total = None;
     }
+    if let Some((_, via)) = &mut total {
+        via.sort();
+        via.dedup();
+    }
     visiting.remove(&t);
-    memo.insert(t, total);
+    memo.insert(t, total.clone());
     total
 }
 

@@ -23,15 +23,17 @@ pub struct Extracted {
 
 /// Builds the schedule for the failure event `fail` from the solver's current model.
 pub fn extract(prog: &Program, sk: &Skeleton, enc: &Encoding, z3: &mut Z3, fail: u32) -> Extracted {
+    // One memo for every term evaluated: the model does not change while the schedule is
+    // read off it, and a fresh memo per evaluation cost a table the size of all terms each time.
     let mut memo = Vec::new();
     let terms = &sk.terms;
-    let mut truth = |z3: &mut Z3, t: Option<super::term::T>| -> bool { t.is_some_and(|t| z3.eval(terms, t, &mut memo) != 0) };
+    let truth = |z3: &mut Z3, memo: &mut Vec<Option<i128>>, t: Option<super::term::T>| -> bool { t.is_some_and(|t| z3.eval(terms, t, memo) != 0) };
     let fe = &sk.events[fail as usize];
     let mut items: Vec<(Key, Step)> = Vec::new();
     let mut fail_key = None;
     for inst in &sk.instances {
         if let Some(f) = inst.fork {
-            if !truth(z3, Some(sk.events[f as usize].occ)) {
+            if !truth(z3, &mut memo, Some(sk.events[f as usize].occ)) {
                 continue;
             }
         }
@@ -40,11 +42,11 @@ pub fn extract(prog: &Program, sk: &Skeleton, enc: &Encoding, z3: &mut Z3, fail:
         let mut node = 0u32;
         loop {
             let info = &inst.nodes[node as usize];
-            if !info.reached || !truth(z3, info.psi_in) {
+            if !info.reached || !truth(z3, &mut memo, info.psi_in) {
                 break;
             }
             let is_fail = inst.id == fe.thread && node == fe.node;
-            if !is_fail && !truth(z3, info.psi_out) {
+            if !is_fail && !truth(z3, &mut memo, info.psi_out) {
                 break;
             }
             path.push(node);
@@ -54,7 +56,7 @@ pub fn extract(prog: &Program, sk: &Skeleton, enc: &Encoding, z3: &mut Z3, fail:
             let succs = &g.nodes[node as usize].succs;
             let next = match info.choice {
                 Some(c) => {
-                    let k = z3.eval(terms, c, &mut Vec::new());
+                    let k = z3.eval(terms, c, &mut memo);
                     usize::try_from(k).ok().and_then(|k| succs.get(k).copied())
                 }
                 None => {
@@ -63,10 +65,10 @@ pub fn extract(prog: &Program, sk: &Skeleton, enc: &Encoding, z3: &mut Z3, fail:
                     let mut passed = None;
                     for &s in succs {
                         let si = &inst.nodes[s as usize];
-                        if truth(z3, si.psi_in) {
+                        if truth(z3, &mut memo, si.psi_in) {
                             entered = entered.or(Some(s));
                             let is_fail = inst.id == fe.thread && s == fe.node;
-                            if passed.is_none() && (is_fail || truth(z3, si.psi_out)) {
+                            if passed.is_none() && (is_fail || truth(z3, &mut memo, si.psi_out)) {
                                 passed = Some(s);
                             }
                         }
@@ -107,15 +109,15 @@ pub fn extract(prog: &Program, sk: &Skeleton, enc: &Encoding, z3: &mut Z3, fail:
         }
         // Keys: a node with events sits at its first event; a local node sits just before the
         // thread's next event, or just after its previous one inside an atomic section.
-        let key_of = |z3: &mut Z3, e: u32| -> (i128, u32, u32) {
+        let key_of = |z3: &mut Z3, memo: &mut Vec<Option<i128>>, e: u32| -> (i128, u32, u32) {
             let ev = &sk.events[e as usize];
-            let c = z3.eval(terms, enc.clocks[ev.unit as usize], &mut Vec::new());
+            let c = z3.eval(terms, enc.clocks[ev.unit as usize], memo);
             (c, ev.unit, ev.rank)
         };
         let mut keys: Vec<Option<(i128, u32, u32)>> = Vec::with_capacity(path.len());
         for &n in &path {
             let evs = &inst.nodes[n as usize].events;
-            keys.push(evs.first().map(|&e| key_of(z3, e)));
+            keys.push(evs.first().map(|&e| key_of(z3, &mut memo, e)));
         }
         let atomic_local = |n: u32| match &g.nodes[n as usize].kind {
             BKind::Loc(l) => prog.loc(*l).atomic || matches!(prog.loc(*l).action, Action::AtomicEnd),
@@ -138,7 +140,7 @@ pub fn extract(prog: &Program, sk: &Skeleton, enc: &Encoding, z3: &mut Z3, fail:
             let info = &inst.nodes[n as usize];
             let step = match &g.nodes[n as usize].kind {
                 BKind::Loc(l) => {
-                    let nondets = info.nondets.iter().map(|&s| z3.eval(terms, s, &mut Vec::new())).collect();
+                    let nondets = info.nondets.iter().map(|&s| z3.eval(terms, s, &mut memo)).collect();
                     Step::Exec { thread: inst.id, loc: *l, nondets, children: info.children.clone() }
                 }
                 BKind::Havoc { .. } => {
