@@ -548,7 +548,7 @@ fn trip_count(prog: &Program, fixed: &Fixed, template: TemplateId, lp: &Loop) ->
 /// by inlining): then its largest (upwards) or smallest (downwards) entry value bounds it.
 fn parse_guard(prog: &Program, fixed: &Fixed, template: TemplateId, lp: &Loop, c: &Expr) -> Option<(VarId, Dir, i128)> {
     let Expr::Binary(op, a, b, _) = c else { return None };
-    let (v, k, op) = match (register_load(prog, a), fixed.value(prog, b), register_load(prog, b), fixed.value(prog, a)) {
+    let (v, k, op) = match (register_load(prog, a), fixed.value(b), register_load(prog, b), fixed.value(a)) {
         (Some(v), Some(k), _, _) => (v, k, *op),
         (_, _, Some(v), Some(k)) => (v, k, op.swap_operands()?),
         (Some(x), None, Some(y), None) => {
@@ -606,10 +606,10 @@ struct Fixed(HashMap<VarId, i128>);
 
 impl Fixed {
     /// An integer constant, or a fixed global's load, through conversions that keep its value.
-    fn value(&self, prog: &Program, e: &Expr) -> Option<i128> {
+    fn value(&self, e: &Expr) -> Option<i128> {
         match e {
             Expr::Load(Lval::Var(v)) => self.0.get(v).copied(),
-            Expr::Cast(Ty::Int(to), inner) => self.value(prog, inner).filter(|k| IntTy::min(*to) <= *k && *k <= IntTy::max(*to)),
+            Expr::Cast(Ty::Int(to), inner) => self.value(inner).filter(|k| IntTy::min(*to) <= *k && *k <= IntTy::max(*to)),
             _ => constant(e),
         }
     }
@@ -724,7 +724,7 @@ fn entry_range(prog: &Program, fixed: &Fixed, template: TemplateId, v: VarId, h:
             return inp;
         }
         match a {
-            Action::Assign(Lval::Var(_), e) => match fixed.value(prog, e) {
+            Action::Assign(Lval::Var(_), e) => match fixed.value(e) {
                 Some(k) if vt.min() <= k && k <= vt.max() => R::Range(k, k),
                 _ => R::Any,
             },
