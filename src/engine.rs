@@ -27,13 +27,15 @@ pub enum Engine {
     /// Thread-modular proofs with exception sets on a finite projection, for programs that
     /// create a fixed set of threads.
     Finite,
+    /// The explicit-state search of the concrete program, for violations only.
+    Explore,
     /// The bounded search (a fixed bound with `--bound`, else iterative deepening).
     Bounded,
 }
 
 impl Engine {
     /// Every engine built, in the order the default strategy runs them.
-    pub const ALL: [Engine; 3] = [Engine::Coarsen, Engine::Finite, Engine::Bounded];
+    pub const ALL: [Engine; 4] = [Engine::Coarsen, Engine::Finite, Engine::Explore, Engine::Bounded];
     /// Engine names reserved for engines not part of `check` (yet): `duet-rs predict` runs alone.
     pub const PLANNED: [&'static str; 1] = ["predict"];
 
@@ -42,6 +44,7 @@ impl Engine {
         match self {
             Engine::Coarsen => "coarsen",
             Engine::Finite => "finite",
+            Engine::Explore => "explore",
             Engine::Bounded => "bounded",
         }
     }
@@ -193,6 +196,12 @@ fn exact_limit(k: u32) -> u64 {
 /// The most of the search budget left that the sequential round may spend.
 const SEQUENTIAL_SHARE: f64 = 0.25;
 
+/// The share of the search budget left after the sequential round that the explicit-state
+/// search may spend before round 1: the bugs it finds where the bounded search struggles
+/// (one exact interleaving of counted loops) take it well under a second, and a program
+/// with many states leaves the rest to the bounded search.
+const EXPLORE_SHARE: f64 = 0.05;
+
 /// The deepest bound iterative deepening tries (it stops far earlier on its time budget).
 pub const MAX_DEEPENING: u32 = 64;
 
@@ -275,6 +284,9 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
             search.forget_proved(&verdicts);
         }
         search.sequential(&mut verdicts);
+        if opts.runs(Engine::Explore) {
+            search.explore(&mut verdicts);
+        }
         search.rounds(1..=1, &mut verdicts);
         // The finite engine has a budget of its own: a search that stopped because its budget
         // was spent at bound 1, or because it cannot encode the program, leaves it every proof
@@ -298,6 +310,13 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
         if opts.runs(Engine::Finite) {
             finite_pass(prog, opts, invariants.as_ref(), &counts, &mut verdicts, false);
         }
+        // Alone (without the bounded search), the explicit-state search has the search budget.
+        if opts.runs(Engine::Explore) && !opts.runs(Engine::Bounded) {
+            let found = explore_pass(prog, opts, search_deadline(opts, start), &mut verdicts, &mut artifacts);
+            if opts.stats {
+                sections.push(Section { title: "explore".into(), body: format!("{}\n", found.describe()) });
+            }
+        }
     }
     // A proof may rest only on havocs that cover everything the approximated code can do, and
     // so may the bounded claim: the executions the approximation leaves out may fail within
@@ -315,6 +334,49 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
     }
     artifacts.facts = facts;
     CheckReport { verdicts, sections, artifacts }
+}
+
+/// What one explicit-state search did, for `--stats`.
+struct ExploreStats {
+    states: usize,
+    stop: crate::explore::Stop,
+    cut: bool,
+    found: usize,
+    seconds: f64,
+}
+
+impl ExploreStats {
+    fn describe(&self) -> String {
+        format!("explore states {} found {} stopped {:?}{} s {:.3}", self.states, self.found, self.stop, if self.cut { " (paths cut at the depth or memory limit)" } else { "" }, self.seconds)
+    }
+}
+
+/// The explicit-state search on the assertions still open, until `deadline`: each failure it
+/// reaches is replayed again (as every engine's) and becomes a violation. It never proves.
+fn explore_pass(prog: &Program, opts: &CheckOptions, deadline: Instant, verdicts: &mut [AssertionVerdict], artifacts: &mut crate::verdict::Artifacts) -> ExploreStats {
+    let t0 = Instant::now();
+    let open: Vec<AssertId> = (0..verdicts.len()).filter(|&i| still_open(&verdicts[i].status)).map(|i| AssertId(i as u32)).collect();
+    if open.is_empty() || !prog.unsupported.is_empty() {
+        return ExploreStats { states: 0, stop: crate::explore::Stop::AllFound, cut: false, found: 0, seconds: 0.0 };
+    }
+    let layout = crate::interp::layout::Layout::new(prog);
+    let out = crate::explore::search(prog, &layout, &open, &crate::explore::ExploreOptions { deadline: Some(deadline), ..Default::default() });
+    let mut found = 0;
+    for f in &out.found {
+        let Ok(trace) = bounded::replay(prog, &layout, &f.steps, crate::explore::oracle(), f.assert) else { continue };
+        found += 1;
+        let text = bounded::witness::render(prog, &layout, &trace, (0, 0));
+        let body = text.split_once('\n').map(|x| x.1).unwrap_or("");
+        let v = &mut verdicts[f.assert.index()];
+        v.status = Status::Violated;
+        v.reason = format!("violated: a replayed interleaving reaches the failure (found by the explicit-state search, {} states)", out.states);
+        v.detail = Some(format!("interleaving (explicit-state search; replayed):\n{body}"));
+        v.bound = None;
+        if opts.witness && artifacts.witness.is_none() {
+            artifacts.witness = Some(crate::witness::Witness::Violation(crate::witness::violation(prog, &trace, f.assert, "explore")));
+        }
+    }
+    ExploreStats { states: out.states, stop: out.stop, cut: out.cut, found, seconds: t0.elapsed().as_secs_f64() }
 }
 
 /// COARSEN's facts for the bounded search, built on the search's first round: expanding a
@@ -687,6 +749,24 @@ impl<'a> Deepening<'a> {
                 v.bound = Some(1);
             }
         }
+        self.open.retain(|a| verdicts[a.index()].status != Status::Violated);
+        if self.open.is_empty() {
+            self.stopped = Some("every assertion was decided".into());
+        }
+    }
+
+    /// The explicit-state search, on at most `EXPLORE_SHARE` of what is left of the budget.
+    fn explore(&mut self, verdicts: &mut [AssertionVerdict]) {
+        if self.stopped.is_some() {
+            return;
+        }
+        let now = Instant::now();
+        let left = self.deadline.saturating_duration_since(now);
+        if left.is_zero() {
+            return;
+        }
+        let stats = explore_pass(self.prog, self.opts, now + left.mul_f64(EXPLORE_SHARE), verdicts, &mut self.artifacts);
+        self.per_round.push(stats.describe());
         self.open.retain(|a| verdicts[a.index()].status != Status::Violated);
         if self.open.is_empty() {
             self.stopped = Some("every assertion was decided".into());

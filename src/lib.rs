@@ -10,6 +10,7 @@ pub mod coarsen;
 pub mod diag;
 pub mod dump;
 pub mod engine;
+pub mod explore;
 pub mod finite;
 pub mod frontend;
 pub mod inputs;

@@ -119,7 +119,9 @@ struct Thread {
     scheduled: bool,
 }
 
-/// The interpreter state.
+/// The interpreter state. A clone is an independent copy (the explicit-state search branches
+/// on it).
+#[derive(Clone)]
 pub struct Interp<'a> {
     prog: &'a Program,
     layout: &'a Layout,
@@ -179,6 +181,74 @@ impl<'a> Interp<'a> {
             unscheduled: 0,
             trace: Vec::new(),
         }
+    }
+
+    /// The threads that may take the next step, each with the locations it may execute next
+    /// (its entry, or the successors of its last location): only the owner while a thread is
+    /// inside an atomic section, none once the program has halted.
+    pub fn runnable(&self) -> Vec<(u32, Vec<LocId>)> {
+        if self.halted {
+            return Vec::new();
+        }
+        (0..self.threads.len())
+            .filter(|&ti| {
+                let t = &self.threads[ti];
+                !t.done && t.scheduled && self.atomic_owner.is_none_or(|o| o == t.id)
+            })
+            .map(|ti| (self.threads[ti].id, self.next_locs(ti)))
+            .collect()
+    }
+
+    /// The instance number the next created thread takes (threads are numbered in creation
+    /// order, the root 0).
+    pub fn next_thread_id(&self) -> u32 {
+        self.threads.iter().filter(|t| t.scheduled).count() as u32
+    }
+
+    /// The number of entries the state holds (memory, taint, threads): what a copy costs.
+    pub fn footprint(&self) -> usize {
+        self.mem.len() + self.taint.len() + self.threads.len()
+    }
+
+    /// How many threads of template `t` have been created to run (the root included).
+    pub fn scheduled_of(&self, t: TemplateId) -> usize {
+        self.threads.iter().filter(|th| th.scheduled && th.template == t).count()
+    }
+
+    /// The approximation the last failure rests on (`None`: a real failure).
+    pub fn failure_rests_on(&self) -> Option<ApproxId> {
+        self.failed_on
+    }
+
+    /// A 128-bit digest of the whole state, equal for equal states whatever the order of the
+    /// steps that built them: memory that holds 0 counts as absent (the oracle of a search
+    /// gives 0), and map entries are combined by addition, so iteration order is irrelevant.
+    pub fn fingerprint(&self) -> u128 {
+        fn mix(mut x: u64) -> u64 {
+            x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            x ^ (x >> 31)
+        }
+        fn entry(tag: u64, a: i128, b: i128) -> u128 {
+            let lo = mix(tag ^ mix(a as u64 ^ mix((a >> 64) as u64)) ^ mix(b as u64).rotate_left(17) ^ mix((b >> 64) as u64).rotate_left(41));
+            let hi = mix(lo ^ 0x9e37_79b9_7f4a_7c15 ^ tag.rotate_left(7));
+            (u128::from(hi) << 64) | u128::from(lo)
+        }
+        let mut h: u128 = 0;
+        for (&a, &v) in self.mem.iter().filter(|(_, v)| **v != 0) {
+            h = h.wrapping_add(entry(1, a, v));
+        }
+        for (&a, t) in &self.taint {
+            h = h.wrapping_add(entry(2, a, t.0 as i128));
+        }
+        for t in &self.threads {
+            let pc = t.pc.map_or(-1, |l| l.index() as i128);
+            let flags = i128::from(t.done) | i128::from(t.scheduled) << 1 | i128::from(t.depth) << 2 | (t.allocs << 40);
+            h = h.wrapping_add(entry(3 ^ (u64::from(t.template.0) << 8), i128::from(t.id) | (t.handle << 32), pc ^ (flags << 32)));
+        }
+        let misc = self.atomic_owner.map_or(-1, i128::from) ^ (i128::from(self.halted) << 40) ^ (self.unscheduled << 48);
+        h = h.wrapping_add(entry(4, misc, self.control.map_or(-1, |c| c.0 as i128)));
+        h
     }
 
     /// Runs a whole schedule, stopping at the first failure or rejected step.
@@ -613,5 +683,55 @@ impl Ctx<'_> {
         if self.record {
             self.accesses.push(MemAccess { addr, value, write });
         }
+    }
+}
+
+/// The types of the `Nondet` and `Havoc` expressions an action evaluates, in the interpreter's
+/// order (it draws a value for each).
+pub fn nondet_types(prog: &Program, a: &Action) -> Vec<Ty> {
+    let mut out = Vec::new();
+    match a {
+        Action::Assign(lv, e) => {
+            expr_nondets(e, &mut out);
+            lval_nondets(lv, &mut out);
+        }
+        Action::Assume(e) | Action::Assert(_, e) | Action::Join(e) => expr_nondets(e, &mut out),
+        Action::Alloc(lv, ..) | Action::Acquire(lv) | Action::Release(lv) | Action::LockBusy(lv) => lval_nondets(lv, &mut out),
+        Action::Fork { handle, arg, .. } => {
+            if let Some(e) = arg {
+                expr_nondets(e, &mut out);
+            }
+            if let Some(h) = handle {
+                lval_nondets(h, &mut out);
+            }
+        }
+        Action::Skip | Action::AtomicBegin | Action::AtomicEnd | Action::Halt(_) => {}
+    }
+    let _ = prog;
+    out
+}
+
+fn expr_nondets(e: &Expr, out: &mut Vec<Ty>) {
+    match e {
+        Expr::Const(..) => {}
+        Expr::Nondet(t) | Expr::Havoc(t, _) => out.push(*t),
+        Expr::Load(lv) | Expr::AddrOf(lv) => lval_nondets(lv, out),
+        Expr::Unary(_, x, _) | Expr::Cast(_, x) => expr_nondets(x, out),
+        Expr::Binary(_, a, b, _) => {
+            expr_nondets(a, out);
+            expr_nondets(b, out);
+        }
+    }
+}
+
+fn lval_nondets(lv: &Lval, out: &mut Vec<Ty>) {
+    match lv {
+        Lval::Var(_) => {}
+        Lval::Deref(e, _) => expr_nondets(e, out),
+        Lval::Index(b, i) => {
+            lval_nondets(b, out);
+            expr_nondets(i, out);
+        }
+        Lval::Field(b, _, _) => lval_nondets(b, out),
     }
 }

@@ -2,8 +2,8 @@
 //! step it takes (the trace the CTP is built from).
 
 use crate::interp::layout::Layout;
-use crate::interp::{Executed, Interp, Step};
-use crate::ir::{Action, AssertId, Expr, Halt, LocId, Lval, Program, TemplateId, Ty};
+use crate::interp::{nondet_types, Executed, Interp, Step};
+use crate::ir::{Action, AssertId, Halt, LocId, Program, TemplateId, Ty};
 
 /// A small deterministic generator (SplitMix64): runs depend only on the seed.
 #[derive(Clone, Debug)]
@@ -152,56 +152,6 @@ pub fn run(prog: &Program, layout: &Layout, seed: u64, max_steps: usize, switch:
         }
     };
     Observed { steps, trace: std::mem::take(&mut it.trace), end }
-}
-
-/// The types of the `Nondet` and `Havoc` expressions an action evaluates, in the interpreter's
-/// order (it draws a value for each).
-pub fn nondet_types(prog: &Program, a: &Action) -> Vec<Ty> {
-    let mut out = Vec::new();
-    match a {
-        Action::Assign(lv, e) => {
-            expr_nondets(e, &mut out);
-            lval_nondets(lv, &mut out);
-        }
-        Action::Assume(e) | Action::Assert(_, e) | Action::Join(e) => expr_nondets(e, &mut out),
-        Action::Alloc(lv, ..) | Action::Acquire(lv) | Action::Release(lv) | Action::LockBusy(lv) => lval_nondets(lv, &mut out),
-        Action::Fork { handle, arg, .. } => {
-            if let Some(e) = arg {
-                expr_nondets(e, &mut out);
-            }
-            if let Some(h) = handle {
-                lval_nondets(h, &mut out);
-            }
-        }
-        Action::Skip | Action::AtomicBegin | Action::AtomicEnd | Action::Halt(_) => {}
-    }
-    let _ = prog;
-    out
-}
-
-fn expr_nondets(e: &Expr, out: &mut Vec<Ty>) {
-    match e {
-        Expr::Const(..) => {}
-        Expr::Nondet(t) | Expr::Havoc(t, _) => out.push(*t),
-        Expr::Load(lv) | Expr::AddrOf(lv) => lval_nondets(lv, out),
-        Expr::Unary(_, x, _) | Expr::Cast(_, x) => expr_nondets(x, out),
-        Expr::Binary(_, a, b, _) => {
-            expr_nondets(a, out);
-            expr_nondets(b, out);
-        }
-    }
-}
-
-fn lval_nondets(lv: &Lval, out: &mut Vec<Ty>) {
-    match lv {
-        Lval::Var(_) => {}
-        Lval::Deref(e, _) => expr_nondets(e, out),
-        Lval::Index(b, i) => {
-            lval_nondets(b, out);
-            expr_nondets(i, out);
-        }
-        Lval::Field(b, _, _) => lval_nondets(b, out),
-    }
 }
 
 /// A random input of a type: mostly small values, where branches on inputs usually turn.
