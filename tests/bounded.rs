@@ -360,3 +360,18 @@ fn candidates_that_only_overflow_leave_the_bound_clean_but_never_safe() {
     let o = outcomes(&twin, 1);
     assert!(is_violated(&o[0]), "a = 5 fails without overflow: {o:?}");
 }
+
+#[test]
+fn a_read_never_copies_an_overwritten_value() {
+    // The "no write in between" constraints, across units and inside one atomic unit: each
+    // safe variant has a failing twin that differs only in where the overwrite happens.
+    for (defs, violated) in [(vec![], false), (vec!["LATE"], true), (vec!["ATOMIC"], false), (vec!["ATOMIC", "SPLIT"], true)] {
+        let p = program("tests/programs/bounded/overwritten.c", &defs);
+        let o = outcomes(&p, 1);
+        if violated {
+            assert!(is_violated(&o[0]), "{defs:?}: {o:?}");
+        } else {
+            assert!(matches!(o[0], BoundedOutcome::Safe { .. }), "{defs:?}: no loops, two threads: exhaustive, so safe: {o:?}");
+        }
+    }
+}
