@@ -510,3 +510,10 @@ fn a_loop_leaving_through_a_later_part_of_its_condition_is_within_its_bound() {
     // A timed-out wait leaves through `r == 0` after one iteration.
     found_at("loop_exit_timedwait.c", None, &[1, 2]);
 }
+
+#[test]
+fn a_failed_compare_and_swap_is_never_followed_by_the_retry_loops_exit() {
+    // The exit test after the atomic section is shared by every unrolled iteration; the
+    // schedule once took it on the failed iteration's values and did not replay (`unknown`).
+    found_at("cas_retry.c", None, &[1, 2, 3]);
+}
