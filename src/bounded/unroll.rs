@@ -27,6 +27,7 @@
 //! last header copy can only leave, so the exploration of that loop is complete. A thread
 //! template created only by counted loops gets exactly as many instances as can be created.
 
+use crate::ir::visit;
 use crate::ir::{Action, BinOp, Expr, IntTy, LocId, Lval, Multiplicity, Program, TemplateId, Ty, VarId, VarKind};
 use hashbrown::{HashMap, HashSet};
 
@@ -664,25 +665,19 @@ impl Fixed {
 /// The fixed globals: integer globals without an address (so written only by name, and a
 /// call of unknown code writes them by an explicit havoc) that code outside the program cannot
 /// see, written at exactly one location, a constant assignment in the straight run of constant
-/// global assignments that opens the root template. Nothing runs before that run (it reads
-/// nothing and creates no thread), so every read of such a global sees that constant.
+/// global assignments that opens the root's prefix ([`visit::root_prefix`]). Nothing runs
+/// before that run (it reads nothing, and no other thread exists), so every read of such a
+/// global sees that constant.
 fn fixed_globals(prog: &Program) -> Fixed {
     let mut prologue: HashMap<VarId, (LocId, i128)> = HashMap::new();
-    if let Some(root) = prog.templates.iter().find(|t| t.spawned_at.is_empty()) {
-        let mut seen = HashSet::new();
-        let mut at = root.entry;
-        while seen.insert(at) {
-            let loc = prog.loc(at);
-            match &loc.action {
-                Action::Skip => {}
-                Action::Assign(Lval::Var(g), e) if prog.var(*g).kind == VarKind::Global => {
-                    let Some(k) = constant(e) else { break };
-                    prologue.insert(*g, (at, k));
-                }
-                _ => break,
+    for at in visit::root_prefix(prog) {
+        match &prog.loc(at).action {
+            Action::Skip => {}
+            Action::Assign(Lval::Var(g), e) if prog.var(*g).kind == VarKind::Global => {
+                let Some(k) = constant(e) else { break };
+                prologue.insert(*g, (at, k));
             }
-            let [next] = loc.succs[..] else { break };
-            at = next;
+            _ => break,
         }
     }
     prologue.retain(|g, (_, k)| {
