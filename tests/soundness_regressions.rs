@@ -479,3 +479,41 @@ fn a_join_of_a_handle_from_pthread_self_is_not_analysed() {
         assert!(runs.iter().flatten().all(|v| v.0 == "unknown" && v.1.contains("`pthread_self` in a program that joins threads")), "{file}: {runs:?}");
     }
 }
+
+/// Runs `file` (first assertion holds, second can fail) by default and at each bound of
+/// `found`, where the failing execution is within the bound: the first is never `violated`,
+/// the second is found. At bound `below`, one iteration short of that execution, the second
+/// is still never `safe`.
+fn found_at(file: &str, below: Option<u32>, found: &[u32]) {
+    let mut runs: Vec<Vec<String>> = vec![vec![]];
+    runs.extend(found.iter().map(|k| vec!["--bound".to_string(), k.to_string()]));
+    for extra in &runs {
+        let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
+        let vs = verdicts(file, &extra);
+        assert_eq!(vs.len(), 2, "{file} {extra:?}");
+        assert_ne!(vs[0].0, "violated", "{file} {extra:?}: the assertion that holds: {vs:?}");
+        assert_eq!(vs[1].0, "violated", "{file} {extra:?}: the assertion that fails: {vs:?}");
+    }
+    if let Some(b) = below {
+        let vs = verdicts(file, &["--bound", &b.to_string()]);
+        assert_ne!(vs[0].0, "violated", "{file} at bound {b}: {vs:?}");
+        assert_ne!(vs[1].0, "safe", "{file} at bound {b}: {vs:?}");
+    }
+}
+
+#[test]
+fn a_loop_leaving_through_a_later_part_of_its_condition_is_within_its_bound() {
+    // `while (!stop && i < 2)`: the failing run tests `i < 2` a third time after two iterations.
+    found_at("loop_exit_and.c", Some(1), &[2, 3]);
+    // `while (x--)`: the test follows the decrement, after the header; three iterations.
+    found_at("loop_exit_postdec.c", Some(2), &[3]);
+    // A timed-out wait leaves through `r == 0` after one iteration.
+    found_at("loop_exit_timedwait.c", None, &[1, 2]);
+}
+
+#[test]
+fn a_failed_compare_and_swap_is_never_followed_by_the_retry_loops_exit() {
+    // The exit test after the atomic section is shared by every unrolled iteration; the
+    // schedule once took it on the failed iteration's values and did not replay (`unknown`).
+    found_at("cas_retry.c", None, &[1, 2, 3]);
+}

@@ -88,6 +88,10 @@ pub struct NodeInfo {
     pub psi_out: Option<T>,
     /// The unknown that picks a successor at a nondeterministic branch.
     pub choice: Option<T>,
+    /// At a branch between complementary guards: whether the first successor's guard holds on
+    /// this node's own path. The successors' path conditions cannot tell when a successor is
+    /// shared with other paths (a loop exit every iteration reaches).
+    pub branch: Option<T>,
     /// Unknowns of the `Nondet` expressions it evaluates, in evaluation order.
     pub nondets: Vec<T>,
     /// Its events, in order.

@@ -289,6 +289,9 @@ impl<'a> Summariser<'a> {
                 infos[i].choice = Some(c);
                 Some(c)
             } else {
+                if let Some(g) = self.first_guard(&graph, &node.succs, &out)? {
+                    infos[i].branch = Some(g);
+                }
                 None
             };
             for (k, &s) in node.succs.iter().enumerate() {
@@ -341,6 +344,20 @@ impl<'a> Summariser<'a> {
             _ => false,
         };
         negated && self.register_only(a)
+    }
+
+    /// The first successor's guard at a branch between complementary guards, evaluated in the
+    /// branch's state (registers only, so it makes no event).
+    fn first_guard(&mut self, g: &Unrolled, succs: &[u32], st: &State) -> Result<Option<T>, Stop> {
+        if succs.len() != 2 {
+            return Ok(None);
+        }
+        let BKind::Loc(l) = g.nodes[succs[0] as usize].kind else { return Ok(None) };
+        let Action::Assume(c) = &self.prog.loc(l).action else { return Ok(None) };
+        let mut act = Act { unit: None, prev: None, events: Vec::new(), nondets: Vec::new(), node: succs[0], loc: l };
+        let v = self.eval(st, &mut act, c)?;
+        debug_assert!(act.events.is_empty() && act.nondets.is_empty(), "a register-only guard makes no event");
+        Ok(Some(self.sk.terms.truthy(v)))
     }
 
     fn register_only(&self, e: &Expr) -> bool {

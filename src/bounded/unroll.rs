@@ -1,9 +1,20 @@
 //! Structural bounding: each template's control-flow graph unrolled into an acyclic graph.
 //!
 //! Loops are the natural loops of the (reducible) graph. A copy of a location is identified by
-//! the location and the iteration of every loop around it. A loop's header may be entered
-//! `K + 1` times; the last time only its exits are followed, so the body runs at most `K` times.
-//! Where the bound cuts a path, the header is recorded as an unwinding assumption.
+//! the location and the iteration of every loop around it.
+//!
+//! An *iteration* of a loop is one pass from its header back to its header (one back edge
+//! taken). Bound `K` covers every execution in which each loop, per entry, takes its back edges
+//! at most `K` times: its header is entered at most `K + 1` times, and the pass after the
+//! `K`-th back edge (the *last pass*) may still run the loop's *tail*, the body locations from
+//! which the loop can be left without passing its header again: the rest of a condition such
+//! as `!stop && i < 2`, the decrement of `while (x--)`, a final partial pass that `break`s,
+//! returns or fails an assertion (a failing assertion's branch leaves the body, so it is an
+//! exit too). Only a location from which every way out of the loop passes the header again is
+//! beyond the bound: the last pass cannot reach it, and the header is recorded as an unwinding
+//! assumption. A thread may stop anywhere in the last pass, as anywhere else. So for
+//! `while (c) body` bound `K` runs the body `K` times and tests `c` `K + 1` times, and a
+//! `do body while (c)` runs its body up to `K + 1` times.
 //!
 //! A loop whose body only changes the thread's own registers (and may create threads) gets, at
 //! its last header copy, an extra *havoc* node: "the loop ran any number of further iterations
@@ -16,6 +27,7 @@
 //! last header copy can only leave, so the exploration of that loop is complete. A thread
 //! template created only by counted loops gets exactly as many instances as can be created.
 
+use crate::ir::visit;
 use crate::ir::{Action, BinOp, Expr, IntTy, LocId, Lval, Multiplicity, Program, TemplateId, Ty, VarId, VarKind};
 use hashbrown::{HashMap, HashSet};
 
@@ -67,6 +79,9 @@ struct Loop {
     body: HashSet<LocId>,
     havoc: Option<(Vec<VarId>, bool, bool)>,
     exits: Vec<LocId>,
+    /// The body locations (the header excepted, inner loops included) from which an exit is
+    /// reachable without passing the header: what the last pass may run.
+    tail: HashSet<LocId>,
 }
 
 /// Unrolls a template with at most `k` iterations per loop.
@@ -134,10 +149,14 @@ pub fn unroll_counted(prog: &Program, template: TemplateId, k: u32, counted: &Ha
             }
         };
         let mine = enclosing.get(&loc).unwrap_or(&none).clone();
+        let bound = |li: usize| counted.get(&loops[li].header).copied().unwrap_or(k);
         let last_copy = match header_of.get(&loc) {
-            Some(&li) if mine.last() == Some(&li) && ctx.last() == Some(&counted.get(&loc).copied().unwrap_or(k)) => Some(li),
+            Some(&li) if mine.last() == Some(&li) && ctx.last() == Some(&bound(li)) => Some(li),
             _ => None,
         };
+        // The loops around `loc` in their last pass (the header's own included): a successor
+        // in such a loop's body must be in its tail. A back edge to the header never is.
+        let last_passes: Vec<usize> = mine.iter().zip(&ctx).filter(|&(&li, &it)| it == bound(li)).map(|(&li, _)| li).collect();
         let mut out = Vec::new();
         let mut was_cut = false;
         for &s in &prog.loc(loc).succs {
@@ -145,8 +164,15 @@ pub fn unroll_counted(prog: &Program, template: TemplateId, k: u32, counted: &Ha
             if let Some(li) = last_copy {
                 if loops[li].body.contains(&s) {
                     was_cut = true;
-                    continue;
+                    // A counted loop's last header copy cannot enter the body: its guard is
+                    // false there.
+                    if counted.contains_key(&loc) {
+                        continue;
+                    }
                 }
+            }
+            if last_passes.iter().any(|&li| loops[li].body.contains(&s) && !loops[li].tail.contains(&s)) {
+                continue;
             }
             let target = match header_of.get(&s) {
                 // A back edge: the next iteration of that loop.
@@ -160,7 +186,8 @@ pub fn unroll_counted(prog: &Program, template: TemplateId, k: u32, counted: &Ha
             };
             out.push(intern(Key::Loc(s, target), &mut ids, &mut keys, &mut succs));
         }
-        // A counted loop's last header copy cannot enter the body: its guard is false there.
+        // The last pass may not complete this iteration: a cut, unless the loop is counted,
+        // whose count is exact.
         if was_cut && !counted.contains_key(&loc) {
             let li = last_copy.unwrap_or(0);
             cut.push(loc);
@@ -333,9 +360,29 @@ fn find_loops(prog: &Program, template: TemplateId) -> Result<Vec<Loop>, String>
         exits.sort();
         exits.dedup();
         let havoc = havoc_summary(prog, &body);
-        loops.push(Loop { header: tpl.locs[h], body, havoc, exits });
+        let tail = tail_of(prog, tpl.locs[h], &body);
+        loops.push(Loop { header: tpl.locs[h], body, havoc, exits, tail });
     }
     Ok(loops)
+}
+
+/// The body locations but the header from which a location outside the body is reachable
+/// without passing the header (inner loops' back edges may be taken on the way).
+fn tail_of(prog: &Program, header: LocId, body: &HashSet<LocId>) -> HashSet<LocId> {
+    let mut locs: Vec<LocId> = body.iter().copied().filter(|l| *l != header).collect();
+    locs.sort();
+    let mut tail: HashSet<LocId> = HashSet::new();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &l in &locs {
+            if !tail.contains(&l) && prog.loc(l).succs.iter().any(|s| !body.contains(s) || tail.contains(s)) {
+                tail.insert(l);
+                changed = true;
+            }
+        }
+    }
+    tail
 }
 
 /// Exact bounds the bounded search uses instead of its bound K where it can prove them.
@@ -618,25 +665,19 @@ impl Fixed {
 /// The fixed globals: integer globals without an address (so written only by name, and a
 /// call of unknown code writes them by an explicit havoc) that code outside the program cannot
 /// see, written at exactly one location, a constant assignment in the straight run of constant
-/// global assignments that opens the root template. Nothing runs before that run (it reads
-/// nothing and creates no thread), so every read of such a global sees that constant.
+/// global assignments that opens the root's prefix ([`visit::root_prefix`]). Nothing runs
+/// before that run (it reads nothing, and no other thread exists), so every read of such a
+/// global sees that constant.
 fn fixed_globals(prog: &Program) -> Fixed {
     let mut prologue: HashMap<VarId, (LocId, i128)> = HashMap::new();
-    if let Some(root) = prog.templates.iter().find(|t| t.spawned_at.is_empty()) {
-        let mut seen = HashSet::new();
-        let mut at = root.entry;
-        while seen.insert(at) {
-            let loc = prog.loc(at);
-            match &loc.action {
-                Action::Skip => {}
-                Action::Assign(Lval::Var(g), e) if prog.var(*g).kind == VarKind::Global => {
-                    let Some(k) = constant(e) else { break };
-                    prologue.insert(*g, (at, k));
-                }
-                _ => break,
+    for at in visit::root_prefix(prog) {
+        match &prog.loc(at).action {
+            Action::Skip => {}
+            Action::Assign(Lval::Var(g), e) if prog.var(*g).kind == VarKind::Global => {
+                let Some(k) = constant(e) else { break };
+                prologue.insert(*g, (at, k));
             }
-            let [next] = loc.succs[..] else { break };
-            at = next;
+            _ => break,
         }
     }
     prologue.retain(|g, (_, k)| {
@@ -837,6 +878,26 @@ mod tests {
         }
         // The body writes a global, so no havoc node summarises the rest.
         assert!(u1.nodes.iter().all(|n| matches!(n.kind, BKind::Loc(_))));
+    }
+
+    #[test]
+    fn the_last_pass_runs_the_rest_of_the_condition_and_no_more() {
+        let p = prog("int g, stop; int main(void) { int i = 0; while (!stop && i < 2) { g = g + 1; i = i + 1; } return 0; }");
+        let u = unroll(&p, TemplateId(0), 1).unwrap();
+        let copies = |what: &dyn Fn(&Action) -> bool| -> Vec<Vec<u32>> {
+            let mut v: Vec<Vec<u32>> = u.nodes.iter().filter(|n| matches!(n.kind, BKind::Loc(l) if what(&p.loc(l).action))).map(|n| n.iters.clone()).collect();
+            v.sort();
+            v
+        };
+        let not_stopped = |a: &Action| matches!(a, Action::Assume(Expr::Binary(BinOp::Eq, ..)));
+        let enters = |a: &Action| matches!(a, Action::Assume(Expr::Binary(BinOp::Lt, ..)));
+        let writes_g = |a: &Action| matches!(a, Action::Assign(Lval::Var(v), _) if p.var(*v).name == "g");
+        // After one iteration `!stop` holds again and `i < 2` is tested (its failing side
+        // leaves the loop), but the body does not run a second time.
+        assert_eq!(copies(&not_stopped), vec![vec![0], vec![1]]);
+        assert_eq!(copies(&enters), vec![vec![0]]);
+        assert_eq!(copies(&writes_g), vec![vec![0]]);
+        assert_eq!(u.cut_headers.len(), 1);
     }
 
     #[test]

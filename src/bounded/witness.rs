@@ -59,8 +59,13 @@ pub fn extract(prog: &Program, sk: &Skeleton, enc: &Encoding, z3: &mut Z3, fail:
                     let k = z3.eval(terms, c, &mut memo);
                     usize::try_from(k).ok().and_then(|k| succs.get(k).copied())
                 }
+                None if info.branch.is_some() => {
+                    // Complementary guards: this path's own test picks the side.
+                    Some(succs[usize::from(!truth(z3, &mut memo, info.branch))])
+                }
                 None => {
-                    // Complementary guards: both successors are entered, one passes its guard.
+                    // A single successor (or, defensively, guards without a recorded test):
+                    // the one entered whose guard passes.
                     let mut entered = None;
                     let mut passed = None;
                     for &s in succs {

@@ -250,20 +250,7 @@ fn reachable(prog: &Program) -> Vec<bool> {
 /// The root's deterministic prefix, which the projection runs before any other thread exists
 /// (`Model::build`): straight-line assignments from the entry, each reached only that way.
 pub fn init_prefix(prog: &Program) -> BTreeSet<LocId> {
-    let preds = prog.predecessors();
-    let mut out = BTreeSet::new();
-    let Some(root) = prog.templates.first() else { return out };
-    let mut pc = root.entry;
-    loop {
-        let loc = prog.loc(pc);
-        let simple = matches!(loc.action, Action::Skip | Action::Assign(..)) && loc.succs.len() == 1 && !loc.atomic;
-        let only_way = if pc == root.entry { preds[pc.index()].is_empty() } else { preds[pc.index()].len() == 1 };
-        if !simple || !only_way || !out.insert(pc) {
-            break;
-        }
-        pc = loc.succs[0];
-    }
-    out
+    crate::ir::visit::root_prefix(prog).into_iter().collect()
 }
 
 /// Global arrays of mutexes every lock operation of which names an element directly.

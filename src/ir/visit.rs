@@ -2,6 +2,28 @@
 
 use super::*;
 
+/// The root template's deterministic prefix, in execution order: the straight run of skips and
+/// assignments from its entry, outside atomic sections, each location with one successor and
+/// reached only that way. Nothing else runs before it ends: no other thread exists yet.
+pub fn root_prefix(prog: &Program) -> Vec<LocId> {
+    let preds = prog.predecessors();
+    let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let Some(root) = prog.templates.first() else { return out };
+    let mut pc = root.entry;
+    loop {
+        let loc = prog.loc(pc);
+        let simple = matches!(loc.action, Action::Skip | Action::Assign(..)) && loc.succs.len() == 1 && !loc.atomic;
+        let only_way = if pc == root.entry { preds[pc.index()].is_empty() } else { preds[pc.index()].len() == 1 };
+        if !simple || !only_way || !seen.insert(pc) {
+            break;
+        }
+        out.push(pc);
+        pc = loc.succs[0];
+    }
+    out
+}
+
 /// Calls `f` on every variable an expression mentions (read or address taken).
 pub fn expr_vars(e: &Expr, f: &mut dyn FnMut(VarId)) {
     match e {
