@@ -6,6 +6,7 @@
 //!     cargo run --release --example refine_bench -- FILE [SECONDS] [refine|exact|both]
 //!
 //! `REFINE_STORES` bounds the loop's stores of each kind (default 4,000, as in `finite::prove`).
+//! `EXACT_STATES` bounds the exact exploration's states (default 16,000,000, as in `finite::prove`).
 //! One engine per process (`refine` or `exact`) lets `/usr/bin/time` report each one's memory.
 
 use duet_rs::finite::explicit::Explicit;
@@ -56,10 +57,10 @@ fn main() {
     }
     if which != "refine" {
         let t0 = Instant::now();
-        let res = match Explicit::run(&m, 200_000, 16_000_000, Some(t0 + Duration::from_secs_f64(secs))) {
+        let res = match Explicit::run(&m, 200_000, std::env::var("EXACT_STATES").ok().and_then(|v| v.parse().ok()).unwrap_or(16_000_000), Some(t0 + Duration::from_secs_f64(secs))) {
             Ok(x) => {
                 let failing = open.iter().filter(|&&a| !x.failures(a).is_empty()).count();
-                format!("{} states, {} of {} assertions failing", x.states.len(), failing, open.len())
+                format!("{} states, {} global stores, {} of {} assertions failing", x.states.len(), x.space.globals.items.len(), failing, open.len())
             }
             Err(e) => format!("declined ({e})"),
         };

@@ -218,67 +218,15 @@ impl<'p> Model<'p> {
         Ok(m)
     }
 
-    /// The joins that wait, with the template they wait for: a `pthread_join` of the root
-    /// through a handle local to it, without an address, that one `pthread_create` writes; that
-    /// creation comes before the join on every path, no other write of the handle comes
-    /// between them, and it makes the only thread of a class of its own. The joined thread is then known, and the join can wait for its end
-    /// on a global cell the thread sets as it ends, so the step stays thread-modular. A join
-    /// that could run before its creation (which then returns an error at once) never waits.
+    /// The joins that wait, with the template they wait for: COARSEN's definite joins (the
+    /// root joins the single instance of a template it created first on every path), kept only
+    /// when that template is the only thread of a class of its own with one instance. The joined
+    /// thread is then known, and the join can wait for its end on a global cell the thread sets
+    /// as it ends, so the step stays thread-modular.
     fn waits(&self) -> Vec<(LocId, TemplateId)> {
-        let prog = self.prog;
-        let root = TemplateId(0);
-        let tpl = prog.template(root);
-        let mut out = Vec::new();
-        for &j in &tpl.locs {
-            let Action::Join(e) = &prog.loc(j).action else { continue };
-            let mut e = e;
-            while let Expr::Cast(_, inner) = e {
-                e = inner;
-            }
-            let Expr::Load(Lval::Var(h)) = e else { continue };
-            let var = prog.var(*h);
-            if var.addr_taken || var.kind != VarKind::Local(root) {
-                continue;
-            }
-            let writers: Vec<LocId> = tpl
-                .locs
-                .iter()
-                .copied()
-                .filter(|&l| match &prog.loc(l).action {
-                    Action::Assign(lv, _) | Action::Alloc(lv, _, _) => lv.root_var() == Some(*h),
-                    Action::Fork { handle: Some(lv), .. } => lv.root_var() == Some(*h),
-                    _ => false,
-                })
-                .collect();
-            let forks: Vec<LocId> = writers.iter().copied().filter(|&l| matches!(prog.loc(l).action, Action::Fork { .. })).collect();
-            let [f] = forks[..] else { continue };
-            let Action::Fork { template: t, handle: Some(Lval::Var(hv)), .. } = &prog.loc(f).action else { continue };
-            if hv != h || !self.classes.iter().any(|c| c.members == [*t] && c.count == Some(1)) {
-                continue;
-            }
-            // Whether `to` is reachable from `from` without passing `f`.
-            let reaches = |from: LocId, to: LocId| {
-                let mut seen = std::collections::HashSet::from([from]);
-                let mut work = vec![from];
-                while let Some(x) = work.pop() {
-                    if x == to {
-                        return true;
-                    }
-                    for &s in &prog.loc(x).succs {
-                        if s != f && seen.insert(s) {
-                            work.push(s);
-                        }
-                    }
-                }
-                false
-            };
-            // The creation comes first on every path, and is the last write of the handle
-            // before the join (the others give an uninitialised handle its unknown value).
-            if !reaches(tpl.entry, j) && !writers.iter().any(|&w| w != f && reaches(w, j)) {
-                out.push((j, *t));
-            }
-        }
-        out
+        // The class check matters beyond the template's multiplicity: a merged class would make
+        // the 'ended' cell stand for several threads, one of which may still run.
+        crate::coarsen::joins::definite(self.prog).into_iter().filter(|(_, t)| self.classes.iter().any(|c| c.members == [*t] && c.count == Some(1))).collect()
     }
 
     /// Index of the global cell holding a global variable (its first element for arrays).
