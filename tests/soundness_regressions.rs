@@ -471,6 +471,17 @@ fn a_bit_field_gcc_computes_on_modulo_its_width_is_not_analysed() {
 }
 
 #[test]
+fn a_bit_field_store_rewrites_the_neighbours_in_its_bytes() {
+    // Another thread's write of a bit-field in the same byte may be lost; a field in another
+    // byte is not touched. Found and proved by default.
+    let runs = never_wrong("bitfield_shared_unit.c");
+    assert_eq!((runs[0][0].0.as_str(), runs[0][1].0.as_str()), ("safe", "violated"), "{runs:?}");
+    // Through a shared pointer, one store under a lock and one without.
+    let runs = never_wrong("bitfield_through_pointer.c");
+    assert_eq!((runs[0][0].0.as_str(), runs[0][1].0.as_str()), ("safe", "violated"), "{runs:?}");
+}
+
+#[test]
 fn a_join_of_a_handle_from_pthread_self_is_not_analysed() {
     // The caller's own handle (the join fails at once) and the main thread's (the join returns
     // after its `pthread_exit`): the IR has neither, and blocked.

@@ -1005,6 +1005,7 @@ impl<'a> Lowerer<'a> {
         self.emit_literal_prologue();
         self.resolve_join_results(mode);
         self.havoc_escaped();
+        self.store_bit_field_units();
         // The IR gives no thread its own handle, and a join of a handle that names no created
         // thread blocks for ever. Glibc's join of the caller's own handle fails at once
         // (EDEADLK), and a join of the main thread's returns once it ends with
@@ -1047,6 +1048,140 @@ impl<'a> Lowerer<'a> {
             memory: MemoryModel::default(),
             functions,
         }
+    }
+}
+
+impl Lowerer<'_> {
+    /// A store into a bit-field rewrites the bytes that hold it, and GCC does it as a load of
+    /// those bytes, a change of the field's bits and a store of the bytes back: the other
+    /// bit-fields in those bytes get the values the load saw. A thread that writes one of them
+    /// in between loses its write (`s.a = 3` and `s.b = 5` in two threads can end with
+    /// `s.b == 0`). The IR gives each member its own slot, so such a store becomes: the value
+    /// into a temporary, the neighbours' loads, then one atomic section storing the field
+    /// and the neighbours' loaded values back. A struct in a local whose address is never
+    /// taken is seen by its own thread only and keeps its single store, and so does a store of
+    /// the root's before it creates any thread (the initialisers of globals).
+    fn store_bit_field_units(&mut self) {
+        let n = self.locs.len();
+        let after_fork = self.root_after_fork();
+        for (i, &forked) in after_fork.iter().enumerate().take(n) {
+            let Action::Assign(Lval::Field(base, r, f), e) = &self.locs[i].action else { continue };
+            let (r, f) = (*r, *f as usize);
+            if self.locs[i].template == TemplateId(0) && !forked {
+                continue;
+            }
+            let neighbours = self.bit_field_neighbours(r, f);
+            if neighbours.is_empty() || self.private_register_path(base) {
+                continue;
+            }
+            let (e, base) = (e.clone(), (**base).clone());
+            let (template, span) = (self.locs[i].template, self.locs[i].span);
+            let succs = std::mem::take(&mut self.locs[i].succs);
+            let mut chain: Vec<Action> = Vec::new();
+            // A base that reads memory (`p->f` with `p` shared) is evaluated once: every access
+            // of the unit goes to the object the store's own evaluation named.
+            let base = if self.reads_memory(&base) {
+                let rec_ty = CType::Record(r);
+                let tp = self.unit_temp(CType::Pointer(Box::new(rec_ty.clone())), template);
+                chain.push(Action::Assign(Lval::Var(tp), Expr::AddrOf(base)));
+                Lval::Deref(Box::new(Expr::Load(Lval::Var(tp))), rec_ty)
+            } else {
+                base
+            };
+            let field = |j: usize| Lval::Field(Box::new(base.clone()), r, j as u32);
+            let ft = |s: &Self, j: usize| s.types.records[r.0 as usize].fields[j].1.clone();
+            let value = self.unit_temp(ft(self, f), template);
+            chain.push(Action::Assign(Lval::Var(value), e));
+            let mut restores = Vec::new();
+            for &j in &neighbours {
+                let t = self.unit_temp(ft(self, j), template);
+                chain.push(Action::Assign(Lval::Var(t), Expr::Load(field(j))));
+                restores.push(Action::Assign(field(j), Expr::Load(Lval::Var(t))));
+            }
+            chain.push(Action::AtomicBegin);
+            chain.push(Action::Assign(field(f), Expr::Load(Lval::Var(value))));
+            chain.extend(restores);
+            chain.push(Action::AtomicEnd);
+            // The first action takes the store's own location, so whatever entered it (and a
+            // template entry there) now enters the chain.
+            let mut actions = chain.into_iter();
+            self.locs[i].action = actions.next().expect("the chain has actions");
+            let mut prev = i;
+            for a in actions {
+                let id = LocId(self.locs.len() as u32);
+                self.locs.push(Location { template, span, action: a, succs: Vec::new(), atomic: false });
+                self.templates[template.index()].locs.push(id);
+                self.locs[prev].succs.push(id);
+                prev = id.index();
+            }
+            self.locs[prev].succs = succs;
+        }
+    }
+
+    /// The root's locations some `pthread_create` of the root reaches: only there may another
+    /// thread run.
+    fn root_after_fork(&self) -> Vec<bool> {
+        let mut seen = vec![false; self.locs.len()];
+        let mut work: Vec<usize> = (0..self.locs.len()).filter(|&i| self.locs[i].template == TemplateId(0) && matches!(self.locs[i].action, Action::Fork { .. })).collect();
+        while let Some(i) = work.pop() {
+            for s in &self.locs[i].succs {
+                if !seen[s.index()] {
+                    seen[s.index()] = true;
+                    work.push(s.index());
+                }
+            }
+        }
+        seen
+    }
+
+    /// The other named bit-fields of struct `r` that share a byte with bit-field `f`.
+    fn bit_field_neighbours(&self, r: RecordId, f: usize) -> Vec<usize> {
+        let rec = &self.types.records[r.0 as usize];
+        if rec.is_union {
+            return Vec::new();
+        }
+        let Some(&w) = self.types.bit_widths.get(&(r, f)) else { return Vec::new() };
+        let layout = self.types.record_layout(r);
+        let bytes = |start: u64, w: u8| (start / 8, (start + u64::from(w)).div_ceil(8));
+        let (lo, hi) = bytes(layout.bit_offsets[f], w);
+        (0..rec.fields.len())
+            .filter(|&j| j != f && !rec.fields[j].0.is_empty())
+            .filter(|&j| match self.types.bit_widths.get(&(r, j)) {
+                Some(&wj) if wj > 0 => {
+                    let (l, h) = bytes(layout.bit_offsets[j], wj);
+                    l < hi && lo < h
+                }
+                _ => false,
+            })
+            .collect()
+    }
+
+    /// Whether the lvalue is a path of members and indexes in a local whose address is never
+    /// taken, indexed by such locals only: no other thread can reach it.
+    fn private_register_path(&self, lv: &Lval) -> bool {
+        let register = |v: VarId| {
+            let var = &self.vars[v.index()];
+            matches!(var.kind, VarKind::Local(_) | VarKind::Temp(_)) && !var.addr_taken
+        };
+        let mut private = lv.root_var().is_some_and(register);
+        lv.for_each_load_inside(&mut |x| private &= matches!(x, Lval::Var(v) if register(*v)));
+        private
+    }
+
+    /// Whether evaluating the lvalue's address reads anything but registers.
+    fn reads_memory(&self, lv: &Lval) -> bool {
+        let mut reads = false;
+        lv.for_each_load_inside(&mut |x| reads |= !matches!(x, Lval::Var(v) if matches!(self.vars[v.index()].kind, VarKind::Local(_) | VarKind::Temp(_)) && !self.vars[v.index()].addr_taken));
+        reads
+    }
+
+    /// A temporary of `template`'s (the lowering has left the template it was in).
+    fn unit_temp(&mut self, ty: CType, template: TemplateId) -> VarId {
+        self.temp_count += 1;
+        let id = VarId(self.vars.len() as u32);
+        let name = format!("$t{}", self.temp_count);
+        self.vars.push(Variable { name: name.clone(), source_name: name, ty, kind: VarKind::Temp(template), addr_taken: false, span: None });
+        id
     }
 }
 
