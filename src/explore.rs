@@ -10,9 +10,11 @@
 //!
 //! Threads are added in rounds: at first one thread per template runs and every further
 //! thread a template creates is never scheduled (an execution prefix in which it has not run
-//! yet, which the interpreter replays as such), then two, three, and so on while a round
-//! leaves threads out and the budget lasts. A bug that shows with few threads is found before
-//! the search drowns in the states of many (a loop creating 10,000 threads).
+//! yet, which the interpreter replays as such); then two, three; then every thread, on a
+//! third of the time left (a bug after main joins all 16 threads it created needs them all,
+//! and one path reaches it); then four, and doubling, while a round leaves threads out and
+//! the budget lasts. A bug that shows with few threads is found before the search drowns in
+//! the states of many (a loop creating 10,000 threads).
 //!
 //! Two reductions keep the state count down:
 //! - a thread whose next steps touch only its own locals (no address taken, so no other
@@ -43,14 +45,14 @@ pub struct ExploreOptions {
     /// Most entries (memory cells, threads) in the copies of the states on the current path,
     /// which the search keeps to backtrack: a path is cut there (about 50 bytes an entry).
     pub max_path_entries: usize,
-    /// The rounds' limits on the threads run per template, the last repeated while it is
-    /// reached, doubling.
-    pub thread_rounds: Vec<usize>,
+    /// The rounds' limits on the threads run per template (`None`: all, on a third of the
+    /// time left); after the last, doubling its limit while it is reached.
+    pub thread_rounds: Vec<Option<usize>>,
 }
 
 impl Default for ExploreOptions {
     fn default() -> Self {
-        ExploreOptions { deadline: None, max_states: 2_000_000, max_depth: 20_000, max_path_entries: 4_000_000, thread_rounds: vec![1, 2, 3, 4] }
+        ExploreOptions { deadline: None, max_states: 2_000_000, max_depth: 20_000, max_path_entries: 4_000_000, thread_rounds: vec![Some(1), Some(2), Some(3), None, Some(4)] }
     }
 }
 
@@ -119,26 +121,39 @@ pub fn search(prog: &Program, layout: &Layout, open: &[AssertId], opts: &Explore
         let cap = match limits.get(i) {
             Some(&c) => c,
             None => {
-                let next = limits.last().map_or(1, |c| c * 2);
-                limits.push(next);
-                next
+                let next = limits.iter().rev().find_map(|c| *c).map_or(1, |c| c * 2);
+                limits.push(Some(next));
+                Some(next)
             }
         };
         i += 1;
-        let round = search_round(prog, layout, &local, &mut want, opts, cap);
+        let deadline = match (cap, opts.deadline) {
+            (None, Some(d)) => Some(Instant::now() + d.saturating_duration_since(Instant::now()) / 3),
+            (_, d) => d,
+        };
+        let round = search_round(prog, layout, &local, &mut want, &ExploreOptions { deadline, ..opts.clone() }, cap);
         total.found.extend(round.found);
         total.states += round.states;
         total.cut |= round.cut;
-        total.stop = round.stop;
+        total.stop = round.stop.clone();
         total.threads = round.threads;
-        if total.stop != Stop::Exhausted || round.threads.is_none() {
+        let out_of_time = opts.deadline.is_some_and(|d| Instant::now() > d);
+        let go_on = match round.stop {
+            Stop::AllFound => false,
+            // Every thread ran: nothing is left out, unless its own share of time or states
+            // ran out first, which leaves the rounds of fewer threads to try.
+            _ if cap.is_none() => round.stop != Stop::Exhausted,
+            Stop::Exhausted => round.threads.is_some(),
+            Stop::States | Stop::Time => false,
+        };
+        if !go_on || out_of_time {
             return total;
         }
     }
 }
 
 /// One round: at most `cap` threads of each template run.
-fn search_round(prog: &Program, layout: &Layout, local: &[bool], want: &mut HashSet<AssertId>, opts: &ExploreOptions, cap: usize) -> Outcome {
+fn search_round(prog: &Program, layout: &Layout, local: &[bool], want: &mut HashSet<AssertId>, opts: &ExploreOptions, cap: Option<usize>) -> Outcome {
     let mut found = Vec::new();
     let mut capped = false;
     let root = Interp::new(prog, layout, &zero);
@@ -154,7 +169,7 @@ fn search_round(prog: &Program, layout: &Layout, local: &[bool], want: &mut Hash
     let stop = loop {
         // Counted in tries, not states: a search that mostly meets known states must stop too.
         tries += 1;
-        if tries % 1024 == 0 && opts.deadline.is_some_and(|d| Instant::now() > d) {
+        if tries.is_multiple_of(1024) && opts.deadline.is_some_and(|d| Instant::now() > d) {
             break Stop::Time;
         }
         let Some(top) = stack.last_mut() else { break Stop::Exhausted };
@@ -200,12 +215,12 @@ fn search_round(prog: &Program, layout: &Layout, local: &[bool], want: &mut Hash
         held += it.footprint();
         stack.push(Frame { it, succ, next: 0 });
     };
-    Outcome { found, states: visited.len(), threads: capped.then_some(cap), stop, cut }
+    Outcome { found, states: visited.len(), threads: if capped { cap } else { None }, stop, cut }
 }
 
 /// The steps to try from a state: the last thread to move first (fewer context switches make
 /// shorter witnesses to read), and only one thread when its next steps are all local.
-fn successors(prog: &Program, local: &[bool], it: &Interp, last: u32, cap: usize, capped: &mut bool) -> Vec<Step> {
+fn successors(prog: &Program, local: &[bool], it: &Interp, last: u32, cap: Option<usize>, capped: &mut bool) -> Vec<Step> {
     let mut threads = it.runnable();
     threads.sort_by_key(|(id, _)| (*id != last, *id));
     for (id, locs) in &threads {
@@ -223,12 +238,12 @@ fn successors(prog: &Program, local: &[bool], it: &Interp, last: u32, cap: usize
 
 /// Thread `id`'s candidate steps to `locs`, one per choice of its nondeterministic inputs; a
 /// fork past `cap` threads of its template creates a thread that is never scheduled.
-fn steps_of(prog: &Program, it: &Interp, id: u32, locs: &[LocId], cap: usize, capped: &mut bool) -> Vec<Step> {
+fn steps_of(prog: &Program, it: &Interp, id: u32, locs: &[LocId], cap: Option<usize>, capped: &mut bool) -> Vec<Step> {
     let mut out = Vec::new();
     for &loc in locs {
         let action = &prog.loc(loc).action;
         let children = match action {
-            Action::Fork { template, .. } if it.scheduled_of(*template) < cap => vec![it.next_thread_id()],
+            Action::Fork { template, .. } if cap.is_none_or(|c| it.scheduled_of(*template) < c) => vec![it.next_thread_id()],
             Action::Fork { .. } => {
                 *capped = true;
                 Vec::new()

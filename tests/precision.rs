@@ -76,14 +76,14 @@ fn definite_joins_need_a_single_instance() {
     let definite = |file: &str, parameterized: bool| {
         let opts = FrontendOptions { parameterized, ..FrontendOptions::default() };
         let prog = load(&dir.join(file), &opts).unwrap();
-        duet_rs::coarsen::joins::definite(&prog).len()
+        duet_rs::ir::joins::definite(&prog).len()
     };
     assert_eq!(definite("join_phase.c", false), 1);
     assert_eq!(definite("join_phase.c", true), 0);
     assert_eq!(definite("join_phase_fail.c", false), 0);
     assert_eq!(definite("join_other_fail.c", false), 1, "only the idle thread's join");
     assert_eq!(definite("result.c", false), 1);
-    assert_eq!(duet_rs::coarsen::joins::results(&load(&dir.join("result.c"), &FrontendOptions::default()).unwrap()).len(), 1);
+    assert_eq!(duet_rs::ir::joins::results(&load(&dir.join("result.c"), &FrontendOptions::default()).unwrap()).len(), 1);
 }
 
 /// Locks relative to the accessed object: the disciplined programs have their cells protected,

@@ -491,6 +491,17 @@ fn a_join_of_a_handle_from_pthread_self_is_not_analysed() {
     }
 }
 
+#[test]
+fn a_join_of_a_detached_thread_is_not_analysed() {
+    // Glibc's join of a detached thread returns at once; the IR's waited for it.
+    let runs = never_wrong("join_detached.c");
+    assert!(runs.iter().flatten().all(|v| v.0 == "unknown" && v.1.contains("a detached thread in a program that joins threads")), "{runs:?}");
+    // Without a join, detaching changes nothing the IR models: the analysis runs.
+    let runs = never_wrong("detached_no_join.c");
+    assert!(runs.iter().all(|r| r[0].0 != "violated" && r[1].0 != "safe"), "{runs:?}");
+    assert!(runs.iter().any(|r| r[1].0 == "violated"), "{runs:?}");
+}
+
 /// Runs `file` (first assertion holds, second can fail) by default and at each bound of
 /// `found`, where the failing execution is within the bound: the first is never `violated`,
 /// the second is found. At bound `below`, one iteration short of that execution, the second

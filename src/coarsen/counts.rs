@@ -14,7 +14,7 @@
 //! separately. [`rewrite`] states the fact as an `assume` right after the join, which every
 //! execution passes, so the rewritten program over-approximates this one.
 
-use super::joins::{self, reaches, writes};
+use crate::ir::joins::{self, reaches, writes};
 use crate::ir::{AbsKind, Action, BinOp, Expr, Halt, LocId, Location, Lval, Multiplicity, Program, TemplateId, Ty, VarId, VarKind};
 use std::collections::{BTreeMap, BTreeSet};
 

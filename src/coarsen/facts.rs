@@ -189,7 +189,7 @@ impl Interference {
         let shared = |c: &super::CellId| cells.cells[c.index()].shared;
         let root_entry = prog.template(TemplateId(0)).entry;
         let held = locks::must_hold(prog);
-        let joins = super::joins::definite(prog);
+        let joins = crate::ir::joins::definite(prog);
         let joined: HashSet<TemplateId> = joins.iter().map(|(_, t)| *t).collect();
         let sym = if symmetry { Symmetry::fold(prog, cells, conds, reads, &held, &joined) } else { Symmetry::identity(prog) };
         let (mut cf, mut spawn, mut multi, mut modf, mut usef, mut acq, mut holds, mut atomic, mut needs) = (vec![], vec![], vec![], vec![], vec![], vec![], vec![], vec![], vec![]);
@@ -245,7 +245,7 @@ impl Interference {
         facts.push(("needs", needs));
         facts.push(("observe", conds.cells.iter().filter(|c| shared(c)).map(|c| vec![c.0]).collect()));
         // Joiners are root locations and joined templates are never folded: no mapping needed.
-        facts.push(("join_waits", super::joins::waits(prog).iter().map(|t| t.to_vec()).collect()));
+        facts.push(("join_waits", crate::ir::joins::waits(prog).iter().map(|t| t.to_vec()).collect()));
         let facts = typed(facts)?;
         for (rel, tuples) in &facts {
             if declared(rel.name) {

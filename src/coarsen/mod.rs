@@ -13,7 +13,6 @@ pub mod counts;
 pub mod dfg;
 pub mod facts;
 pub mod fold;
-pub mod joins;
 pub mod locks;
 pub mod monotone;
 pub mod partition;
@@ -28,6 +27,7 @@ pub mod witness;
 pub use cells::CellId;
 pub use dfg::Use;
 
+use crate::ir::joins;
 use crate::ir::memory::stores_to;
 use crate::ir::{AbsKind, AbsLoc, Action, AssertId, Expr, LocId, Program, TemplateId, VarKind};
 use crate::verdict::Status;

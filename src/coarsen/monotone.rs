@@ -26,7 +26,7 @@
 //! gives 0, its own `g := x + c` gives `c`) until it writes `x` again.
 
 use super::counts::{after_fork, increment, split_increment};
-use super::joins::writes;
+use crate::ir::joins::writes;
 use crate::ir::memory::{lock_states, LockId};
 use crate::ir::{AbsKind, AbsLoc, Action, BinOp, Expr, LocId, Lval, Program, TemplateId, Ty, VarId, VarKind};
 use std::collections::{BTreeMap, BTreeSet};

@@ -24,8 +24,8 @@
 //! one twin's globals to the other's, and the two agree on them there. Both runs are therefore
 //! the same run up to the renaming, and when both have been joined their writes are final.
 
-use super::joins::{self, reaches, writes};
 use super::paths::{Implied, Summary};
+use crate::ir::joins::{self, reaches, writes};
 use crate::ir::{AbsKind, Action, BinOp, Expr, LocId, Lval, Multiplicity, Program, TemplateId, UnOp, VarId, VarKind};
 use hashbrown::HashMap;
 use std::collections::{BTreeMap, BTreeSet};

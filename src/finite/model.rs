@@ -226,7 +226,7 @@ impl<'p> Model<'p> {
     fn waits(&self) -> Vec<(LocId, TemplateId)> {
         // The class check matters beyond the template's multiplicity: a merged class would make
         // the 'ended' cell stand for several threads, one of which may still run.
-        crate::coarsen::joins::definite(self.prog).into_iter().filter(|(_, t)| self.classes.iter().any(|c| c.members == [*t] && c.count == Some(1))).collect()
+        crate::ir::joins::definite(self.prog).into_iter().filter(|(_, t)| self.classes.iter().any(|c| c.members == [*t] && c.count == Some(1))).collect()
     }
 
     /// Index of the global cell holding a global variable (its first element for arrays).

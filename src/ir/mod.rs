@@ -14,6 +14,7 @@
 
 pub mod display;
 pub mod dot;
+pub mod joins;
 pub mod memory;
 pub mod types;
 pub mod visit;

@@ -631,6 +631,9 @@ impl<'a> Lowerer<'a> {
         // Pure only in the forms that write nothing: a `nanosleep` interrupted by a signal
         // stores the time left through its second argument, and `%n` stores the count of
         // characters printed.
+        if matches!(name, "pthread_detach" | "pthread_attr_setdetachstate") {
+            self.detach_at.get_or_insert(span);
+        }
         let mut pure = is_pure_library(name)
             && match name {
                 "nanosleep" => args.get(1).is_none_or(|a| matches!(self.types.const_eval(&a.node), Some(0))),

@@ -96,6 +96,8 @@ pub(super) struct Lowerer<'a> {
     /// thread's).
     pthread_self_at: Option<Span>,
     joins_threads: bool,
+    /// The first call that detaches a thread: with a join, a join the IR makes wait.
+    detach_at: Option<Span>,
     /// Variables of `_Atomic` type (or arrays of it): their `++`, `--` and compound
     /// assignments are one atomic step.
     atomic_vars: hashbrown::HashSet<VarId>,
@@ -197,6 +199,7 @@ impl<'a> Lowerer<'a> {
             errorcheck_mutex: None,
             pthread_self_at: None,
             joins_threads: false,
+            detach_at: None,
             atomic_vars: hashbrown::HashSet::new(),
             recursive_calls: Vec::new(),
             globals: HashMap::new(),
@@ -1012,6 +1015,11 @@ impl<'a> Lowerer<'a> {
         // `pthread_exit`: both go on where the IR would block (a wrong `safe`).
         if let (Some(span), true) = (self.pthread_self_at, self.joins_threads) {
             self.unsupported.push(Unsupported { span, construct: "`pthread_self` in a program that joins threads (a join of the caller's own handle or of the main thread's is not modelled)".into() });
+        }
+        // A join of a detached thread is undefined; glibc returns EINVAL at once, while the
+        // IR's join waits for the thread to end (a wrong `safe` on what the thread writes).
+        if let (Some(span), true) = (self.detach_at, self.joins_threads) {
+            self.unsupported.push(Unsupported { span, construct: "a detached thread in a program that joins threads (a join of a detached thread returns at once, which is not modelled)".into() });
         }
         // Layout attributes the type environment met but cannot honour.
         for (at, what) in std::mem::take(&mut self.types.unsupported) {

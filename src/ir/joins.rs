@@ -57,12 +57,12 @@ fn passes_first(prog: &Program, via: LocId, to: LocId) -> bool {
 }
 
 /// Whether the action writes memory (an `assume` or `assert` only refines what it reads).
-pub(super) fn writes(a: &Action) -> bool {
+pub(crate) fn writes(a: &Action) -> bool {
     !matches!(a, Action::Assume(_) | Action::Assert(..))
 }
 
 /// Whether a path of successors leads from `from` (after it) to `to`.
-pub(super) fn reaches(prog: &Program, from: LocId, to: LocId) -> bool {
+pub(crate) fn reaches(prog: &Program, from: LocId, to: LocId) -> bool {
     let mut seen = std::collections::BTreeSet::new();
     let mut stack = prog.loc(from).succs.clone();
     while let Some(l) = stack.pop() {
@@ -77,7 +77,7 @@ pub(super) fn reaches(prog: &Program, from: LocId, to: LocId) -> bool {
 }
 
 /// Whether every path from `entry` to `to` passes `via`.
-pub(super) fn dominates(prog: &Program, entry: LocId, via: LocId, to: LocId) -> bool {
+pub(crate) fn dominates(prog: &Program, entry: LocId, via: LocId, to: LocId) -> bool {
     let mut seen = hashbrown::HashSet::new();
     let mut stack = vec![entry];
     while let Some(l) = stack.pop() {
