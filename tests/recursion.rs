@@ -106,7 +106,9 @@ fn an_address_taken_local_makes_the_shared_copy_incomplete() {
 fn writes_through_a_pointer_in_the_shared_copy() {
     let s = statuses("writes_through_pointer.c", &[]);
     assert_eq!(s[0], "safe", "{s:?}");
-    assert!(s[1] != "safe" && s[1] != "violated", "{s:?}");
+    // a[15] is 16 after the fill: the explicit-state search runs the shared copy's explicit
+    // stack exactly (within its depth) and reports the real failure.
+    assert_eq!(s[1], "violated", "{s:?}");
 }
 
 /// `--inline-limit`: a call larger than the limit enters one shared copy of the callee per
