@@ -726,14 +726,7 @@ impl<'a> Deepening<'a> {
     /// the budget.
     fn sequential(&mut self, verdicts: &mut [AssertionVerdict]) {
         use crate::bounded::BoundedOutcome;
-        if self.stopped.is_some() {
-            return;
-        }
-        let now = Instant::now();
-        let left = self.deadline.saturating_duration_since(now);
-        if left.is_zero() {
-            return;
-        }
+        let Some((now, left)) = self.time_left() else { return };
         let mut bo = bounded_options(self.opts, Bound { unroll: 1, threads: 1 }, &self.counts);
         bo.atomic_threads = true;
         let slice = left.mul_f64(SEQUENTIAL_SHARE);
@@ -749,6 +742,21 @@ impl<'a> Deepening<'a> {
                 v.bound = Some(1);
             }
         }
+        self.drop_violated(verdicts);
+    }
+
+    /// The start of a pass and the budget left, unless deepening stopped or nothing is left.
+    fn time_left(&self) -> Option<(Instant, Duration)> {
+        if self.stopped.is_some() {
+            return None;
+        }
+        let now = Instant::now();
+        let left = self.deadline.saturating_duration_since(now);
+        (!left.is_zero()).then_some((now, left))
+    }
+
+    /// Drops the assertions a pass found violated; stops deepening when none is left.
+    fn drop_violated(&mut self, verdicts: &[AssertionVerdict]) {
         self.open.retain(|a| verdicts[a.index()].status != Status::Violated);
         if self.open.is_empty() {
             self.stopped = Some("every assertion was decided".into());
@@ -757,20 +765,10 @@ impl<'a> Deepening<'a> {
 
     /// The explicit-state search, on at most `EXPLORE_SHARE` of what is left of the budget.
     fn explore(&mut self, verdicts: &mut [AssertionVerdict]) {
-        if self.stopped.is_some() {
-            return;
-        }
-        let now = Instant::now();
-        let left = self.deadline.saturating_duration_since(now);
-        if left.is_zero() {
-            return;
-        }
+        let Some((now, left)) = self.time_left() else { return };
         let stats = explore_pass(self.prog, self.opts, now + left.mul_f64(EXPLORE_SHARE), verdicts, &mut self.artifacts);
         self.per_round.push(stats.describe());
-        self.open.retain(|a| verdicts[a.index()].status != Status::Violated);
-        if self.open.is_empty() {
-            self.stopped = Some("every assertion was decided".into());
-        }
+        self.drop_violated(verdicts);
     }
 
     /// Runs the rounds of `bounds` until deepening stops.
