@@ -502,6 +502,17 @@ fn a_join_of_a_detached_thread_is_not_analysed() {
     assert!(runs.iter().any(|r| r[1].0 == "violated"), "{runs:?}");
 }
 
+#[test]
+fn a_thread_created_joinable_by_its_attribute_is_analysed() {
+    let runs = never_wrong("attr_joinable.c");
+    assert!(runs.iter().flatten().all(|v| !v.1.contains("detached")), "{runs:?}");
+    // The join waits: the bounded search and COARSEN see x == 1 after it.
+    assert!(matches!(runs[0][0].0.as_str(), "safe" | "bounded-safe"), "{runs:?}");
+    assert_eq!(runs[0][1].0, "violated", "{runs:?}");
+    let runs = never_wrong("attr_detached.c");
+    assert!(runs.iter().flatten().all(|v| v.0 == "unknown" && v.1.contains("a detached thread in a program that joins threads")), "{runs:?}");
+}
+
 /// Runs `file` (first assertion holds, second can fail) by default and at each bound of
 /// `found`, where the failing execution is within the bound: the first is never `violated`,
 /// the second is found. At bound `below`, one iteration short of that execution, the second

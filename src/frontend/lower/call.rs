@@ -631,7 +631,13 @@ impl<'a> Lowerer<'a> {
         // Pure only in the forms that write nothing: a `nanosleep` interrupted by a signal
         // stores the time left through its second argument, and `%n` stores the count of
         // characters printed.
-        if matches!(name, "pthread_detach" | "pthread_attr_setdetachstate") {
+        // Setting PTHREAD_CREATE_JOINABLE (0) keeps the default: the threads stay joinable.
+        let detaches = match name {
+            "pthread_detach" => true,
+            "pthread_attr_setdetachstate" => !args.get(1).is_some_and(|a| matches!(self.types.const_eval(&a.node), Some(0))),
+            _ => false,
+        };
+        if detaches {
             self.detach_at.get_or_insert(span);
         }
         let mut pure = is_pure_library(name)
