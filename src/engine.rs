@@ -296,6 +296,9 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
             search.forget_proved(&verdicts);
         }
         search.rounds(2..=MAX_DEEPENING, &mut verdicts);
+        if opts.runs(Engine::Explore) {
+            search.explore_rest(&mut verdicts);
+        }
         artifacts = search.finish(&mut verdicts, &mut sections);
     } else {
         // The fixed bound goes first: it is what the user asked for, and a bug it finds makes
@@ -312,7 +315,7 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
         }
         // Alone (without the bounded search), the explicit-state search has the search budget.
         if opts.runs(Engine::Explore) && !opts.runs(Engine::Bounded) {
-            let found = explore_pass(prog, opts, search_deadline(opts, start), &mut verdicts, &mut artifacts);
+            let found = explore_pass(prog, opts, search_deadline(opts, start), 0, &mut verdicts, &mut artifacts);
             if opts.stats {
                 sections.push(Section { title: "explore".into(), body: format!("{}\n", found.describe()) });
             }
@@ -339,6 +342,8 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
 /// What one explicit-state search did, for `--stats`.
 struct ExploreStats {
     states: usize,
+    runs: u64,
+    complete: bool,
     stop: crate::explore::Stop,
     cut: bool,
     found: usize,
@@ -347,20 +352,28 @@ struct ExploreStats {
 
 impl ExploreStats {
     fn describe(&self) -> String {
-        format!("explore states {} found {} stopped {:?}{} s {:.3}", self.states, self.found, self.stop, if self.cut { " (paths cut at the depth or memory limit)" } else { "" }, self.seconds)
+        format!(
+            "explore states {} runs {} found {} stopped {:?}{} s {:.3}",
+            self.states,
+            self.runs,
+            self.found,
+            self.stop,
+            if self.cut { " (paths cut at the depth or memory limit)" } else { "" },
+            self.seconds
+        )
     }
 }
 
 /// The explicit-state search on the assertions still open, until `deadline`: each failure it
 /// reaches is replayed again (as every engine's) and becomes a violation. It never proves.
-fn explore_pass(prog: &Program, opts: &CheckOptions, deadline: Instant, verdicts: &mut [AssertionVerdict], artifacts: &mut crate::verdict::Artifacts) -> ExploreStats {
+fn explore_pass(prog: &Program, opts: &CheckOptions, deadline: Instant, first_run: u64, verdicts: &mut [AssertionVerdict], artifacts: &mut crate::verdict::Artifacts) -> ExploreStats {
     let t0 = Instant::now();
     let open: Vec<AssertId> = (0..verdicts.len()).filter(|&i| still_open(&verdicts[i].status)).map(|i| AssertId(i as u32)).collect();
     if open.is_empty() || !prog.unsupported.is_empty() {
-        return ExploreStats { states: 0, stop: crate::explore::Stop::AllFound, cut: false, found: 0, seconds: 0.0 };
+        return ExploreStats { states: 0, runs: 0, complete: false, stop: crate::explore::Stop::AllFound, cut: false, found: 0, seconds: 0.0 };
     }
     let layout = crate::interp::layout::Layout::new(prog);
-    let out = crate::explore::search(prog, &layout, &open, &crate::explore::ExploreOptions { deadline: Some(deadline), ..Default::default() });
+    let out = crate::explore::search(prog, &layout, &open, &crate::explore::ExploreOptions { deadline: Some(deadline), first_run, ..Default::default() });
     let mut found = 0;
     for f in &out.found {
         let Ok(trace) = bounded::replay(prog, &layout, &f.steps, crate::explore::oracle(), f.assert) else { continue };
@@ -369,14 +382,17 @@ fn explore_pass(prog: &Program, opts: &CheckOptions, deadline: Instant, verdicts
         let body = text.split_once('\n').map(|x| x.1).unwrap_or("");
         let v = &mut verdicts[f.assert.index()];
         v.status = Status::Violated;
-        v.reason = format!("violated: a replayed interleaving reaches the failure (found by the explicit-state search, {} states)", out.states);
+        v.reason = match f.run {
+            None => format!("violated: a replayed interleaving reaches the failure (found by the explicit-state search, {} states)", out.states),
+            Some(r) => format!("violated: a replayed interleaving reaches the failure (found by the explicit-state search's sampled run {r}, after {} states)", out.states),
+        };
         v.detail = Some(format!("interleaving (explicit-state search; replayed):\n{body}"));
         v.bound = None;
         if opts.witness && artifacts.witness.is_none() {
             artifacts.witness = Some(crate::witness::Witness::Violation(crate::witness::violation(prog, &trace, f.assert, "explore")));
         }
     }
-    ExploreStats { states: out.states, stop: out.stop, cut: out.cut, found, seconds: t0.elapsed().as_secs_f64() }
+    ExploreStats { states: out.states, runs: out.runs, complete: out.complete, stop: out.stop, cut: out.cut, found, seconds: t0.elapsed().as_secs_f64() }
 }
 
 /// COARSEN's facts for the bounded search, built on the search's first round: expanding a
@@ -637,6 +653,10 @@ struct Deepening<'a> {
     previous: Duration,
     /// Why deepening stopped, once it has.
     stopped: Option<String>,
+    /// The explicit-state search's sampled runs so far, and whether it went through every
+    /// state it can reach.
+    explored_runs: u64,
+    explored_all: bool,
 }
 
 impl<'a> Deepening<'a> {
@@ -661,6 +681,8 @@ impl<'a> Deepening<'a> {
             rounds: 0,
             previous: Duration::ZERO,
             stopped,
+            explored_runs: 0,
+            explored_all: false,
         }
     }
 
@@ -766,7 +788,23 @@ impl<'a> Deepening<'a> {
     /// The explicit-state search, on at most `EXPLORE_SHARE` of what is left of the budget.
     fn explore(&mut self, verdicts: &mut [AssertionVerdict]) {
         let Some((now, left)) = self.time_left() else { return };
-        let stats = explore_pass(self.prog, self.opts, now + left.mul_f64(EXPLORE_SHARE), verdicts, &mut self.artifacts);
+        self.explore_until(now + left.mul_f64(EXPLORE_SHARE), verdicts);
+    }
+
+    /// The explicit-state search again on what deepening left of the budget (its next round
+    /// would not have finished, or a larger bound cannot help): its depth-first rounds go
+    /// further and its sampled runs continue where the first pass stopped.
+    fn explore_rest(&mut self, verdicts: &mut [AssertionVerdict]) {
+        if self.open.is_empty() || self.explored_all || self.deadline.saturating_duration_since(Instant::now()) < Duration::from_millis(100) {
+            return;
+        }
+        self.explore_until(self.deadline, verdicts);
+    }
+
+    fn explore_until(&mut self, deadline: Instant, verdicts: &mut [AssertionVerdict]) {
+        let stats = explore_pass(self.prog, self.opts, deadline, self.explored_runs, verdicts, &mut self.artifacts);
+        self.explored_runs += stats.runs;
+        self.explored_all |= stats.complete;
         self.per_round.push(stats.describe());
         self.drop_violated(verdicts);
     }

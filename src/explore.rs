@@ -25,11 +25,19 @@
 //! Nondeterministic inputs take the values 0 and 1 (memory that starts undefined, 0), so the
 //! search under-approximates the program's inputs: it never proves an assertion, and its
 //! "nothing found" decides nothing.
+//!
+//! The depth-first rounds get half the time when more is left to try: then sampled runs take
+//! the rest. Each run executes the program once under random thread priorities that drop at a
+//! few random points (PCT, Burckhardt et al., ASPLOS 2010), with inputs drawn from the
+//! program's own constants and their neighbours. Twenty identical threads that must all finish
+//! before a checker reads their count are a state space no depth-first order gets through, but
+//! one run in about twenty-one puts the checker last.
 
 use crate::interp::layout::Layout;
 use crate::interp::nondet_types;
 use crate::interp::{Interp, Step};
 use crate::ir::{Action, AssertId, Expr, LocId, Lval, Program, VarId, VarKind};
+use hashbrown::HashMap;
 use std::collections::HashSet;
 use std::time::Instant;
 
@@ -48,11 +56,23 @@ pub struct ExploreOptions {
     /// The rounds' limits on the threads run per template (`None`: all, on a third of the
     /// time left); after the last, doubling its limit while it is reached.
     pub thread_rounds: Vec<Option<usize>>,
+    /// Most sampled runs after the depth-first rounds.
+    pub max_runs: u64,
+    /// The number of the first sampled run (a later search continues an earlier one's runs).
+    pub first_run: u64,
 }
 
 impl Default for ExploreOptions {
     fn default() -> Self {
-        ExploreOptions { deadline: None, max_states: 2_000_000, max_depth: 20_000, max_path_entries: 4_000_000, thread_rounds: vec![Some(1), Some(2), Some(3), None, Some(4)] }
+        ExploreOptions {
+            deadline: None,
+            max_states: 2_000_000,
+            max_depth: 20_000,
+            max_path_entries: 4_000_000,
+            thread_rounds: vec![Some(1), Some(2), Some(3), None, Some(4)],
+            max_runs: 1_000_000,
+            first_run: 0,
+        }
     }
 }
 
@@ -64,6 +84,8 @@ pub struct Found {
     /// The schedule from the initial state to the failing step, for [`crate::bounded::replay`]
     /// with an oracle that gives 0.
     pub steps: Vec<Step>,
+    /// The sampled run that found it (`None`: the depth-first rounds).
+    pub run: Option<u64>,
 }
 
 /// Why a search ended.
@@ -77,6 +99,8 @@ pub enum Stop {
     States,
     /// The deadline.
     Time,
+    /// The limit on sampled runs.
+    Runs,
 }
 
 /// What one search did.
@@ -92,6 +116,11 @@ pub struct Outcome {
     pub stop: Stop,
     /// Whether some path was cut at the depth or memory limit.
     pub cut: bool,
+    /// Sampled runs made.
+    pub runs: u64,
+    /// Whether the depth-first rounds visited every state of every thread count (under the
+    /// inputs 0 and 1).
+    pub complete: bool,
 }
 
 /// The initial contents of memory that is not zero-initialised, as the search chooses it.
@@ -110,11 +139,37 @@ struct Frame<'a> {
     next: usize,
 }
 
-/// Searches for failures of the assertions in `open`, in rounds of more threads per template.
+/// Searches for failures of the assertions in `open`: depth first in rounds of more threads
+/// per template, then by sampled runs while something is left to try.
 pub fn search(prog: &Program, layout: &Layout, open: &[AssertId], opts: &ExploreOptions) -> Outcome {
-    let local: Vec<bool> = prog.locs.iter().map(|l| local_action(prog, &l.action)).collect();
     let mut want: HashSet<AssertId> = open.iter().copied().collect();
-    let mut total = Outcome { found: Vec::new(), states: 0, threads: None, stop: Stop::Exhausted, cut: false };
+    let pool = input_pool(prog);
+    let start = Instant::now();
+    let half = opts.deadline.map(|d| start + d.saturating_duration_since(start) / 2);
+    let mut total = depth_first(prog, layout, &mut want, &ExploreOptions { deadline: half, ..opts.clone() });
+    // Every state of every thread count was visited: only inputs other than 0 and 1 are left,
+    // which most programs read only as locals' initial values that they overwrite. The runs
+    // then get as long as the rounds took (at least MIN_SAMPLING), not the whole budget.
+    let complete = total.stop == Stop::Exhausted && total.threads.is_none() && !total.cut;
+    total.complete = complete;
+    if want.is_empty() || (complete && !reads_inputs(prog)) || opts.max_runs == 0 {
+        return total;
+    }
+    let deadline = match opts.deadline {
+        Some(d) if complete => Some(d.min(Instant::now() + start.elapsed().max(MIN_SAMPLING))),
+        d => d,
+    };
+    let (found, runs, stop) = sample(prog, layout, &mut want, &ExploreOptions { deadline, ..opts.clone() }, &pool);
+    total.found.extend(found);
+    total.runs = runs;
+    total.stop = stop;
+    total
+}
+
+/// The depth-first rounds, each with more threads per template.
+fn depth_first(prog: &Program, layout: &Layout, want: &mut HashSet<AssertId>, opts: &ExploreOptions) -> Outcome {
+    let local: Vec<bool> = prog.locs.iter().map(|l| local_action(prog, &l.action)).collect();
+    let mut total = Outcome { found: Vec::new(), states: 0, threads: None, stop: Stop::Exhausted, cut: false, runs: 0, complete: false };
     let mut limits = opts.thread_rounds.clone();
     let mut i = 0;
     loop {
@@ -131,7 +186,7 @@ pub fn search(prog: &Program, layout: &Layout, open: &[AssertId], opts: &Explore
             (None, Some(d)) => Some(Instant::now() + d.saturating_duration_since(Instant::now()) / 3),
             (_, d) => d,
         };
-        let round = search_round(prog, layout, &local, &mut want, &ExploreOptions { deadline, ..opts.clone() }, cap);
+        let round = search_round(prog, layout, &local, want, &ExploreOptions { deadline, ..opts.clone() }, cap);
         total.found.extend(round.found);
         total.states += round.states;
         total.cut |= round.cut;
@@ -144,7 +199,17 @@ pub fn search(prog: &Program, layout: &Layout, open: &[AssertId], opts: &Explore
             // ran out first, which leaves the rounds of fewer threads to try.
             _ if cap.is_none() => round.stop != Stop::Exhausted,
             Stop::Exhausted => round.threads.is_some(),
-            Stop::States | Stop::Time => false,
+            // More threads only add states, but the round of every thread walks them in
+            // another order (16 threads that each take the index main raised, then main's
+            // check): it still gets its try, and the capped rounds before it are skipped.
+            Stop::States => match limits[i..].iter().position(Option::is_none) {
+                Some(p) => {
+                    i += p;
+                    true
+                }
+                None => false,
+            },
+            Stop::Time | Stop::Runs => false,
         };
         if !go_on || out_of_time {
             return total;
@@ -191,7 +256,7 @@ fn search_round(prog: &Program, layout: &Layout, local: &[bool], want: &mut Hash
                 if it.failure_rests_on().is_none() && want.remove(&a) {
                     let mut steps = path.clone();
                     steps.push(step);
-                    found.push(Found { assert: a, steps });
+                    found.push(Found { assert: a, steps, run: None });
                     if want.is_empty() {
                         break Stop::AllFound;
                     }
@@ -215,7 +280,152 @@ fn search_round(prog: &Program, layout: &Layout, local: &[bool], want: &mut Hash
         held += it.footprint();
         stack.push(Frame { it, succ, next: 0 });
     };
-    Outcome { found, states: visited.len(), threads: if capped { cap } else { None }, stop, cut }
+    Outcome { found, states: visited.len(), threads: if capped { cap } else { None }, stop, cut, runs: 0, complete: false }
+}
+
+/// The least time sampled runs get after depth-first rounds that visited every state.
+const MIN_SAMPLING: std::time::Duration = std::time::Duration::from_millis(200);
+
+/// SplitMix64: the sampled runs depend on their number only, the same on every machine.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// Steps one thread may take in a row before its priority drops below every other: a
+/// thread spinning on a flag another thread must set would otherwise hold the run forever.
+const SPIN_STEPS: u32 = 256;
+
+/// Runs of the program under sampled priorities and inputs, from run `opts.first_run` on,
+/// until every assertion in `want` failed, the deadline or `opts.max_runs`.
+fn sample(prog: &Program, layout: &Layout, want: &mut HashSet<AssertId>, opts: &ExploreOptions, pool: &[i128]) -> (Vec<Found>, u64, Stop) {
+    let mut found = Vec::new();
+    // The change points fall within the longest run seen, as PCT's bound on a run's length.
+    let mut longest = 64usize;
+    for n in 0..opts.max_runs {
+        if opts.deadline.is_some_and(|d| Instant::now() > d) {
+            return (found, n, Stop::Time);
+        }
+        let run = opts.first_run + n;
+        let mut rng = Rng(run.wrapping_mul(0xd134_2543_de82_ef95) ^ 0x5851_f42d_4c95_7f2d);
+        // Bug depth 1, 2, 3 in turn: d - 1 points where the running thread's priority drops.
+        let changes: Vec<usize> = (0..run % 3).map(|_| rng.below(longest)).collect();
+        let (steps, failed) = sample_run(prog, layout, &mut rng, &changes, pool, opts);
+        longest = longest.max(steps.len());
+        if let Some(a) = failed.filter(|a| want.remove(a)) {
+            found.push(Found { assert: a, steps, run: Some(run) });
+            if want.is_empty() {
+                return (found, n + 1, Stop::AllFound);
+            }
+        }
+    }
+    (found, opts.max_runs, Stop::Runs)
+}
+
+/// One sampled run: the steps taken, and the assertion its last step failed, when that
+/// failure rests on no over-approximation.
+fn sample_run(prog: &Program, layout: &Layout, rng: &mut Rng, changes: &[usize], pool: &[i128], opts: &ExploreOptions) -> (Vec<Step>, Option<AssertId>) {
+    let mut it = Interp::new(prog, layout, &zero);
+    let mut steps: Vec<Step> = Vec::new();
+    let mut priority: HashMap<u32, i64> = HashMap::new();
+    // Half the runs put off a step that ends the program (main's return, `exit`) while
+    // another thread can still move: the check of a thread created before a loop of workers
+    // must run after them all, yet before main returns.
+    let defers_exit = rng.below(2) == 0;
+    let mut deferred_at = usize::MAX;
+    // Dropped priorities go below every other, the latest drop lowest.
+    let mut lowest = 0i64;
+    let (mut last, mut streak) = (u32::MAX, 0u32);
+    while steps.len() < opts.max_depth {
+        if steps.len() % 1024 == 1023 && opts.deadline.is_some_and(|d| Instant::now() > d) {
+            break;
+        }
+        let mut threads = it.runnable();
+        for (id, _) in &threads {
+            priority.entry(*id).or_insert_with(|| 1 + rng.below(1 << 30) as i64);
+        }
+        if changes.contains(&steps.len()) || streak >= SPIN_STEPS {
+            if let Some(p) = priority.get_mut(&last) {
+                lowest -= 1;
+                *p = lowest;
+            }
+            streak = 0;
+        }
+        threads.sort_by_key(|(id, _)| std::cmp::Reverse(priority[id]));
+        let others = threads.len() > 1;
+        let Some((step, next, r)) = threads.into_iter().find_map(|(id, locs)| first_enabled(prog, &it, id, locs, rng, pool)) else { break };
+        if defers_exit && others && r.is_none() && deferred_at != steps.len() && next.runnable().is_empty() {
+            deferred_at = steps.len();
+            if let Some(p) = priority.get_mut(&step.thread()) {
+                lowest -= 1;
+                *p = lowest;
+            }
+            continue;
+        }
+        streak = if step.thread() == last { streak + 1 } else { 1 };
+        last = step.thread();
+        steps.push(step);
+        it = next;
+        if let Some(a) = r {
+            return (steps, it.failure_rests_on().is_none().then_some(a));
+        }
+    }
+    (steps, None)
+}
+
+/// The state after thread `id`'s first enabled step to one of `locs` (tried in a random
+/// order, with sampled inputs), and the assertion that step failed.
+fn first_enabled<'a>(prog: &Program, it: &Interp<'a>, id: u32, mut locs: Vec<LocId>, rng: &mut Rng, pool: &[i128]) -> Option<(Step, Interp<'a>, Option<AssertId>)> {
+    for i in (1..locs.len()).rev() {
+        locs.swap(i, rng.below(i + 1));
+    }
+    locs.into_iter().find_map(|loc| {
+        let action = &prog.loc(loc).action;
+        let children = if matches!(action, Action::Fork { .. }) { vec![it.next_thread_id()] } else { Vec::new() };
+        let nondets = nondet_types(prog, action).iter().map(|_| if rng.below(2) == 0 { rng.below(2) as i128 } else { pool[rng.below(pool.len())] }).collect();
+        let step = Step::Exec { thread: id, loc, nondets, children };
+        let mut next = it.clone();
+        let r = next.step(&step).ok()?;
+        next.trace.clear();
+        Some((step, next, r))
+    })
+}
+
+/// Most values in the sampled inputs' pool.
+const POOL_SIZE: usize = 64;
+
+/// The values sampled inputs take: 0, 1, -1, and each integer constant of the program with its
+/// neighbours (an input the program requires to lie in [20, 40) is tried at 19, 20 and 21), the
+/// smallest in magnitude first.
+fn input_pool(prog: &Program) -> Vec<i128> {
+    let mut values: std::collections::BTreeSet<i128> = [0, 1, -1].into();
+    for l in &prog.locs {
+        crate::ir::visit::action_exprs(&l.action, &mut |e| {
+            if let Expr::Const(c, _) = e {
+                values.extend([c.saturating_sub(1), *c, c.saturating_add(1)]);
+            }
+        });
+    }
+    let mut pool: Vec<i128> = values.into_iter().collect();
+    pool.sort_by_key(|v| (v.unsigned_abs(), *v < 0));
+    pool.truncate(POOL_SIZE);
+    pool
+}
+
+/// Whether some step of the program takes a nondeterministic input.
+fn reads_inputs(prog: &Program) -> bool {
+    prog.locs.iter().any(|l| !nondet_types(prog, &l.action).is_empty())
 }
 
 /// The steps to try from a state: the last thread to move first (fewer context switches make

@@ -85,3 +85,31 @@ fn the_search_is_deterministic() {
     assert_eq!(one, run("2"));
     assert_eq!(one, run("1"));
 }
+
+/// The failure needs an input outside 0 and 1 (a worker count between 12 and 30) and one
+/// thread behind a dozen identical ones: sampled runs, with inputs from the program's
+/// constants, reach it, alone and by default.
+#[test]
+fn sampled_runs_find_what_needs_a_larger_input_and_many_threads() {
+    for args in [vec!["--engines", "explore", "--search-time", "60"], vec!["--search-time", "60"]] {
+        let mut all = args.clone();
+        all.push("tests/programs/explore/input_count_bug.c");
+        let a = assertions(&all);
+        assert_eq!(status(&a[0]), "violated", "{args:?}: {a:?}");
+        assert!(text(&a[0], "reason").contains("sampled run"), "{args:?}: {a:?}");
+        let detail = text(&a[0], "detail");
+        assert!(detail.contains("<- fails"), "a replayed interleaving: {detail}");
+        // Every worker is done before the checker reads the count.
+        assert!(detail.matches("done := ").count() >= 12, "{detail}");
+    }
+}
+
+/// The twin: no more workers finish than were created. The sampled runs spend their budget
+/// and report nothing; the search alone proves nothing either.
+#[test]
+fn sampled_runs_never_report_what_no_run_reaches() {
+    let a = assertions(&["--engines", "explore", "--search-time", "3", "--stats", "tests/programs/explore/input_count_ok.c"]);
+    assert_eq!(status(&a[0]), "unknown", "{a:?}");
+    let a = assertions(&["--search-time", "5", "tests/programs/explore/input_count_ok.c"]);
+    assert_ne!(status(&a[0]), "violated", "{a:?}");
+}

@@ -67,8 +67,9 @@ pub struct AnalysisArgs {
     #[arg(long, value_name = "FILE")]
     pub rules: Option<PathBuf>,
     /// The engines to run, comma-separated: coarsen (proofs for any number of threads),
-    /// finite (the finite-state engine, for the threads the program creates), bounded (the
-    /// search for violations). Default: all, COARSEN first.
+    /// finite (the finite-state engine, for the threads the program creates), explore (the
+    /// explicit-state search and sampled runs, for violations only), bounded (the bounded
+    /// search with Z3). Default: all, COARSEN first.
     #[arg(long, value_name = "LIST", value_parser = engine_list)]
     pub engines: Option<EngineList>,
     /// One fixed bound instead of iterative deepening: K loop iterations and K instances per
