@@ -118,8 +118,8 @@ pub struct Outcome {
     pub cut: bool,
     /// Sampled runs made.
     pub runs: u64,
-    /// Whether the depth-first rounds visited every state of every thread count (under the
-    /// inputs 0 and 1).
+    /// Whether the depth-first rounds visited every state of every thread count of a program
+    /// that reads no input: nothing is left to try.
     pub complete: bool,
 }
 
@@ -148,15 +148,15 @@ pub fn search(prog: &Program, layout: &Layout, open: &[AssertId], opts: &Explore
     let half = opts.deadline.map(|d| start + d.saturating_duration_since(start) / 2);
     let mut total = depth_first(prog, layout, &mut want, &ExploreOptions { deadline: half, ..opts.clone() });
     // Every state of every thread count was visited: only inputs other than 0 and 1 are left,
-    // which most programs read only as locals' initial values that they overwrite. The runs
-    // then get as long as the rounds took (at least MIN_SAMPLING), not the whole budget.
+    // which many programs read only as locals' initial values that they overwrite. The runs
+    // then get a quarter of the time (or as long as the rounds took), not all of it.
     let complete = total.stop == Stop::Exhausted && total.threads.is_none() && !total.cut;
-    total.complete = complete;
-    if want.is_empty() || (complete && !reads_inputs(prog)) || opts.max_runs == 0 {
+    total.complete = complete && !reads_inputs(prog);
+    if want.is_empty() || total.complete || opts.max_runs == 0 {
         return total;
     }
     let deadline = match opts.deadline {
-        Some(d) if complete => Some(d.min(Instant::now() + start.elapsed().max(MIN_SAMPLING))),
+        Some(d) if complete => Some(d.min(Instant::now() + start.elapsed().max(d.saturating_duration_since(start) / 4))),
         d => d,
     };
     let (found, runs, stop) = sample(prog, layout, &mut want, &ExploreOptions { deadline, ..opts.clone() }, &pool);
@@ -283,9 +283,6 @@ fn search_round(prog: &Program, layout: &Layout, local: &[bool], want: &mut Hash
     Outcome { found, states: visited.len(), threads: if capped { cap } else { None }, stop, cut, runs: 0, complete: false }
 }
 
-/// The least time sampled runs get after depth-first rounds that visited every state.
-const MIN_SAMPLING: std::time::Duration = std::time::Duration::from_millis(200);
-
 /// SplitMix64: the sampled runs depend on their number only, the same on every machine.
 struct Rng(u64);
 
@@ -344,6 +341,19 @@ fn sample_run(prog: &Program, layout: &Layout, rng: &mut Rng, changes: &[usize],
     // must run after them all, yet before main returns.
     let defers_exit = rng.below(2) == 0;
     let mut deferred_at = usize::MAX;
+    // Half the runs order the threads instead of drawing their priorities: main first (it
+    // creates the others), then the newest thread first, or the oldest. A checker created
+    // before a loop of workers runs after them all under the first; threads that read a
+    // shared index only after main has raised it twice, under the second.
+    let order = rng.below(4);
+    let initial = |id: u32, rng: &mut Rng| -> i64 {
+        match (order, id) {
+            (0 | 1, _) => 1 + rng.below(1 << 30) as i64,
+            (_, 0) => 1 << 40,
+            (2, _) => 1 + i64::from(id),
+            _ => (1 << 33) - i64::from(id),
+        }
+    };
     // Dropped priorities go below every other, the latest drop lowest.
     let mut lowest = 0i64;
     let (mut last, mut streak) = (u32::MAX, 0u32);
@@ -353,7 +363,10 @@ fn sample_run(prog: &Program, layout: &Layout, rng: &mut Rng, changes: &[usize],
         }
         let mut threads = it.runnable();
         for (id, _) in &threads {
-            priority.entry(*id).or_insert_with(|| 1 + rng.below(1 << 30) as i64);
+            if !priority.contains_key(id) {
+                let p = initial(*id, rng);
+                priority.insert(*id, p);
+            }
         }
         if changes.contains(&steps.len()) || streak >= SPIN_STEPS {
             if let Some(p) = priority.get_mut(&last) {
