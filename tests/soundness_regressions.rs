@@ -554,3 +554,13 @@ fn an_access_through_null_crashes_rather_than_reading_zero() {
         assert_eq!(vs[1].0, "violated", "{file} explore: {vs:?}");
     }
 }
+
+#[test]
+fn a_mutex_declared_in_a_loop_is_not_analysed() {
+    // Each pass's mutex is a new, unlocked object; the IR's one object per variable stayed
+    // locked from the previous pass and the relock blocked: a wrong `safe`.
+    let runs = never_wrong("loop_local_mutex.c");
+    assert!(runs.iter().flatten().all(|v| v.0 == "unknown" && v.1.contains("a lock declared inside a loop")), "{runs:?}");
+    let vs = verdicts("loop_local_mutex.c", &["--engines", "explore"]);
+    assert!(vs.iter().all(|v| v.0 == "unknown"), "{vs:?}");
+}
