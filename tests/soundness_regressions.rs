@@ -550,3 +550,28 @@ fn a_failed_compare_and_swap_is_never_followed_by_the_retry_loops_exit() {
     // schedule once took it on the failed iteration's values and did not replay (`unknown`).
     found_at("cas_retry.c", None, &[1, 2, 3]);
 }
+
+#[test]
+fn an_access_through_null_crashes_rather_than_reading_zero() {
+    // The interpreter's memory read 0 at NULL, took writes there and held a free mutex there:
+    // the explicit-state search reported the first assertion of each, and the bounded search
+    // (whose witnesses the interpreter replays) that of `null_lock.c`.
+    for file in ["null_read.c", "null_write.c", "null_lock.c"] {
+        let runs = never_wrong(file);
+        assert_eq!(runs[0][1].0, "violated", "{file}: {runs:?}");
+        let vs = verdicts(file, &["--engines", "explore"]);
+        assert_eq!(vs.len(), 2, "{file}");
+        assert_ne!(vs[0].0, "violated", "{file} explore: {vs:?}");
+        assert_eq!(vs[1].0, "violated", "{file} explore: {vs:?}");
+    }
+}
+
+#[test]
+fn a_mutex_declared_in_a_loop_is_not_analysed() {
+    // Each pass's mutex is a new, unlocked object; the IR's one object per variable stayed
+    // locked from the previous pass and the relock blocked: a wrong `safe`.
+    let runs = never_wrong("loop_local_mutex.c");
+    assert!(runs.iter().flatten().all(|v| v.0 == "unknown" && v.1.contains("a lock declared inside a loop")), "{runs:?}");
+    let vs = verdicts("loop_local_mutex.c", &["--engines", "explore"]);
+    assert!(vs.iter().all(|v| v.0 == "unknown"), "{vs:?}");
+}

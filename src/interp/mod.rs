@@ -18,7 +18,7 @@ pub mod ops;
 
 use crate::ir::{Action, ApproxId, AssertId, CType, Expr, Halt, LocId, Lval, Program, TemplateId, Ty};
 use hashbrown::HashMap;
-use layout::{Layout, ADDRESS_MODEL, UNSCHEDULED_HANDLE_BASE};
+use layout::{Layout, ADDRESS_MODEL, GLOBAL_BASE, UNSCHEDULED_HANDLE_BASE};
 
 /// How many steps a [`Step::RunUntil`] may take before the replay gives up.
 pub const RUN_UNTIL_LIMIT: usize = 2_000_000;
@@ -372,11 +372,11 @@ impl<'a> Interp<'a> {
             Action::Assume(c) => self.eval(c, &mut ctx)? != 0,
             Action::Acquire(m) => {
                 let a = self.addr(m, &mut ctx)?;
-                self.mutex(a) == 0
+                self.mutex(a)? == 0
             }
             Action::LockBusy(m) => {
                 let a = self.addr(m, &mut ctx)?;
-                self.mutex(a) != 0
+                self.mutex(a)? != 0
             }
             Action::Join(h) => {
                 let h = self.eval(h, &mut ctx)?;
@@ -401,7 +401,7 @@ impl<'a> Interp<'a> {
                 let v = self.eval(e, ctx)?;
                 let a = self.store_addr(lv, ctx)?;
                 let t = self.scalar_type(lv)?;
-                self.store(a, t.convert(v, ADDRESS_MODEL), ctx);
+                self.store(a, t.convert(v, ADDRESS_MODEL), ctx)?;
             }
             Action::Assume(c) => {
                 if self.eval(c, ctx)? == 0 {
@@ -419,24 +419,24 @@ impl<'a> Interp<'a> {
                 let addr = Layout::heap_addr(t.id, t.allocs);
                 t.allocs += 1;
                 let a = self.store_addr(lv, ctx)?;
-                self.store(a, addr, ctx);
+                self.store(a, addr, ctx)?;
             }
             Action::Acquire(m) => {
                 let a = self.addr(m, ctx)?;
-                let v = self.mutex(a);
+                let v = self.mutex(a)?;
                 ctx.note(a, v, false);
                 if v != 0 {
                     return Err(format!("the mutex at {} is held", here()));
                 }
-                self.store(a, 1, ctx);
+                self.store(a, 1, ctx)?;
             }
             Action::Release(m) => {
                 let a = self.addr(m, ctx)?;
-                self.store(a, 0, ctx);
+                self.store(a, 0, ctx)?;
             }
             Action::LockBusy(m) => {
                 let a = self.addr(m, ctx)?;
-                let v = self.mutex(a);
+                let v = self.mutex(a)?;
                 ctx.note(a, v, false);
                 if v == 0 {
                     return Err(format!("the mutex at {} is free, so `trylock` cannot fail", here()));
@@ -468,14 +468,14 @@ impl<'a> Interp<'a> {
                     if let Some(hl) = handle {
                         let a = self.addr(hl, ctx)?;
                         let t = self.scalar_type(hl)?;
-                        self.store(a, t.convert(h, ADDRESS_MODEL), ctx);
+                        self.store(a, t.convert(h, ADDRESS_MODEL), ctx)?;
                     }
                     let id = child.unwrap_or(u32::MAX - self.unscheduled as u32);
                     let th = Thread { id, template: *template, pc: None, done: false, allocs: 0, depth: 0, handle: h, scheduled: child.is_some() };
                     if let (Some(c), Some(v), Some(p)) = (child, argv, prog.template(*template).params.first()) {
                         let a = self.layout.var_addr(prog, *p, c);
                         let t = prog.var(*p).ty.scalar(prog.data_model);
-                        self.store(a, t.convert(v, ADDRESS_MODEL), ctx);
+                        self.store(a, t.convert(v, ADDRESS_MODEL), ctx)?;
                     }
                     self.by_id.insert(id, self.threads.len());
                     self.threads.push(th);
@@ -530,12 +530,14 @@ impl<'a> Interp<'a> {
         }
     }
 
-    fn mutex(&self, a: i128) -> i128 {
+    fn mutex(&self, a: i128) -> R<i128> {
+        object(a)?;
         // Mutexes of any storage class start unlocked (PTHREAD_MUTEX_INITIALIZER is zero).
-        self.mem.get(&a).copied().unwrap_or(0)
+        Ok(self.mem.get(&a).copied().unwrap_or(0))
     }
 
-    fn load(&mut self, a: i128, ctx: &mut Ctx) -> i128 {
+    fn load(&mut self, a: i128, ctx: &mut Ctx) -> R<i128> {
+        object(a)?;
         let v = match self.mem.get(&a) {
             Some(v) => *v,
             None => {
@@ -548,10 +550,11 @@ impl<'a> Interp<'a> {
             ctx.taint = ctx.taint.or(Some(*t));
         }
         ctx.note(a, v, false);
-        v
+        Ok(v)
     }
 
-    fn store(&mut self, a: i128, v: i128, ctx: &mut Ctx) {
+    fn store(&mut self, a: i128, v: i128, ctx: &mut Ctx) -> R<()> {
+        object(a)?;
         ctx.note(a, v, true);
         self.mem.insert(a, v);
         match ctx.taint.or(self.control) {
@@ -562,6 +565,7 @@ impl<'a> Interp<'a> {
                 self.taint.remove(&a);
             }
         }
+        Ok(())
     }
 
     /// The address a store writes. Where it depends on an approximated value, the real
@@ -589,7 +593,7 @@ impl<'a> Interp<'a> {
                     CType::Array(e, _) => (self.addr(b, ctx)?, self.layout.slots(e)),
                     CType::Pointer(e) => {
                         let pa = self.addr(b, ctx)?;
-                        (self.load(pa, ctx), self.layout.slots(e))
+                        (self.load(pa, ctx)?, self.layout.slots(e))
                     }
                     _ => return Err("indexing a value that is neither an array nor a pointer".into()),
                 };
@@ -620,7 +624,7 @@ impl<'a> Interp<'a> {
                     CType::Record(_) | CType::Void | CType::Opaque(_) => return Err(format!("a load of an aggregate value (`{}`)", crate::ir::display::lval(prog, lv))),
                     t => {
                         let a = self.addr(lv, ctx)?;
-                        let v = self.load(a, ctx);
+                        let v = self.load(a, ctx)?;
                         t.scalar(dm).convert(v, am)
                     }
                 }
@@ -676,6 +680,16 @@ impl<'a> Interp<'a> {
             }
         })
     }
+}
+
+/// Rejects an access below the first object: NULL, a small integer or a function's address.
+/// No object lives there, so the C program crashes instead of reading the 0 that this memory
+/// would otherwise give.
+fn object(a: i128) -> R<()> {
+    if a < GLOBAL_BASE {
+        return Err(format!("an access through an invalid pointer ({a:#x}) crashes the program"));
+    }
+    Ok(())
 }
 
 impl Ctx<'_> {

@@ -1111,6 +1111,21 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// A lock declared in a block that a loop enters again is a new object on every pass, which
+    /// `pthread_mutex_init` (or the initializer) leaves unlocked; the IR keeps one object per
+    /// variable, whose lock a previous pass may have left held, so the relock would block
+    /// where the program goes on (a wrong `safe`). Such programs are not analysed.
+    pub(super) fn lock_decls_in_loops(&mut self) {
+        for (at, span) in std::mem::take(&mut self.lock_decls) {
+            if self.on_cycle(at) {
+                let construct = "a lock declared inside a loop: each pass declares a new, unlocked object, but the IR keeps one per variable".to_string();
+                if !self.unsupported.iter().any(|u| u.span == span && u.construct == construct) {
+                    self.unsupported.push(Unsupported { span, construct });
+                }
+            }
+        }
+    }
+
     /// Whether a location lies on a cycle of its control-flow graph (a loop may run it twice).
     fn on_cycle(&self, at: LocId) -> bool {
         let mut seen = hashbrown::HashSet::new();

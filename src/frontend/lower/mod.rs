@@ -139,6 +139,9 @@ pub(super) struct Lowerer<'a> {
     thread_results: HashMap<TemplateId, VarId>,
     /// `pthread_join` stores of a havocked result: the location and the handle variable.
     join_results: Vec<(LocId, VarId)>,
+    /// Where a block-scope object holding a lock is declared: the location its declaration
+    /// passes, and the declaration.
+    lock_decls: Vec<(LocId, Span)>,
     /// Objects whose address a call of an undefined function received: any such call may
     /// write them, so each is havocked at every one once the program is lowered.
     escaped: Vec<VarId>,
@@ -224,6 +227,7 @@ impl<'a> Lowerer<'a> {
             literal_inits: Vec::new(),
             thread_results: HashMap::new(),
             join_results: Vec::new(),
+            lock_decls: Vec::new(),
             escaped: Vec::new(),
             external_steps: Vec::new(),
             step_writes: Vec::new(),
@@ -1007,6 +1011,7 @@ impl<'a> Lowerer<'a> {
     pub fn finish(mut self, files: Vec<String>, mode: Mode) -> Program {
         self.emit_literal_prologue();
         self.resolve_join_results(mode);
+        self.lock_decls_in_loops();
         self.havoc_escaped();
         self.store_bit_field_units();
         // The IR gives no thread its own handle, and a join of a handle that names no created

@@ -294,6 +294,10 @@ impl<'a> Lowerer<'a> {
             }
             let kind = if specs.is_thread_local { VarKind::ThreadLocal } else { VarKind::Local(self.tpl) };
             let v = self.new_var(&name, decl.ty.clone(), kind, Some(span));
+            if !specs.is_thread_local && self.live() && self.holds_mutex(&decl.ty) {
+                let at = self.emit(Action::Skip, span);
+                self.lock_decls.push((at, span));
+            }
             self.bind(&name, v);
             self.note_atomic_var(v, specs.is_atomic);
             if let Some(s) = sig {
@@ -321,6 +325,16 @@ impl<'a> Lowerer<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Whether an object of this type holds a mutex (the IR's lock, whose state is kept).
+    fn holds_mutex(&self, ty: &CType) -> bool {
+        match ty {
+            CType::Mutex => true,
+            CType::Array(e, _) => self.holds_mutex(e),
+            CType::Record(r) => self.types.records[r.0 as usize].fields.iter().any(|(_, f)| self.holds_mutex(f)),
+            _ => false,
+        }
     }
 
     /// A `static` local: one global object per declaration (one per thread if `_Thread_local`),
