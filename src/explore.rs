@@ -28,8 +28,9 @@
 //!
 //! The depth-first rounds get half the time when more is left to try: then sampled runs take
 //! the rest. Each run executes the program once under random thread priorities that drop at a
-//! few random points (PCT, Burckhardt et al., ASPLOS 2010), with inputs drawn from the
-//! program's own constants and their neighbours. Twenty identical threads that must all finish
+//! few random points (PCT, Burckhardt et al., ASPLOS 2010), or under main first and then the
+//! newest or oldest thread first, with inputs drawn from the program's own constants and their
+//! neighbours. Twenty identical threads that must all finish
 //! before a checker reads their count are a state space no depth-first order gets through, but
 //! one run in about twenty-one puts the checker last.
 
