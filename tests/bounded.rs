@@ -375,3 +375,17 @@ fn a_read_never_copies_an_overwritten_value() {
         }
     }
 }
+
+#[test]
+fn an_atomic_sections_shared_exit_keeps_its_reads_constrained() {
+    // The unrolled iterations share the section's failing exit; the reads on the path to it
+    // once had no copy constraint, which gave a candidate that never replayed (unknown).
+    let p = program("tests/programs/bounded/atomic_call_exit.c", &[]);
+    for k in [1, 2] {
+        let o = outcomes(&p, k);
+        assert!(matches!(o[0], BoundedOutcome::BoundedSafe { .. }), "bound {k}: the thread reads its own push: {o:?}");
+    }
+    let twin = program("tests/programs/bounded/atomic_call_exit.c", &["RESET"]);
+    let o = outcomes(&twin, 1);
+    assert!(is_violated(&o[0]), "main may empty the stack between the push and the check: {o:?}");
+}

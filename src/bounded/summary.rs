@@ -429,6 +429,17 @@ impl<'a> Summariser<'a> {
             (Some(a), Some(b)) if a != b => None,
             (a, b) => a.or(b),
         };
+        // A section whose path goes on in another unit (or in none) is left here as far as its
+        // events are concerned. Without this exit its events would occur only on its other
+        // exits: a read on the path to such a shared node then had a contradictory occurrence,
+        // so it was unconstrained and the solver proposed values no execution reads.
+        for (u, p) in [(acc.unit, acc.psi), (new.unit, new.psi)] {
+            if let Some(u) = u.filter(|u| Some(*u) != unit) {
+                if let Some(v) = self.region_exits.get_mut(&u) {
+                    v.push(p);
+                }
+            }
+        }
         State { psi, regs, gens, allocs, last, unit, depth: acc.depth.max(new.depth) }
     }
 
