@@ -382,10 +382,11 @@ fn explore_pass(prog: &Program, opts: &CheckOptions, deadline: Instant, first_ru
         let body = text.split_once('\n').map(|x| x.1).unwrap_or("");
         let v = &mut verdicts[f.assert.index()];
         v.status = Status::Violated;
-        v.reason = match f.run {
-            None => format!("violated: a replayed interleaving reaches the failure (found by the explicit-state search, {} states)", out.states),
-            Some(r) => format!("violated: a replayed interleaving reaches the failure (found by the explicit-state search's sampled run {r}, after {} states)", out.states),
+        let by = match f.run {
+            None => format!("the explicit-state search, {} states", out.states),
+            Some(r) => format!("the explicit-state search's sampled run {r}, after {} states", out.states),
         };
+        v.reason = format!("violated: a replayed interleaving reaches the failure (found by {by})");
         v.detail = Some(format!("interleaving (explicit-state search; replayed):\n{body}"));
         v.bound = None;
         if opts.witness && artifacts.witness.is_none() {

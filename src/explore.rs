@@ -30,9 +30,9 @@
 //! the rest. Each run executes the program once under random thread priorities that drop at a
 //! few random points (PCT, Burckhardt et al., ASPLOS 2010), or under main first and then the
 //! newest or oldest thread first, with inputs drawn from the program's own constants and their
-//! neighbours. Twenty identical threads that must all finish
-//! before a checker reads their count are a state space no depth-first order gets through, but
-//! one run in about twenty-one puts the checker last.
+//! neighbours. Twenty identical threads that must all finish before a checker reads their
+//! count are a state space no depth-first order gets through, but a few runs in a hundred put
+//! the checker last.
 
 use crate::interp::layout::Layout;
 use crate::interp::nondet_types;
@@ -370,10 +370,7 @@ fn sample_run(prog: &Program, layout: &Layout, rng: &mut Rng, changes: &[usize],
             }
         }
         if changes.contains(&steps.len()) || streak >= SPIN_STEPS {
-            if let Some(p) = priority.get_mut(&last) {
-                lowest -= 1;
-                *p = lowest;
-            }
+            demote(&mut priority, &mut lowest, last);
             streak = 0;
         }
         threads.sort_by_key(|(id, _)| std::cmp::Reverse(priority[id]));
@@ -381,10 +378,7 @@ fn sample_run(prog: &Program, layout: &Layout, rng: &mut Rng, changes: &[usize],
         let Some((step, next, r)) = threads.into_iter().find_map(|(id, locs)| first_enabled(prog, &it, id, locs, rng, pool)) else { break };
         if defers_exit && others && r.is_none() && deferred_at != steps.len() && next.runnable().is_empty() {
             deferred_at = steps.len();
-            if let Some(p) = priority.get_mut(&step.thread()) {
-                lowest -= 1;
-                *p = lowest;
-            }
+            demote(&mut priority, &mut lowest, step.thread());
             continue;
         }
         streak = if step.thread() == last { streak + 1 } else { 1 };
@@ -396,6 +390,14 @@ fn sample_run(prog: &Program, layout: &Layout, rng: &mut Rng, changes: &[usize],
         }
     }
     (steps, None)
+}
+
+/// Drops thread `id`'s priority below every other's (`lowest` is the last drop's).
+fn demote(priority: &mut HashMap<u32, i64>, lowest: &mut i64, id: u32) {
+    if let Some(p) = priority.get_mut(&id) {
+        *lowest -= 1;
+        *p = *lowest;
+    }
 }
 
 /// The state after thread `id`'s first enabled step to one of `locs` (tried in a random
