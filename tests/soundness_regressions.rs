@@ -575,3 +575,13 @@ fn a_mutex_declared_in_a_loop_is_not_analysed() {
     let vs = verdicts("loop_local_mutex.c", &["--engines", "explore"]);
     assert!(vs.iter().all(|v| v.0 == "unknown"), "{vs:?}");
 }
+
+#[test]
+fn a_static_locals_initializer_first_in_main_is_followed_not_branched_around() {
+    for file in ["static_local_first_in_main.c", "static_local_first_call.c"] {
+        let runs = never_wrong(file);
+        assert_eq!((runs[0][0].0.as_str(), runs[0][1].0.as_str()), ("safe", "violated"), "{file}: {runs:?}");
+        let vs = verdicts(file, &["--engines", "explore"]);
+        assert_ne!(vs[0].0, "violated", "{file} explore: {vs:?}");
+    }
+}

@@ -653,7 +653,10 @@ impl<'a> Lowerer<'a> {
             self.connect(&tail, s);
         }
         self.tpl = saved_tpl;
-        self.cur = saved_cur;
+        // Still at the entry (nothing lowered after it yet, e.g. a `static` local with an
+        // initialiser first in `main` without global initialisers): what comes next must follow
+        // the initialisation, not branch beside it from the entry.
+        self.cur = saved_cur.into_iter().flat_map(|l| if l == entry { tail.clone() } else { vec![l] }).collect();
         r
     }
 
