@@ -585,3 +585,12 @@ fn a_static_locals_initializer_first_in_main_is_followed_not_branched_around() {
         assert_ne!(vs[0].0, "violated", "{file} explore: {vs:?}");
     }
 }
+
+#[test]
+fn mains_argc_is_nonnegative_and_its_argv_no_free_choice() {
+    let runs = never_wrong("main_argc.c");
+    assert_eq!((runs[0][0].0.as_str(), runs[0][1].0.as_str()), ("safe", "violated"), "{runs:?}");
+    // No witness rests on `argv`'s value, which the IR does not model.
+    let runs = never_wrong("main_argv.c");
+    assert!(runs.iter().flatten().all(|v| v.0 != "violated"), "{runs:?}");
+}

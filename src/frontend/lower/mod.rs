@@ -722,9 +722,21 @@ impl<'a> Lowerer<'a> {
         // The creator binds the first parameter of a start routine; any other parameter (a
         // driver function's, or main's argc/argv) may hold any value.
         let bound = usize::from(binds_arg);
-        for v in pvars.iter().skip(bound) {
+        for (i, v) in pvars.iter().enumerate().skip(bound) {
             let t = self.vars[v.index()].ty.scalar(self.dm());
+            if is_main && i > 0 {
+                // `argv` (and `envp`) point at arrays the environment builds, which the IR does
+                // not model: no witness may rest on their value (one once had `argv` null).
+                let h = self.havoc(t, format!("`main`'s parameter `{}`", self.vars[v.index()].source_name), span);
+                self.emit(Action::Assign(Lval::Var(*v), h), span);
+                continue;
+            }
             self.emit(Action::Assign(Lval::Var(*v), Expr::Nondet(t)), span);
+            if is_main {
+                // C11 5.1.2.2.1p2: `argc` is nonnegative.
+                let ge = Expr::Binary(BinOp::Ge, Box::new(Expr::Load(Lval::Var(*v))), Box::new(Expr::Const(0, t)), Ty::INT);
+                self.emit(Action::Assume(ge), span);
+            }
         }
         self.frames.push(frame);
         let atomic = name.starts_with("__VERIFIER_atomic_");
