@@ -594,3 +594,9 @@ fn mains_argc_is_nonnegative_and_its_argv_no_free_choice() {
     let runs = never_wrong("main_argv.c");
     assert!(runs.iter().flatten().all(|v| v.0 != "violated"), "{runs:?}");
 }
+
+#[test]
+fn a_multi_character_constant_holds_all_its_characters() {
+    let runs = never_wrong("multi_char_constant.c");
+    assert_eq!((runs[0][0].0.as_str(), runs[0][1].0.as_str()), ("safe", "violated"), "{runs:?}");
+}

@@ -1216,30 +1216,56 @@ pub fn parse_integer(i: &Integer) -> Option<(i128, CType)> {
 /// The value of a character constant such as `'a'` or `'\n'`.
 pub fn parse_char(s: &str) -> Option<i128> {
     let inner = s.strip_prefix('\'')?.strip_suffix('\'')?;
-    let mut chars = inner.chars();
-    let c = chars.next()?;
-    if c != '\\' {
-        return Some(c as i128);
+    // Each escape is one `char`; any other character is its UTF-8 bytes, as GCC reads them.
+    let mut units: Vec<i128> = Vec::new();
+    let mut chars = inner.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            let mut buf = [0u8; 4];
+            units.extend(c.encode_utf8(&mut buf).bytes().map(i128::from));
+            continue;
+        }
+        let e = chars.next()?;
+        let v = match e {
+            'n' => 10,
+            't' => 9,
+            'r' => 13,
+            '\\' => 92,
+            '\'' => 39,
+            '"' => 34,
+            'a' => 7,
+            'b' => 8,
+            'f' => 12,
+            'v' => 11,
+            '?' => 63,
+            'x' => {
+                let mut digits = String::new();
+                while let Some(d) = chars.next_if(|d| d.is_ascii_hexdigit()) {
+                    digits.push(d);
+                }
+                i128::from_str_radix(&digits, 16).ok().filter(|v| *v <= 0xff)?
+            }
+            '0'..='7' => {
+                let mut digits = String::from(e);
+                while digits.len() < 3 {
+                    let Some(d) = chars.next_if(|d| ('0'..='7').contains(d)) else { break };
+                    digits.push(d);
+                }
+                i128::from_str_radix(&digits, 8).ok().filter(|v| *v <= 0xff)?
+            }
+            _ => return None,
+        };
+        units.push(v);
     }
-    let rest: String = chars.collect();
-    Some(match rest.as_str() {
-        "n" => 10,
-        "t" => 9,
-        "r" => 13,
-        "0" => 0,
-        "\\" => 92,
-        "'" => 39,
-        "\"" => 34,
-        "a" => 7,
-        "b" => 8,
-        "f" => 12,
-        "v" => 11,
-        "?" => 63,
-        // A numeric escape gives a `char`, signed on the x86 targets, which the constant's
-        // `int` value then holds: '\xff' is -1.
-        r if r.starts_with('x') => IntTy { bits: 8, signed: true }.wrap(i128::from_str_radix(&r[1..], 16).ok()?),
-        r => IntTy { bits: 8, signed: true }.wrap(i128::from_str_radix(r, 8).ok()?),
-    })
+    match units.len() {
+        // One `char`, signed on the x86 targets, which the constant's `int` value then holds:
+        // '\xff' is -1.
+        1 => Some(IntTy { bits: 8, signed: true }.wrap(units[0])),
+        // A multi-character constant (GCC's value: each `char`'s bits shifted in, the result an
+        // `int`): 'ab' is 0x6162, not 'a'. Longer ones GCC truncates with a warning: refused.
+        2..=4 => Some(IntTy { bits: 32, signed: true }.wrap(units.iter().fold(0, |acc, u| (acc << 8) | u))),
+        _ => None,
+    }
 }
 
 /// The derived declarators in the order they wrap the base type: `a[3][4]` is an array of 3
