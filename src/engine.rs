@@ -564,7 +564,7 @@ fn stats_section(s: &bounded::Stats, hints: bool, title: &str) -> Section {
             "coarsen hints {}\ninstances {}\ncounted loops {}\ncounted thread templates {}\nevents {}\nreads {}\nwrites {}\ncopy pairs {}\nbetween constraints {}\nclock units {}\nterm nodes {}\nsummarise s {:.3}\nencode s {:.3}\nload s {:.3}\nsolve s {:.3}\n",
             if hints { "on" } else { "off" },
             s.instances, s.counted_loops, s.counted_templates, s.events, e.reads, e.writes, e.copy_pairs, e.between, e.units, e.terms, s.summarise, s.encode, s.load, s.solve
-        ),
+        ) + &format!("slices {}\nfound on a slice {}\n", s.slices.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(","), s.found_on_slice),
     }
 }
 

@@ -389,3 +389,26 @@ fn an_atomic_sections_shared_exit_keeps_its_reads_constrained() {
     let o = outcomes(&twin, 1);
     assert!(is_violated(&o[0]), "main may empty the stack between the push and the check: {o:?}");
 }
+
+#[test]
+fn slices_widen_until_the_failure_is_found_and_never_prove_alone() {
+    // The chain of four links is found on the slice of 4 instances, after the slice of 2
+    // found nothing; the chain of five only by the whole query after both slices; the broken
+    // chain is proved only by the whole query (every slice answered `unsat` before it).
+    let run = |defs: &[&str]| {
+        let p = program("tests/programs/bounded/relay.c", defs);
+        let r = bounded::run(&p, &BoundedOptions::new(1), None, &all(&p));
+        (r.outcomes[0].1.clone(), r.stats.slices.clone(), r.stats.found_on_slice)
+    };
+    let (o, slices, found) = run(&[]);
+    assert!(is_violated(&o), "{o:?}");
+    assert_eq!((slices, found), (vec![2, 4], 1));
+    let (o, slices, found) = run(&["LONG"]);
+    assert!(is_violated(&o), "{o:?}");
+    assert_eq!((slices, found), (vec![2, 4], 0));
+    let (o, slices, found) = run(&["BROKEN"]);
+    assert!(matches!(o, BoundedOutcome::Safe { .. }), "no loops, nine threads: exhaustive, so safe: {o:?}");
+    assert_eq!((slices, found), (vec![2, 4], 0));
+    let (o, _, _) = run(&["BROKEN", "LONG"]);
+    assert!(matches!(o, BoundedOutcome::Safe { .. }), "{o:?}");
+}

@@ -87,6 +87,37 @@ pub fn estimate(pr: &Pruned) -> (u64, u64) {
 /// Encodes the skeleton and the queries for `targets`; past `deadline`, gives up with
 /// [`super::SEARCH_BUDGET_SPENT`].
 pub fn encode(prog: &Program, layout: &Layout, sk: &mut Skeleton, pr: &Pruned, hints: Option<&Hints>, targets: &[AssertId], deadline: Option<Instant>) -> Result<Encoding, String> {
+    encode_within(prog, layout, sk, pr, hints, targets, deadline, None)
+}
+
+/// Encodes a slice: the instances `keep` leaves out run nothing before the selected failure
+/// (`pr` should be restricted to the others, [`Pruned::restrict`]). Every model is then an
+/// execution of the whole program up to the failure, but `unsat` says nothing about it.
+#[allow(clippy::too_many_arguments)]
+pub fn encode_slice(
+    prog: &Program,
+    layout: &Layout,
+    sk: &mut Skeleton,
+    pr: &Pruned,
+    hints: Option<&Hints>,
+    targets: &[AssertId],
+    deadline: Option<Instant>,
+    keep: &[bool],
+) -> Result<Encoding, String> {
+    encode_within(prog, layout, sk, pr, hints, targets, deadline, Some(keep))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn encode_within(
+    prog: &Program,
+    layout: &Layout,
+    sk: &mut Skeleton,
+    pr: &Pruned,
+    hints: Option<&Hints>,
+    targets: &[AssertId],
+    deadline: Option<Instant>,
+    keep: Option<&[bool]>,
+) -> Result<Encoding, String> {
     let mut stats = EncodingStats { reads: pr.reads.len(), writes: pr.writes.len(), units: sk.units, ..Default::default() };
     (stats.copy_pairs, stats.between) = estimate(pr);
     if stats.copy_pairs + stats.between > MAX_INSTANCES {
@@ -102,12 +133,21 @@ pub fn encode(prog: &Program, layout: &Layout, sk: &mut Skeleton, pr: &Pruned, h
     let ev = sk.events.clone();
     let ord = Order { ev: &ev, clocks: &clocks, t_fail };
     program_order(&mut sk.terms, &ord, &mut cs);
+    if let Some(keep) = keep {
+        let mut seen: HashSet<u32> = HashSet::new();
+        for e in ev.iter().filter(|e| !keep[e.thread as usize]) {
+            if seen.insert(e.unit) {
+                let later = sk.terms.lt(t_fail, clocks[e.unit as usize]);
+                cs.push(later);
+            }
+        }
+    }
     joins(sk, &ord, &mut cs);
     if let Some(h) = hints {
         read_ranges(prog, &mut sk.terms, &ev, pr, h, &mut cs);
     }
     stats.between = copies(layout, &mut sk.terms, &ord, pr, &mut cs, deadline)?;
-    let queries = queries(&mut sk.terms, &ord, targets, &mut cs);
+    let queries = queries(&mut sk.terms, &ord, targets, keep, &mut cs);
     let t = &mut sk.terms;
     let no_overflow = t.fresh_bool();
     for &g in &sk.no_overflow {
@@ -334,13 +374,13 @@ fn initial_value(layout: &Layout, t: &mut Terms, addr: T, local: T) -> T {
 
 /// One query per target assertion with a failing instance: its activation literal selects
 /// one failing instance, which must come before every halt and every other failure.
-fn queries(t: &mut Terms, ord: &Order, targets: &[AssertId], cs: &mut Vec<T>) -> Vec<Query> {
+fn queries(t: &mut Terms, ord: &Order, targets: &[AssertId], keep: Option<&[bool]>, cs: &mut Vec<T>) -> Vec<Query> {
     let ev = ord.ev;
     let mut fails: BTreeMap<AssertId, Vec<u32>> = BTreeMap::new();
     let mut halts = Vec::new();
     for (i, e) in ev.iter().enumerate() {
         match e.kind {
-            EvKind::Fail(a) if t.as_bool(e.occ) != Some(false) => fails.entry(a).or_default().push(i as u32),
+            EvKind::Fail(a) if t.as_bool(e.occ) != Some(false) && keep.is_none_or(|k| k[e.thread as usize]) => fails.entry(a).or_default().push(i as u32),
             EvKind::Halt if t.as_bool(e.occ) != Some(false) => halts.push(i as u32),
             _ => {}
         }

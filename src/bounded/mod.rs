@@ -155,6 +155,11 @@ pub struct Stats {
     /// The longest counted loop unrolled exactly, when the encoding could not afford longer
     /// ones (`BoundedOptions::exact_limit`).
     pub exact_cap: Option<u32>,
+    /// The sizes (thread instances but the root) of the slices queried before the whole
+    /// formula, in order.
+    pub slices: Vec<usize>,
+    /// Violations found on a slice (the whole formula not queried for them).
+    pub found_on_slice: usize,
 }
 
 /// Verdicts and figures of a bounded run.
@@ -230,6 +235,7 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
     stats.instances = sk.instances.len();
     stats.events = sk.events.len();
     let t1 = Instant::now();
+    let summary = sk.constraints.clone();
     let enc = match encode::encode(prog, &layout, &mut sk, &pr, hints, targets, opts.deadline) {
         Ok(e) => e,
         Err(why) => {
@@ -241,6 +247,20 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
     stats.encode = t1.elapsed().as_secs_f64();
     stats.encoding = enc.stats.clone();
     let smt = opts.dump_smt.then(|| encode::smt_text(prog, &sk.terms, &enc));
+    // The slices' formulas are built after the whole one, so the whole one is the same,
+    // term for term, as without them (Z3's time on it depends on the order of its terms).
+    let mut witness: Option<crate::witness::Violation> = None;
+    let mut found: HashMap<AssertId, (BoundedOutcome, Vec<crate::interp::Step>)> = HashMap::new();
+    let ts = Instant::now();
+    if pr.pruned {
+        for q in &enc.queries {
+            if let Some(v) = sliced(prog, &layout, &mut sk, &pr, hints, &summary, q, opts, &mut witness, &mut stats.slices) {
+                found.insert(q.assert, v);
+            }
+        }
+    }
+    stats.solve += ts.elapsed().as_secs_f64();
+    stats.found_on_slice = found.len();
     let exhaustive = sk.cut_loops.is_empty() && sk.havoc_loops.is_empty() && sk.unscheduled_forks == 0 && sk.incomplete.is_empty() && !prog.mode.parameterized && !opts.atomic_threads;
     // (In parameterized mode a template always has more instances than any bound models.)
     let bound_text = format!("{} loop iterations, {} instances per unbounded thread template", opts.unroll, opts.threads);
@@ -263,7 +283,9 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
         }
     };
     let tl = Instant::now();
-    let mut z3 = match solve::Z3::load(&sk.terms, &enc.constraints, opts.timeout, opts.deadline) {
+    // When the slices found every violation, the whole formula is never loaded.
+    let needed = enc.queries.iter().any(|q| !found.contains_key(&q.assert));
+    let mut z3 = match needed.then(|| solve::Z3::load(&sk.terms, &enc.constraints, opts.timeout, opts.deadline)).transpose() {
         Ok(z) => z,
         Err(why) => {
             let mut r = all(why);
@@ -275,7 +297,6 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
     stats.load = tl.elapsed().as_secs_f64();
     let mut outcomes = Vec::new();
     let mut schedules = Vec::new();
-    let mut witness: Option<crate::witness::Violation> = None;
     let t2 = Instant::now();
     for &a in targets {
         let Some(q) = enc.queries.iter().find(|q| q.assert == a) else {
@@ -283,6 +304,12 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
             schedules.push(None);
             continue;
         };
+        if let Some((v, s)) = found.remove(&a) {
+            outcomes.push((a, v));
+            schedules.push(Some(s));
+            continue;
+        }
+        let Some(z3) = z3.as_mut() else { unreachable!("the whole formula is loaded while a query is open") };
         let mut schedule = None;
         if let Some(d) = opts.deadline {
             let left = d.saturating_duration_since(Instant::now());
@@ -298,7 +325,7 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
             solve::Answer::Unsat => safe("no violation"),
             solve::Answer::Unknown(why) => unknown_from_solver(&why, opts),
             solve::Answer::Sat => {
-                let mut o = confirm(prog, &layout, &sk, &enc, &mut z3, q, opts, &mut witness, &mut schedule);
+                let mut o = confirm(prog, &layout, &sk, &enc, z3, q, opts, &mut witness, &mut schedule);
                 // A rejected witness that overflowed a signed integer (no C execution) or ran a
                 // loop beyond the bound (whose summary is coarse) is searched for again without
                 // that licence; so is one that failed only through a value an over-approximation
@@ -328,7 +355,7 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
                         z3.set_timeout(left.min(opts.timeout));
                     }
                     o = match z3.check(&sk.terms, &assume) {
-                        solve::Answer::Sat => confirm(prog, &layout, &sk, &enc, &mut z3, q, opts, &mut witness, &mut schedule),
+                        solve::Answer::Sat => confirm(prog, &layout, &sk, &enc, z3, q, opts, &mut witness, &mut schedule),
                         solve::Answer::Unsat => match &approx_reason {
                             // No candidate avoids the unmodelled values: what those calls really
                             // return may still make the assertion fail.
@@ -367,7 +394,7 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
         outcomes.push((a, outcome));
         schedules.push(schedule);
     }
-    stats.solve = t2.elapsed().as_secs_f64();
+    stats.solve += t2.elapsed().as_secs_f64();
     if opts.atomic_threads {
         // No violation among the schedules that run threads without interruption says nothing
         // about the others.
@@ -378,6 +405,150 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
         }
     }
     Report { outcomes, schedules, stats, exhaustive, witness, smt }
+}
+
+/// The share of a query's time limit the under-approximating slices may spend before the
+/// whole query is posed.
+const SLICE_SHARE: f64 = 0.2;
+
+/// Fewest thread instances (the root aside) for which slices are tried first: below it the
+/// whole query is about as cheap as a slice.
+const SLICE_MIN_INSTANCES: usize = 4;
+
+/// The under-approximating first queries: the query on a slice of the threads, every
+/// instance outside it kept from running before the failure, for slices of 2, 4, 8, ...
+/// instances in the order of [`relevance`], each a formula and a solver of its own (assumed
+/// clocks on the whole formula left Z3 as slow as the whole query). Only a replayed violation
+/// is returned, with its schedule; every other answer (`unsat`, a timeout, a candidate that
+/// does not replay) leaves the verdict to the whole query, which alone may claim there is no
+/// violation. They spend at most `SLICE_SHARE` of the query's time limit.
+#[allow(clippy::too_many_arguments)]
+fn sliced(
+    prog: &Program,
+    layout: &Layout,
+    sk: &mut skeleton::Skeleton,
+    pr: &prune::Pruned,
+    hints: Option<&Hints>,
+    summary: &[term::T],
+    q: &encode::Query,
+    opts: &BoundedOptions,
+    witness: &mut Option<crate::witness::Violation>,
+    sizes: &mut Vec<usize>,
+) -> Option<(BoundedOutcome, Vec<crate::interp::Step>)> {
+    let order = relevance(sk, pr, q);
+    if order.len() < SLICE_MIN_INSTANCES {
+        return None;
+    }
+    let start = Instant::now();
+    let limit = match opts.deadline {
+        Some(d) => d.saturating_duration_since(start).min(opts.timeout),
+        None => opts.timeout,
+    };
+    let end = start + limit.mul_f64(SLICE_SHARE);
+    let mut size = 2;
+    while size < order.len() {
+        let left = end.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return None;
+        }
+        let mut keep = vec![false; sk.instances.len()];
+        keep[0] = true;
+        for &i in &order[..size] {
+            keep[i as usize] = true;
+        }
+        sizes.push(size);
+        let spr = pr.restrict(|e| keep[sk.events[e as usize].thread as usize]);
+        sk.constraints = summary.to_vec();
+        let enc = encode::encode_slice(prog, layout, sk, &spr, hints, &[q.assert], Some(end), &keep).ok()?;
+        let ans = match enc.queries.first() {
+            None => solve::Answer::Unsat,
+            Some(sq) => {
+                let mut z3 = solve::Z3::load(&sk.terms, &enc.constraints, left, Some(end)).ok()?;
+                z3.set_timeout(end.saturating_duration_since(Instant::now()));
+                let ans = z3.check(&sk.terms, &[sq.activate]);
+                if let solve::Answer::Sat = ans {
+                    let mut schedule = None;
+                    return match confirm(prog, layout, sk, &enc, &mut z3, sq, opts, witness, &mut schedule) {
+                        Attempt::Done(v @ BoundedOutcome::Violated { .. }) => schedule.map(|s| (v, s)),
+                        _ => None,
+                    };
+                }
+                ans
+            }
+        };
+        match ans {
+            solve::Answer::Unsat => size *= 2,
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The thread instances but the root, most relevant to the query's failure first: the
+/// instance of the failure whose condition reads the fewest values, then, breadth first, the
+/// instances of the writes those reads may copy, and of the writes the reads behind those
+/// writes (their condition, address and value) may copy; the instances never reached follow
+/// in their order.
+fn relevance(sk: &skeleton::Skeleton, pr: &prune::Pruned, q: &encode::Query) -> Vec<u32> {
+    let t = &sk.terms;
+    let read_of: HashMap<term::T, usize> = pr.reads.iter().enumerate().map(|(i, &r)| (sk.events[r as usize].val, i)).collect();
+    // The reads a set of terms depends on, each term node visited once (`seen` shared).
+    let reads_under = |roots: &[term::T], seen: &mut HashSet<term::T>, out: &mut Vec<usize>| {
+        let mut stack: Vec<term::T> = roots.to_vec();
+        while let Some(x) = stack.pop() {
+            if !seen.insert(x) {
+                continue;
+            }
+            if let Some(&ri) = read_of.get(&x) {
+                out.push(ri);
+            }
+            stack.extend(term::children(t.node(x)));
+        }
+    };
+    let mut best: Option<(usize, u32, Vec<usize>)> = None;
+    for &(f, _) in &q.failures {
+        let mut reads = Vec::new();
+        reads_under(&[sk.events[f as usize].occ], &mut HashSet::new(), &mut reads);
+        if best.as_ref().is_none_or(|b| (reads.len(), f) < (b.0, b.1)) {
+            best = Some((reads.len(), f, reads));
+        }
+    }
+    let mut order: Vec<u32> = Vec::new();
+    let mut placed = vec![false; sk.instances.len()];
+    placed[0] = true;
+    let mut place = |i: u32, order: &mut Vec<u32>| {
+        if !std::mem::replace(&mut placed[i as usize], true) {
+            order.push(i);
+        }
+    };
+    if let Some((_, f, mut reads)) = best {
+        // The reads nearest the failure first: the last ones before it guard it most directly
+        // (the earlier ones mostly decide how the thread got there).
+        reads.sort_unstable_by(|a, b| b.cmp(a));
+        place(sk.events[f as usize].thread, &mut order);
+        let mut seen = HashSet::new();
+        let mut queued: HashSet<usize> = reads.iter().copied().collect();
+        let mut queue: std::collections::VecDeque<usize> = reads.into();
+        while let Some(ri) = queue.pop_front() {
+            place(sk.events[pr.reads[ri] as usize].thread, &mut order);
+            for src in &pr.may_copy[ri] {
+                let prune::Source::Write(w) = src else { continue };
+                let we = &sk.events[*w as usize];
+                place(we.thread, &mut order);
+                let mut more = Vec::new();
+                reads_under(&[we.occ, we.addr, we.val], &mut seen, &mut more);
+                for m in more {
+                    if queued.insert(m) {
+                        queue.push_back(m);
+                    }
+                }
+            }
+        }
+    }
+    for i in 1..sk.instances.len() as u32 {
+        place(i, &mut order);
+    }
+    order
 }
 
 /// Appended to a rejection when the schedule ran a loop past the bound.

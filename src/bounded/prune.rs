@@ -80,6 +80,26 @@ impl Bits {
 }
 
 impl Pruned {
+    /// The reads of the events `keep` accepts, each copying only such writes (or the initial
+    /// contents): the may-copy sets of a slice of the threads.
+    pub fn restrict(&self, keep: impl Fn(u32) -> bool) -> Pruned {
+        let mut out = Pruned {
+            reads: Vec::new(),
+            writes: self.writes.clone(),
+            may_copy: Vec::new(),
+            may_intervene: Vec::new(),
+            before_w: self.before_w.clone(),
+            write_index: self.write_index.clone(),
+            pruned: self.pruned,
+        };
+        for (i, &r) in self.reads.iter().enumerate().filter(|(_, r)| keep(**r)) {
+            out.reads.push(r);
+            out.may_copy.push(self.may_copy[i].iter().copied().filter(|s| matches!(s, Source::Init) || matches!(s, Source::Write(w) if keep(*w))).collect());
+            out.may_intervene.push(self.may_intervene[i].iter().copied().filter(|&w| keep(w)).collect());
+        }
+        out
+    }
+
     /// Whether write `a` certainly happens before write `b` (both event ids).
     pub fn write_before(&self, a: u32, b: u32) -> bool {
         if !self.pruned {
