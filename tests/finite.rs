@@ -612,3 +612,33 @@ fn the_roots_join_of_the_thread_it_created_waits_for_its_end() {
         assert!(d.iter().all(|(s, _)| s == "violated"), "{twin}: {d:?}");
     }
 }
+
+/// A test-and-set lock reached only through pointers (an inlined helper's `*old = *flag`),
+/// taken by workers created without bound: the engine makes the accesses direct and proves
+/// the counter for every number of workers. Twins: a worker that may skip the lock, a
+/// release before the counter goes back down, a test-and-set in two steps, and a pointer
+/// to one of two flags; none is proved, and the default strategy finds each violation.
+#[test]
+fn tas_through_pointers_for_every_thread_count() {
+    let prog = load("tas_ptr_loop.c");
+    for o in finite::prove(&prog, &all_open(&prog), &FiniteOptions::default()) {
+        assert_eq!(o.status, FiniteStatus::Proved { method: Method::Exceptions, threads: finite::ThreadClaim::Every(vec!["worker".into()]) }, "{o:?}");
+    }
+    let direct = finite::derefs::direct(&prog).expect("the flag is reached through one pointer at a time");
+    let m = Model::build(&direct, None).unwrap();
+    assert!(m.global_cell("busy").is_some(), "the flag is tracked");
+    let twins = ["tas_ptr_loop_skip.c", "tas_ptr_loop_early_release.c", "tas_ptr_loop_split.c", "tas_ptr_loop_two_flags.c"];
+    for name in twins {
+        assert_not_proved(name);
+    }
+    // Two flags behind one pointer: neither is made direct.
+    let two = load("tas_ptr_loop_two_flags.c");
+    assert!(finite::derefs::direct(&two).is_none_or(|p| Model::build(&p, None).unwrap().global_cell("spare").is_none()));
+    let vs = check_verdicts(&["tests/programs/finite/tas_ptr_loop.c"]);
+    assert!(!vs.is_empty() && vs.iter().all(|(s, _)| s == "safe"), "{vs:?}");
+    for name in twins {
+        let vs = check_verdicts(&["--search-time", "60", &format!("tests/programs/finite/{name}")]);
+        assert!(vs.iter().any(|(s, _)| s == "violated"), "{name}: {vs:?}");
+        assert!(vs.iter().all(|(s, _)| s != "safe"), "{name}: {vs:?}");
+    }
+}

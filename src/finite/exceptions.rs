@@ -279,6 +279,7 @@ pub fn families(m: &Model) -> Vec<Family> {
     let preds = prog.predecessors();
     let mut out = Vec::new();
     for (cell, name) in cells {
+        let taken = taken_value(m, cell);
         let mut region = vec![Region::Out; prog.locs.len()];
         let mut holders = 0;
         for t in &prog.templates {
@@ -296,7 +297,7 @@ pub fn families(m: &Model) -> Vec<Family> {
                     }
                     let mut v = if preds[l.index()].is_empty() { Hold::Free } else { Hold::Unreached };
                     for &p in &preds[l.index()] {
-                        v = v.meet(transfer(m, p, cell, &hold[p.index()]));
+                        v = v.meet(transfer(m, p, cell, taken, &hold[p.index()]));
                     }
                     // `transfer` is not monotone (a test-and-set inside a spin loop turns `Free`
                     // into `Read` and a re-read turns `Tested` into `Free`), so plain iteration
@@ -331,6 +332,32 @@ pub fn families(m: &Model) -> Vec<Family> {
         }
     }
     out
+}
+
+/// The one non-zero value a flag cell ever holds, when it only holds 0 and that value: its
+/// initial value and every write to it are constants among them.
+fn taken_value(m: &Model, cell: usize) -> Option<i128> {
+    let mut vals = vec![m.init_global[cell]];
+    for loc in &m.prog.locs {
+        if let Action::Assign(lv, e) = &loc.action {
+            let to_cell = match lv {
+                Lval::Var(v) => m.prog.var(*v).is_global() && m.cell_of(*v) == Some((true, cell, 1)),
+                // Writes through pointers reach no tracked cell, and array elements are not flags.
+                _ => false,
+            };
+            if to_cell {
+                vals.push(e.as_const()?);
+            }
+        }
+    }
+    if vals.contains(&super::model::TOP) {
+        return None;
+    }
+    let nonzero: Vec<i128> = vals.into_iter().filter(|&v| v != 0).collect();
+    match nonzero.as_slice() {
+        [k, rest @ ..] if rest.iter().all(|x| x == k) => Some(*k),
+        _ => None,
+    }
 }
 
 /// Passes of [`families`]' must-analysis before its values are forced to descend.
@@ -380,7 +407,7 @@ impl Hold {
 }
 
 /// The flag's state after location `p`, given the state before it.
-fn transfer(m: &Model, p: LocId, cell: usize, before: &Hold) -> Hold {
+fn transfer(m: &Model, p: LocId, cell: usize, taken: Option<i128>, before: &Hold) -> Hold {
     let loc = m.prog.loc(p);
     if *before == Hold::Unreached {
         return Hold::Unreached;
@@ -426,7 +453,7 @@ fn transfer(m: &Model, p: LocId, cell: usize, before: &Hold) -> Hold {
         (_, Hold::Tested(vs)) if written.is_some() => written.map_or(Hold::Free, |(w, e)| Hold::tested(copies(vs, w, e))),
         // A section that read the flag and ends without setting it only looked.
         (Action::AtomicEnd, Hold::Read(_)) => Hold::Free,
-        (Action::Assume(e), Hold::Tested(vs)) => match zero_test(e) {
+        (Action::Assume(e), Hold::Tested(vs)) => match zero_test(e, taken) {
             Some((v, true)) if vs.contains(&v) => Hold::Held,
             Some((v, false)) if vs.contains(&v) => Hold::Free,
             _ => before.clone(),
@@ -445,19 +472,27 @@ fn is_flag_read(m: &Model, e: &Expr, cell: usize) -> bool {
     matches!(e, Expr::Load(Lval::Var(v)) if m.prog.var(*v).is_global() && m.cell_of(*v) == Some((true, cell, 1)))
 }
 
-/// A condition that tests a variable against 0: the variable, and whether it says "is 0".
+/// A condition that tests a variable against 0: the variable, and whether it says "is 0"
+/// (`v == k` for a non-zero `k` says "is not 0", and `v != k` says "is 0" when `taken` is
+/// `k`: the flag only ever holds 0 and `k`, and the variable holds a value read from it).
 /// Casts are not looked through (a narrowing one may map a non-zero value to 0).
-fn zero_test(e: &Expr) -> Option<(VarId, bool)> {
-    let is_zero = |x: &Expr| x.as_const() == Some(0);
+fn zero_test(e: &Expr, taken: Option<i128>) -> Option<(VarId, bool)> {
     match e {
         Expr::Load(Lval::Var(v)) => Some((*v, false)),
-        Expr::Unary(UnOp::Not, a, _) => zero_test(a).map(|(v, z)| (v, !z)),
+        Expr::Unary(UnOp::Not, a, _) => zero_test(a, taken).map(|(v, z)| (v, !z)),
         Expr::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b, _) => {
-            let v = match (&**a, &**b) {
-                (Expr::Load(Lval::Var(v)), k) | (k, Expr::Load(Lval::Var(v))) if is_zero(k) => *v,
+            let (v, k) = match (&**a, &**b) {
+                (Expr::Load(Lval::Var(v)), k) | (k, Expr::Load(Lval::Var(v))) => (*v, k.as_const()?),
                 _ => return None,
             };
-            Some((v, *op == BinOp::Eq))
+            match (k == 0, op) {
+                (true, _) => Some((v, *op == BinOp::Eq)),
+                // Equal to a non-zero constant: not 0 (a spin loop's "it was taken").
+                (false, BinOp::Eq) => Some((v, false)),
+                // Of a flag that only holds 0 and `k`, a value other than `k` is 0.
+                (false, _) if taken == Some(k) => Some((v, true)),
+                (false, _) => None,
+            }
         }
         _ => None,
     }

@@ -16,6 +16,7 @@
 
 pub mod cartesian;
 pub mod copies;
+pub mod derefs;
 pub mod exceptions;
 pub mod explicit;
 pub mod model;
@@ -159,6 +160,8 @@ const REFINE_ROUNDS: usize = 200;
 
 /// Reads an exceptions file and checks its names against the program.
 pub fn load_exceptions(path: &Path, prog: &Program, opts: &FiniteOptions) -> Result<ExceptionSpec, Diagnostic> {
+    let direct = derefs::direct(prog);
+    let prog = direct.as_ref().unwrap_or(prog);
     let display = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| Diagnostic::file(&display, format!("cannot read the exceptions file: {e}")))?;
     let spec = ExceptionSpec::parse(&display, &text)?;
@@ -170,6 +173,8 @@ pub fn load_exceptions(path: &Path, prog: &Program, opts: &FiniteOptions) -> Res
 
 /// Tries to prove the open assertions.
 pub fn prove(prog: &Program, open: &[AssertId], opts: &FiniteOptions) -> Vec<FiniteOutcome> {
+    let direct = derefs::direct(prog);
+    let prog = direct.as_ref().unwrap_or(prog);
     let all = |status: FiniteStatus| open.iter().map(|&a| FiniteOutcome { cut: 0, assertion: a, status: status.clone() }).collect();
     // An exceptions file names templates, so identical ones stay apart for it.
     let mut m = match model::Model::build_counted(prog, opts.instances, &opts.counts, opts.exceptions.is_none()) {

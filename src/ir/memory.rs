@@ -380,6 +380,41 @@ impl MemoryModel {
         self.pts_expr(prog, e).iter().any(|t| t.root != Root::Unknown && !t.from_integer)
     }
 
+    /// The one whole scalar variable an lvalue designates, when it designates exactly that
+    /// (every target is the variable itself, reached as a pointer the program made from an
+    /// address rather than from an integer); `None` otherwise.
+    pub fn exact_var(&self, prog: &Program, lv: &Lval) -> Option<VarId> {
+        match self.lval_targets(prog, lv).as_slice() {
+            [Target { root: Root::Var(v), path, indexed: false, from_integer: false }] if path.is_empty() && prog.var(*v).ty.is_scalar() => Some(*v),
+            _ => None,
+        }
+    }
+
+    /// The variables whose memory an lvalue may reach (objects of unknown memory and the heap
+    /// left out: unknown memory reaches only [`MemoryModel::escapes`]' variables).
+    pub fn reached_vars(&self, prog: &Program, lv: &Lval) -> Vec<VarId> {
+        self.lval_targets(prog, lv)
+            .into_iter()
+            .filter_map(|t| match t.root {
+                Root::Var(v) => Some(v),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Whether code without a definition or a pointer made from an integer may reach a
+    /// variable.
+    pub fn escapes(&self, prog: &Program, v: VarId) -> bool {
+        prog.known_to_unknown_code.contains(&v) || self.escaped.iter().any(|t| t.root == Root::Var(v))
+    }
+
+    /// The abstract locations whose points-to sets may hold an address into a variable.
+    pub fn holders_of(&self, v: VarId) -> Vec<AbsKind> {
+        let mut out: Vec<AbsKind> = self.pts.iter().filter(|(_, s)| s.iter().any(|t| t.root == Root::Var(v))).map(|(k, _)| k.clone()).collect();
+        out.sort();
+        out
+    }
+
     /// The objects an lvalue designates; `addressed` when only its address is taken, so
     /// that nothing is accessed.
     fn designated(&self, prog: &Program, lv: &Lval, addressed: bool) -> Vec<Target> {

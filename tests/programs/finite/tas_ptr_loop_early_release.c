@@ -1,0 +1,36 @@
+#include <pthread.h>
+#include <assert.h>
+
+// tas_ptr_loop.c releasing the lock before the counter goes back down: the next worker
+// may find it at 1.
+extern int __VERIFIER_nondet_int(void);
+int busy = 0;
+int count = 0;
+
+void __VERIFIER_atomic_swap_in(int *flag, int *old) {
+    *old = *flag;
+    *flag = 1;
+}
+
+void *worker(void *arg) {
+    int got;
+    while (1) {
+        __VERIFIER_atomic_swap_in(&busy, &got);
+        while (got == 1) {
+            __VERIFIER_atomic_swap_in(&busy, &got);
+        }
+        count = count + 1;
+        assert(count == 1);
+        busy = 0;
+        count = count - 1;
+    }
+    return 0;
+}
+
+int main(void) {
+    pthread_t t;
+    while (1) {
+        pthread_create(&t, 0, worker, 0);
+    }
+    return 0;
+}
