@@ -411,6 +411,12 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
 /// whole query is posed.
 const SLICE_SHARE: f64 = 0.2;
 
+/// Z3's resource units all the slices of one query may spend. Their answers must not depend
+/// on the machine's load, so the time share above is only a backstop: the slices that found
+/// the indexer's (32 threads, `--bound 5`) collision spent 2.0 M units (0.6 M on the `unsat`
+/// slice of 2, 1.4 M on the slice of 4), about a second.
+const SLICE_RLIMIT: u64 = 20_000_000;
+
 /// Fewest thread instances (the root aside) for which slices are tried first: below it the
 /// whole query is about as cheap as a slice.
 const SLICE_MIN_INSTANCES: usize = 4;
@@ -421,7 +427,8 @@ const SLICE_MIN_INSTANCES: usize = 4;
 /// clocks on the whole formula left Z3 as slow as the whole query). Only a replayed violation
 /// is returned, with its schedule; every other answer (`unsat`, a timeout, a candidate that
 /// does not replay) leaves the verdict to the whole query, which alone may claim there is no
-/// violation. They spend at most `SLICE_SHARE` of the query's time limit.
+/// violation. They spend at most [`SLICE_RLIMIT`] of Z3's resource units, and at most
+/// `SLICE_SHARE` of the query's time limit.
 #[allow(clippy::too_many_arguments)]
 fn sliced(
     prog: &Program,
@@ -446,9 +453,10 @@ fn sliced(
     };
     let end = start + limit.mul_f64(SLICE_SHARE);
     let mut size = 2;
+    let mut units = SLICE_RLIMIT;
     while size < order.len() {
         let left = end.saturating_duration_since(Instant::now());
-        if left.is_zero() {
+        if left.is_zero() || units == 0 {
             return None;
         }
         let mut keep = vec![false; sk.instances.len()];
@@ -465,7 +473,9 @@ fn sliced(
             Some(sq) => {
                 let mut z3 = solve::Z3::load(&sk.terms, &enc.constraints, left, Some(end)).ok()?;
                 z3.set_timeout(end.saturating_duration_since(Instant::now()));
+                z3.set_rlimit(units.min(u32::MAX as u64) as u32);
                 let ans = z3.check(&sk.terms, &[sq.activate]);
+                units = units.saturating_sub(z3.rlimit_used());
                 if let solve::Answer::Sat = ans {
                     let mut schedule = None;
                     return match confirm(prog, layout, sk, &enc, &mut z3, sq, opts, witness, &mut schedule) {

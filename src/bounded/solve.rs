@@ -202,6 +202,23 @@ impl Z3 {
         self.solver.set_params(&p);
     }
 
+    /// Caps the work of each following query at `units` of Z3's resource count, a limit that,
+    /// unlike a timeout, ends a query at the same point on a busy machine as on an idle one.
+    pub fn set_rlimit(&mut self, units: u32) {
+        let mut p = Params::new();
+        p.set_u32("rlimit", units);
+        self.solver.set_params(&p);
+    }
+
+    /// Z3's resource count spent so far by this solver.
+    pub fn rlimit_used(&self) -> u64 {
+        match self.solver.get_statistics().value("rlimit count") {
+            Some(z3::StatisticsValue::UInt(n)) => n as u64,
+            Some(z3::StatisticsValue::Double(x)) => x as u64,
+            None => 0,
+        }
+    }
+
     /// Checks the encoding with the Boolean unknowns `assume` assumed true.
     pub fn check(&mut self, terms: &Terms, assume: &[T]) -> Answer {
         self.model = None;
