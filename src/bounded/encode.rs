@@ -85,30 +85,12 @@ pub fn estimate(pr: &Pruned) -> (u64, u64) {
 }
 
 /// Encodes the skeleton and the queries for `targets`; past `deadline`, gives up with
-/// [`super::SEARCH_BUDGET_SPENT`].
-pub fn encode(prog: &Program, layout: &Layout, sk: &mut Skeleton, pr: &Pruned, hints: Option<&Hints>, targets: &[AssertId], deadline: Option<Instant>) -> Result<Encoding, String> {
-    encode_within(prog, layout, sk, pr, hints, targets, deadline, None)
-}
-
-/// Encodes a slice: the instances `keep` leaves out run nothing before the selected failure
-/// (`pr` should be restricted to the others, [`Pruned::restrict`]). Every model is then an
-/// execution of the whole program up to the failure, but `unsat` says nothing about it.
+/// [`super::SEARCH_BUDGET_SPENT`]. With `keep`, it encodes a slice: the instances `keep`
+/// leaves out run nothing before the selected failure (`pr` should be restricted to the
+/// others, [`Pruned::restrict`]); every model is then an execution of the whole program up to
+/// the failure, but `unsat` says nothing about it.
 #[allow(clippy::too_many_arguments)]
-pub fn encode_slice(
-    prog: &Program,
-    layout: &Layout,
-    sk: &mut Skeleton,
-    pr: &Pruned,
-    hints: Option<&Hints>,
-    targets: &[AssertId],
-    deadline: Option<Instant>,
-    keep: &[bool],
-) -> Result<Encoding, String> {
-    encode_within(prog, layout, sk, pr, hints, targets, deadline, Some(keep))
-}
-
-#[allow(clippy::too_many_arguments)]
-fn encode_within(
+pub fn encode(
     prog: &Program,
     layout: &Layout,
     sk: &mut Skeleton,
@@ -413,16 +395,8 @@ fn queries(t: &mut Terms, ord: &Order, targets: &[AssertId], keep: Option<&[bool
 }
 
 fn reachable(t: &Terms, roots: &[T]) -> usize {
-    let mut seen = vec![false; t.len()];
-    let mut stack: Vec<T> = roots.to_vec();
     let mut n = 0;
-    while let Some(x) = stack.pop() {
-        if std::mem::replace(&mut seen[x.0 as usize], true) {
-            continue;
-        }
-        n += 1;
-        stack.extend(super::term::children(t.node(x)));
-    }
+    t.walk(roots, &mut vec![false; t.len()], |_| n += 1);
     n
 }
 

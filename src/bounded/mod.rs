@@ -236,7 +236,7 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
     stats.events = sk.events.len();
     let t1 = Instant::now();
     let summary = sk.constraints.clone();
-    let enc = match encode::encode(prog, &layout, &mut sk, &pr, hints, targets, opts.deadline) {
+    let enc = match encode::encode(prog, &layout, &mut sk, &pr, hints, targets, opts.deadline, None) {
         Ok(e) => e,
         Err(why) => {
             let mut r = all(why);
@@ -467,7 +467,7 @@ fn sliced(
         sizes.push(size);
         let spr = pr.restrict(|e| keep[sk.events[e as usize].thread as usize]);
         sk.constraints = summary.to_vec();
-        let enc = encode::encode_slice(prog, layout, sk, &spr, hints, &[q.assert], Some(end), &keep).ok()?;
+        let enc = encode::encode(prog, layout, sk, &spr, hints, &[q.assert], Some(end), Some(&keep)).ok()?;
         let ans = match enc.queries.first() {
             None => solve::Answer::Unsat,
             Some(sq) => {
@@ -503,22 +503,11 @@ fn relevance(sk: &skeleton::Skeleton, pr: &prune::Pruned, q: &encode::Query) -> 
     let t = &sk.terms;
     let read_of: HashMap<term::T, usize> = pr.reads.iter().enumerate().map(|(i, &r)| (sk.events[r as usize].val, i)).collect();
     // The reads a set of terms depends on, each term node visited once (`seen` shared).
-    let reads_under = |roots: &[term::T], seen: &mut HashSet<term::T>, out: &mut Vec<usize>| {
-        let mut stack: Vec<term::T> = roots.to_vec();
-        while let Some(x) = stack.pop() {
-            if !seen.insert(x) {
-                continue;
-            }
-            if let Some(&ri) = read_of.get(&x) {
-                out.push(ri);
-            }
-            stack.extend(term::children(t.node(x)));
-        }
-    };
+    let reads_under = |roots: &[term::T], seen: &mut [bool], out: &mut Vec<usize>| t.walk(roots, seen, |x| out.extend(read_of.get(&x)));
     let mut best: Option<(usize, u32, Vec<usize>)> = None;
     for &(f, _) in &q.failures {
         let mut reads = Vec::new();
-        reads_under(&[sk.events[f as usize].occ], &mut HashSet::new(), &mut reads);
+        reads_under(&[sk.events[f as usize].occ], &mut vec![false; t.len()], &mut reads);
         if best.as_ref().is_none_or(|b| (reads.len(), f) < (b.0, b.1)) {
             best = Some((reads.len(), f, reads));
         }
@@ -536,7 +525,7 @@ fn relevance(sk: &skeleton::Skeleton, pr: &prune::Pruned, q: &encode::Query) -> 
         // (the earlier ones mostly decide how the thread got there).
         reads.sort_unstable_by(|a, b| b.cmp(a));
         place(sk.events[f as usize].thread, &mut order);
-        let mut seen = HashSet::new();
+        let mut seen = vec![false; t.len()];
         let mut queued: HashSet<usize> = reads.iter().copied().collect();
         let mut queue: std::collections::VecDeque<usize> = reads.into();
         while let Some(ri) = queue.pop_front() {

@@ -39,13 +39,7 @@ fn num(v: i128) -> Int {
 /// Builds the Z3 term of every node reachable from `roots` (`None` once `deadline` passed).
 fn build(terms: &Terms, roots: &[T], init: &FuncDecl, deadline: Option<Instant>) -> Option<Vec<Option<Z>>> {
     let mut need = vec![false; terms.len()];
-    let mut stack: Vec<T> = roots.to_vec();
-    while let Some(x) = stack.pop() {
-        if std::mem::replace(&mut need[x.0 as usize], true) {
-            continue;
-        }
-        stack.extend(super::term::children(terms.node(x)));
-    }
+    terms.walk(roots, &mut need, |_| {});
     let mut z: Vec<Option<Z>> = vec![None; terms.len()];
     // Children have smaller ids, so one pass in id order builds every node after its parts.
     for i in 0..terms.len() {

@@ -132,6 +132,19 @@ impl Terms {
         &self.nodes[t.0 as usize]
     }
 
+    /// Calls `f` on every term reachable from `roots` that `seen` (one flag per term) does not
+    /// yet mark, depth first, marking each; a shared `seen` visits a node once across calls.
+    pub fn walk(&self, roots: &[T], seen: &mut [bool], mut f: impl FnMut(T)) {
+        let mut stack: Vec<T> = roots.to_vec();
+        while let Some(x) = stack.pop() {
+            if std::mem::replace(&mut seen[x.0 as usize], true) {
+                continue;
+            }
+            f(x);
+            stack.extend(children(self.node(x)));
+        }
+    }
+
     /// The interval of an integer term.
     pub fn range(&self, t: T) -> Range {
         self.ranges[t.0 as usize]
