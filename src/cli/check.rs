@@ -106,8 +106,8 @@ pub struct AnalysisArgs {
     /// (instead of the automatic ones for flags and locks).
     #[arg(long, value_name = "FILE", value_parser = exceptions_file)]
     pub exceptions: Option<PathBuf>,
-    /// Seconds the finite-state engine may spend per file (default: a tenth of
-    /// --search-time, at most 5).
+    /// Seconds the finite-state engine may spend per file, and the transaction summaries as
+    /// much again on what it leaves open (default: a tenth of --search-time, at most 5).
     #[arg(long, value_name = "SECS", value_parser = positive_seconds)]
     pub finite_time: Option<f64>,
     /// Write an SV-COMP witness to FILE: the first violation's, or, when COARSEN proves every

@@ -831,14 +831,24 @@ impl<'p> Model<'p> {
         }
     }
 
-    /// Readable form of a global store.
+    /// Readable form of a global store. Cells the projection has lost are listed once at the
+    /// end, runs of one array's elements as a range, so a failing state of a program with big
+    /// arrays stays one readable line.
     pub fn show_global(&self, g: &[i128]) -> String {
         let mut parts = Vec::new();
+        let mut lost: Vec<&str> = Vec::new();
         for (k, v) in g.iter().enumerate() {
             if (k == self.owner_cell || k == self.halted_cell || k > self.halted_cell) && *v == 0 {
                 continue;
             }
-            parts.push(format!("{}={}", self.global_names[k], show_val(*v)));
+            if *v == TOP {
+                lost.push(&self.global_names[k]);
+            } else {
+                parts.push(format!("{}={}", self.global_names[k], v));
+            }
+        }
+        if !lost.is_empty() {
+            parts.push(format!("any value in {}", ranges(&lost)));
         }
         parts.join(" ")
     }
@@ -886,12 +896,40 @@ fn masked_keys(text: &str, keys: &[(&str, bool)]) -> (String, Vec<u32>) {
     (out, vars)
 }
 
-fn show_val(v: i128) -> String {
-    if v == TOP {
-        "?".into()
-    } else {
-        v.to_string()
+/// Cell names joined by commas, with consecutive elements of one array (`a[0]`, `a[1]`, …)
+/// written as one range `a[0..19]`.
+fn ranges(names: &[&str]) -> String {
+    let split = |n: &str| -> Option<(String, u64)> {
+        let (base, rest) = n.strip_suffix(']')?.rsplit_once('[')?;
+        Some((base.to_string(), rest.parse().ok()?))
+    };
+    let mut out: Vec<String> = Vec::new();
+    let mut run: Option<(String, u64, u64)> = None;
+    let close = |run: &mut Option<(String, u64, u64)>, out: &mut Vec<String>| {
+        if let Some((b, lo, hi)) = run.take() {
+            out.push(if lo == hi { format!("{b}[{lo}]") } else { format!("{b}[{lo}..{hi}]") });
+        }
+    };
+    for n in names {
+        match split(n) {
+            Some((b, i)) => {
+                if let Some((rb, _, hi)) = run.as_mut() {
+                    if *rb == b && *hi + 1 == i {
+                        *hi = i;
+                        continue;
+                    }
+                }
+                close(&mut run, &mut out);
+                run = Some((b, i, i));
+            }
+            None => {
+                close(&mut run, &mut out);
+                out.push(n.to_string());
+            }
+        }
     }
+    close(&mut run, &mut out);
+    out.join(", ")
 }
 
 /// The magnitude up to which values stay exact: the program's constants, scaled by the number
@@ -1301,5 +1339,17 @@ fn scan_lval(prog: &Program, lv: &Lval, ctx: Ctx, escaped: &mut Vec<VarId>) {
         if let Some(v) = lv.root_var() {
             escaped.push(v);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ranges;
+
+    #[test]
+    fn lost_cells_are_listed_with_array_runs_as_ranges() {
+        let names = ["a[0]", "a[1]", "a[2]", "x", "a[4]", "b[3]", "b[4]", "c"];
+        assert_eq!(ranges(&names), "a[0..2], x, a[4], b[3..4], c");
+        assert_eq!(ranges(&["m[x]", "q[1]"]), "m[x], q[1]");
     }
 }
