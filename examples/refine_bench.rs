@@ -3,14 +3,18 @@
 //! fixpoint, states of the exact exploration, and seconds of each. `benchmarks/finite/refine.sh`
 //! runs it on the filter lock and the protocols of `tests/programs/finite`.
 //!
-//!     cargo run --release --example refine_bench -- FILE [SECONDS] [refine|exact|both]
+//!     cargo run --release --example refine_bench -- FILE [SECONDS] [refine|exact|products|both]
 //!
 //! `REFINE_STORES` bounds the loop's stores of each kind (default 4,000, as in `finite::prove`).
 //! `EXACT_STATES` bounds the exact exploration's states (default 16,000,000, as in `finite::prove`).
-//! One engine per process (`refine` or `exact`) lets `/usr/bin/time` report each one's memory.
+//! `EXACT_STORES` bounds the global and local stores of the product exploration (default 200,000).
+//! `products` runs the exact exploration stored as products per global store
+//! (`finite::products`) instead. One engine per process lets `/usr/bin/time` report each
+//! one's memory.
 
 use duet_rs::finite::explicit::Explicit;
 use duet_rs::finite::model::Model;
+use duet_rs::finite::products::Products;
 use duet_rs::finite::refine::{refine, Budget, Verdict};
 use duet_rs::frontend::{self, FrontendOptions};
 use duet_rs::ir::AssertId;
@@ -54,6 +58,19 @@ fn main() {
             t0.elapsed().as_secs_f64(),
             verdicts.join("; ")
         );
+    }
+    if which == "products" {
+        let t0 = Instant::now();
+        let stores = std::env::var("EXACT_STORES").ok().and_then(|v| v.parse().ok()).unwrap_or(200_000);
+        let res = match Products::run(&m, stores, std::env::var("EXACT_STATES").ok().and_then(|v| v.parse().ok()).unwrap_or(16_000_000), Some(t0 + Duration::from_secs_f64(secs))) {
+            Ok(x) => {
+                let failing = open.iter().filter(|&&a| !x.failures(a).is_empty()).count();
+                format!("{} products standing, {} explored, {} global stores, {} of {} assertions failing", x.products(), x.explored, x.space.globals.items.len(), failing, open.len())
+            }
+            Err(e) => format!("declined ({e})"),
+        };
+        println!("products: {res}, {:.2} s", t0.elapsed().as_secs_f64());
+        return;
     }
     if which != "refine" {
         let t0 = Instant::now();

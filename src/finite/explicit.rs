@@ -31,13 +31,15 @@ pub struct Explicit<'m, 'p> {
 
 /// Sets of local stores a thread may stand in, numbered in order of discovery.
 #[derive(Default)]
-struct Positions {
-    items: Vec<Box<[u32]>>,
+pub(super) struct Positions {
+    /// The sets by number.
+    pub(super) items: Vec<Box<[u32]>>,
     index: hashbrown::HashMap<Box<[u32]>, u32>,
 }
 
 impl Positions {
-    fn intern(&mut self, v: Box<[u32]>) -> u32 {
+    /// The number of a set, new or not.
+    pub(super) fn intern(&mut self, v: Box<[u32]>) -> u32 {
         if let Some(&i) = self.index.get(&v) {
             return i;
         }
@@ -49,11 +51,11 @@ impl Positions {
 }
 
 /// Per class: the successors of each (global store, position) pair, computed once.
-type PositionCache = hashbrown::HashMap<(u32, u32), Vec<(u32, u32)>>;
+pub(super) type PositionCache = hashbrown::HashMap<(u32, u32), Vec<(u32, u32)>>;
 
 /// Successors of a thread of class `class` at position `p` in global store `g`: each member
 /// steps, each result settles, and the results with one global store form one position.
-fn step_position(space: &mut Space, positions: &mut Positions, cache: &mut PositionCache, class: usize, g: u32, p: u32) -> Result<Vec<(u32, u32)>, Decline> {
+pub(super) fn step_position(space: &mut Space, positions: &mut Positions, cache: &mut PositionCache, class: usize, g: u32, p: u32) -> Result<Vec<(u32, u32)>, Decline> {
     if let Some(s) = cache.get(&(g, p)) {
         return Ok(s.clone());
     }
