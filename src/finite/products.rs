@@ -29,7 +29,7 @@ use super::explicit::{step_position, PositionCache, Positions};
 use super::model::{Decline, Model};
 use super::space::Space;
 use crate::ir::AssertId;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// The reachable states of the projection, as products per global store.
 pub struct Products<'m, 'p> {
@@ -93,15 +93,19 @@ impl<'m, 'p> Products<'m, 'p> {
             let prod = x.items[k].clone();
             for i in 0..m.slots.len() {
                 let class = m.slots[i].class;
-                // Ordered, so numbering (and every output) is deterministic.
-                let mut targets = BTreeSet::new();
+                // The successors that reach one global store form one product (they differ
+                // only in this thread's position). Ordered, so numbering (and every output) is
+                // deterministic.
+                let mut targets: BTreeMap<u32, BTreeSet<u32>> = BTreeMap::new();
                 for &p in x.sets[class].items[prod[i + 1] as usize].clone().iter() {
-                    targets.extend(step_position(&mut x.space, &mut x.positions[class], &mut caches[class], class, prod[0], p)?);
+                    for (g, p2) in step_position(&mut x.space, &mut x.positions[class], &mut caches[class], class, prod[0], p)? {
+                        targets.entry(g).or_default().insert(p2);
+                    }
                 }
-                for (g, p) in targets {
+                for (g, ps) in targets {
                     let mut q = prod.clone();
                     q[0] = g;
-                    q[i + 1] = x.sets[class].intern(Box::new([p]));
+                    q[i + 1] = x.sets[class].intern(ps.into_iter().collect());
                     x.add(q, &mut stack);
                 }
             }
