@@ -261,8 +261,8 @@ pub fn prove(prog: &Program, open: &[AssertId], opts: &FiniteOptions) -> Vec<Fin
     if !left.is_empty() && opts.exact_fallback {
         // Interchangeable threads are best stored one state per orbit (sorted); threads that
         // differ are stored as products per global store, which is exact too and far smaller
-        // where they wait independently of each other (the filter lock at n = 5: 18 s instead
-        // of 209 s, `benchmarks/finite/results-products-20261129.md`).
+        // where they wait independently of each other (the filter lock at n = 5: 11.6 s
+        // instead of 134 s, `benchmarks/finite/results-products-20261129.md`).
         let symmetric = m.classes.iter().any(|c| c.count.is_some_and(|n| n > 1));
         let run = if symmetric {
             explicit::Explicit::run(&m, opts.max_stores, opts.max_states, opts.deadline).map(Exact::States)
