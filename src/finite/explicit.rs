@@ -205,32 +205,52 @@ impl<'m, 'p> Explicit<'m, 'p> {
 
     /// Failing states of an assertion, described; empty when it holds in every reachable state.
     pub fn failures(&self, a: AssertId) -> Vec<String> {
-        let m = self.space.m;
-        let locs = &m.prog.assertion(a).locs;
-        let mut memo: HashMap<(usize, u32, u32), Option<String>> = HashMap::new();
-        let mut out = Vec::new();
+        let mut f = Failures::new(&self.space, &self.positions, a);
         for s in (0..self.states.len()).map(|k| self.states.get(k)) {
-            let gv = &self.space.globals.items[s[0] as usize];
-            for (i, slot) in m.slots.iter().enumerate() {
-                // A position fails when any member does: the thread may have picked it.
-                let bad = memo
-                    .entry((i, s[0], s[i + 1]))
-                    .or_insert_with(|| {
-                        self.positions[slot.class].items[s[i + 1] as usize]
-                            .iter()
-                            .map(|&l| &self.space.locals[slot.class].items[l as usize])
-                            .find(|lv| m.may_fail(gv, lv).is_some_and(|(pc, _)| locs.contains(&pc)))
-                            .map(|lv| m.show_local(lv))
-                    })
-                    .clone();
-                if let Some(at) = bad {
-                    if out.len() < 5 {
-                        out.push(format!("{} at {} with {}", slot.name, at, m.show_global(gv)));
-                    }
-                }
+            for i in 0..self.space.m.slots.len() {
+                f.visit(i, s[0], s[i + 1]);
             }
         }
-        out
+        f.out
+    }
+}
+
+/// The failing states of one assertion, gathered position by position: at most five
+/// described, each (slot, global store, position) judged once.
+pub(super) struct Failures<'a, 'm, 'p> {
+    space: &'a Space<'m, 'p>,
+    positions: &'a [Positions],
+    locs: &'a [crate::ir::LocId],
+    memo: HashMap<(usize, u32, u32), Option<String>>,
+    /// The failing states found, described.
+    pub(super) out: Vec<String>,
+}
+
+impl<'a, 'm, 'p> Failures<'a, 'm, 'p> {
+    /// Gathers the failures of `a` over states of `space` whose positions are `positions`.
+    pub(super) fn new(space: &'a Space<'m, 'p>, positions: &'a [Positions], a: AssertId) -> Self {
+        Failures { space, positions, locs: &space.m.prog.assertion(a).locs, memo: HashMap::new(), out: Vec::new() }
+    }
+
+    /// Slot `i` stands at position `p` in global store `g`.
+    pub(super) fn visit(&mut self, i: usize, g: u32, p: u32) {
+        let (space, positions, locs) = (self.space, self.positions, self.locs);
+        let m = space.m;
+        let slot = &m.slots[i];
+        let gv = &space.globals.items[g as usize];
+        // A position fails when any member does: the thread may have picked it.
+        let bad = self.memo.entry((i, g, p)).or_insert_with(|| {
+            positions[slot.class].items[p as usize]
+                .iter()
+                .map(|&l| &space.locals[slot.class].items[l as usize])
+                .find(|lv| m.may_fail(gv, lv).is_some_and(|(pc, _)| locs.contains(&pc)))
+                .map(|lv| m.show_local(lv))
+        });
+        if let Some(at) = bad {
+            if self.out.len() < 5 {
+                self.out.push(format!("{} at {} with {}", slot.name, at, m.show_global(gv)));
+            }
+        }
     }
 }
 

@@ -25,7 +25,7 @@
 //! exploration ends; sorting the sets of interchangeable threads broke that containment and
 //! looped on programs with several identical threads.
 
-use super::explicit::{step_position, PositionCache, Positions};
+use super::explicit::{step_position, Failures, PositionCache, Positions};
 use super::model::{Decline, Model};
 use super::space::Space;
 use crate::ir::AssertId;
@@ -179,34 +179,15 @@ impl<'m, 'p> Products<'m, 'p> {
 
     /// Failing states of an assertion, described; empty when it holds in every reachable state.
     pub fn failures(&self, a: AssertId) -> Vec<String> {
-        let m = self.space.m;
-        let locs = &m.prog.assertion(a).locs;
-        let mut memo: HashMap<(usize, u32, u32), Option<String>> = HashMap::new();
-        let mut out = Vec::new();
+        let mut f = Failures::new(&self.space, &self.positions, a);
         for prod in self.items.iter().zip(&self.live).filter(|(_, &l)| l).map(|(p, _)| p) {
-            let gv = &self.space.globals.items[prod[0] as usize];
-            for (i, slot) in m.slots.iter().enumerate() {
+            for (i, slot) in self.space.m.slots.iter().enumerate() {
                 for &p in self.sets[slot.class].items[prod[i + 1] as usize].iter() {
-                    // A position fails when any member does: the thread may have picked it.
-                    let bad = memo
-                        .entry((i, prod[0], p))
-                        .or_insert_with(|| {
-                            self.positions[slot.class].items[p as usize]
-                                .iter()
-                                .map(|&l| &self.space.locals[slot.class].items[l as usize])
-                                .find(|lv| m.may_fail(gv, lv).is_some_and(|(pc, _)| locs.contains(&pc)))
-                                .map(|lv| m.show_local(lv))
-                        })
-                        .clone();
-                    if let Some(at) = bad {
-                        if out.len() < 5 {
-                            out.push(format!("{} at {} with {}", slot.name, at, m.show_global(gv)));
-                        }
-                    }
+                    f.visit(i, prod[0], p);
                 }
             }
         }
-        out
+        f.out
     }
 }
 
