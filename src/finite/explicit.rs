@@ -157,17 +157,36 @@ impl StateSet {
     }
 }
 
-impl<'m, 'p> Explicit<'m, 'p> {
-    /// Explores every reachable state, declining past `max_states` or the deadline.
-    pub fn run(m: &'m Model<'p>, limit: usize, max_states: usize, deadline: Option<std::time::Instant>) -> Result<Self, Decline> {
+/// What both exact explorations start from: the stores, the initial global store, and per
+/// class the positions (with the initial one numbered) and the cache of their steps.
+pub(super) struct Start<'m, 'p> {
+    pub(super) space: Space<'m, 'p>,
+    pub(super) g0: u32,
+    pub(super) positions: Vec<Positions>,
+    pub(super) caches: Vec<PositionCache>,
+    /// Per class: the initial position's number.
+    pub(super) start: Vec<u32>,
+}
+
+impl<'m, 'p> Start<'m, 'p> {
+    /// Declines for a class of unboundedly many threads: an exact exploration needs them all.
+    pub(super) fn new(m: &'m Model<'p>, limit: usize) -> Result<Self, Decline> {
         if let Some(c) = m.classes.iter().find(|c| c.count.is_none()) {
             return Err(format!("the exact exploration needs a fixed number of threads, and `{}` has unboundedly many", c.name));
         }
         let mut space = Space::new(m, limit);
         let (g0, ls) = space.initial();
         let mut positions: Vec<Positions> = (0..m.classes.len()).map(|_| Positions::default()).collect();
-        let mut caches: Vec<PositionCache> = (0..m.classes.len()).map(|_| PositionCache::default()).collect();
-        let start: Vec<u32> = ls.iter().enumerate().map(|(c, &l)| positions[c].intern(Box::new([l]))).collect();
+        let caches = (0..m.classes.len()).map(|_| PositionCache::default()).collect();
+        let start = ls.iter().enumerate().map(|(c, &l)| positions[c].intern(Box::new([l]))).collect();
+        Ok(Start { space, g0, positions, caches, start })
+    }
+}
+
+impl<'m, 'p> Explicit<'m, 'p> {
+    /// Explores every reachable state, declining past `max_states` or the deadline.
+    pub fn run(m: &'m Model<'p>, limit: usize, max_states: usize, deadline: Option<std::time::Instant>) -> Result<Self, Decline> {
+        let Start { mut space, g0, mut positions, mut caches, start } = Start::new(m, limit)?;
         let mut init = vec![g0];
         init.extend(m.slots.iter().map(|s| start[s.class]));
         let range = m.class_ranges();

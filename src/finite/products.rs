@@ -25,7 +25,7 @@
 //! exploration ends; sorting the sets of interchangeable threads broke that containment and
 //! looped on programs with several identical threads.
 
-use super::explicit::{step_position, Failures, PositionCache, Positions};
+use super::explicit::{step_position, Failures, Positions, Start};
 use super::model::{Decline, Model};
 use super::space::Space;
 use crate::ir::AssertId;
@@ -55,24 +55,9 @@ impl<'m, 'p> Products<'m, 'p> {
     /// Explores every reachable state, declining past `max_products` standing products or the
     /// deadline.
     pub fn run(m: &'m Model<'p>, limit: usize, max_products: usize, deadline: Option<std::time::Instant>) -> Result<Self, Decline> {
-        if let Some(c) = m.classes.iter().find(|c| c.count.is_none()) {
-            return Err(format!("the exact exploration needs a fixed number of threads, and `{}` has unboundedly many", c.name));
-        }
-        let mut space = Space::new(m, limit);
-        let (g0, ls) = space.initial();
-        let classes = m.classes.len();
-        let mut x = Products {
-            space,
-            positions: (0..classes).map(|_| Positions::default()).collect(),
-            sets: (0..classes).map(|_| Positions::default()).collect(),
-            items: Vec::new(),
-            live: Vec::new(),
-            by_global: HashMap::new(),
-            explored: 0,
-            standing: 0,
-        };
-        let mut caches: Vec<PositionCache> = (0..classes).map(|_| PositionCache::default()).collect();
-        let start: Vec<u32> = ls.iter().enumerate().map(|(c, &l)| x.positions[c].intern(Box::new([l]))).collect();
+        let Start { space, g0, positions, mut caches, start } = Start::new(m, limit)?;
+        let mut x =
+            Products { space, positions, sets: (0..m.classes.len()).map(|_| Positions::default()).collect(), items: Vec::new(), live: Vec::new(), by_global: HashMap::new(), explored: 0, standing: 0 };
         let mut init = vec![g0];
         init.extend(m.slots.iter().map(|s| x.sets[s.class].intern(Box::new([start[s.class]]))));
         // Depth first: breadth first lets more merges happen before a product's turn, but was
