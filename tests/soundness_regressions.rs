@@ -618,3 +618,11 @@ fn memcmp_compares_padding_bytes_and_a_bit_fields_whole_byte() {
         assert!(runs[0][1].1.contains("memcmp"), "{file}: {runs:?}");
     }
 }
+
+#[test]
+fn test_and_set_and_clear_on_a_wider_object_touch_only_one_byte() {
+    for file in ["s14_test_and_set_int.c", "s14_clear_int.c"] {
+        let runs = never_wrong(file);
+        assert!(runs.iter().flatten().all(|v| v.1.contains("wider than a byte")), "{file}: {runs:?}");
+    }
+}

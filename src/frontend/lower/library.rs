@@ -1653,6 +1653,12 @@ impl<'a> Lowerer<'a> {
     /// over the object, whose address is evaluated once before it.
     fn atomic_builtin(&mut self, name: &str, args: &'a [Node<Expression>], span: Span) -> Result<Option<Val>, Fatal> {
         let (lv, ty) = self.atomic_target(&args[0])?;
+        if matches!(name, "__atomic_test_and_set" | "__atomic_clear") && !matches!(&ty, CType::Bool | CType::Int(IntTy { bits: 8, .. }, _)) {
+            // GCC sets or clears only the byte at the address, which in a wider object is
+            // part of its value.
+            let construct = format!("`{name}` on an object wider than a byte (it sets or clears only the byte at the address)");
+            self.unsupported.push(Unsupported { span, construct });
+        }
         let lv = self.stabilize(lv, span);
         let old = self.temp(ty.clone());
         let oldv = || Val { e: Expr::Load(Lval::Var(old)), ty: ty.clone() };
