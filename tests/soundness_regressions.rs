@@ -626,3 +626,9 @@ fn test_and_set_and_clear_on_a_wider_object_touch_only_one_byte() {
         assert!(runs.iter().flatten().all(|v| v.1.contains("wider than a byte")), "{file}: {runs:?}");
     }
 }
+
+#[test]
+fn a_compare_exchange_whose_weak_argument_is_not_a_constant_is_strong() {
+    let runs = never_wrong("s14_weak_not_constant.c");
+    assert_eq!((runs[0][0].0.as_str(), runs[0][1].0.as_str()), ("safe", "violated"), "{runs:?}");
+}

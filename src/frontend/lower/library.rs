@@ -1819,8 +1819,9 @@ impl<'a> Lowerer<'a> {
         self.emit(Action::AtomicBegin, span);
         self.emit(Action::Assign(Lval::Var(old), Expr::Load(lv.clone())), span);
         let mut differ = self.branch(Expr::Binary(BinOp::Eq, Box::new(Expr::Load(Lval::Var(old))), Box::new(Expr::Load(Lval::Var(et))), Ty::INT), span);
-        if !matches!(weak, Expr::Const(0, _)) {
-            // A weak exchange may fail spuriously: the hardware's choice, an input.
+        if matches!(weak, Expr::Const(k, _) if k != 0) {
+            // A weak exchange may fail spuriously: the hardware's choice, an input. GCC makes
+            // an exchange weak only for a constant argument; any other is strong.
             let spurious = self.branch(Expr::Nondet(Ty::Bool), span);
             differ.extend(spurious);
         }
