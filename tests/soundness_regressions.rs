@@ -600,3 +600,35 @@ fn a_multi_character_constant_holds_all_its_characters() {
     let runs = never_wrong("multi_char_constant.c");
     assert_eq!((runs[0][0].0.as_str(), runs[0][1].0.as_str()), ("safe", "violated"), "{runs:?}");
 }
+
+#[test]
+fn a_string_or_memory_comparison_fixes_only_the_sign_of_its_result() {
+    for (file, what) in [("s14_strcmp_magnitude.c", "magnitude of `strcmp`"), ("s14_memcmp_magnitude.c", "magnitude of `memcmp`")] {
+        let runs = never_wrong(file);
+        assert_eq!(runs[0][0].0, "safe", "{file}: {runs:?}");
+        assert!(runs[0][1].1.contains(what), "{file}: {runs:?}");
+    }
+}
+
+#[test]
+fn memcmp_compares_padding_bytes_and_a_bit_fields_whole_byte() {
+    for file in ["s14_memcmp_padding.c", "s14_memcmp_bit_field.c"] {
+        let runs = never_wrong(file);
+        assert_eq!(runs[0][0].0, "safe", "{file}: {runs:?}");
+        assert!(runs[0][1].1.contains("memcmp"), "{file}: {runs:?}");
+    }
+}
+
+#[test]
+fn test_and_set_and_clear_on_a_wider_object_touch_only_one_byte() {
+    for file in ["s14_test_and_set_int.c", "s14_clear_int.c"] {
+        let runs = never_wrong(file);
+        assert!(runs.iter().flatten().all(|v| v.1.contains("wider than a byte")), "{file}: {runs:?}");
+    }
+}
+
+#[test]
+fn a_compare_exchange_whose_weak_argument_is_not_a_constant_is_strong() {
+    let runs = never_wrong("s14_weak_not_constant.c");
+    assert_eq!((runs[0][0].0.as_str(), runs[0][1].0.as_str()), ("safe", "violated"), "{runs:?}");
+}

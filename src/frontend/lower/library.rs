@@ -1433,11 +1433,12 @@ impl<'a> Lowerer<'a> {
             let go_on = self.branch(Self::eq(xe.clone(), Expr::int(0)), span);
             self.emit(Action::Assign(Lval::Var(r), Expr::int(0)), span);
             done.extend(std::mem::take(&mut self.cur));
-            // Different: the difference of the characters as unsigned char (glibc and musl).
+            // Different: the sign of the characters' difference as unsigned char.
             self.cur = same;
             let ux = Expr::Cast(Ty::INT, Box::new(Expr::Cast(uchar, Box::new(xe))));
             let uy = Expr::Cast(Ty::INT, Box::new(Expr::Cast(uchar, Box::new(ye))));
-            self.emit(Action::Assign(Lval::Var(r), Expr::Binary(BinOp::Sub, Box::new(ux), Box::new(uy), Ty::INT)), span);
+            let v = self.signed_like(ux, uy, "the magnitude of `strcmp`'s result", span);
+            self.emit(Action::Assign(Lval::Var(r), v), span);
             done.extend(std::mem::take(&mut self.cur));
             self.cur = go_on;
         }
@@ -1564,6 +1565,9 @@ impl<'a> Lowerer<'a> {
             }
             _ => None,
         };
+        // Floating-point values equal as numbers may differ as bytes (0.0 and -0.0) and the
+        // other way round (a NaN).
+        let pairs = pairs.filter(|ps| ps.iter().all(|(x, _)| !matches!(x.ty, CType::Float(_))));
         let Some(pairs) = pairs else {
             let h = self.havoc(Ty::INT, "`memcmp` the front-end cannot follow", span);
             self.emit(Action::Assign(Lval::Var(r), h), span);
@@ -1571,8 +1575,18 @@ impl<'a> Lowerer<'a> {
         };
         let uchar = Ty::Int(IntTy { bits: 8, signed: false });
         let mut done = Vec::new();
+        // Bytes no scalar covers (padding, the unused bits of a bit-field's unit) hold
+        // whatever was stored there last, which the leaves do not track: once one lies before
+        // a scalar, that scalar no longer decides the result's sign, and the result of equal
+        // scalars may be anything.
+        let mut covered = 0u64;
+        let mut clean = true;
         for (x, y) in pairs {
-            let bytes = x.size == 1 && x.ty.is_integral();
+            if x.off > covered || x.bit_field {
+                clean = false;
+            }
+            let bytes = clean && x.size == 1 && x.ty.is_integral();
+            covered = covered.max(x.off + x.size);
             let tx = self.temp(x.ty.clone());
             self.emit(Action::Assign(Lval::Var(tx), Expr::Load(x.lv)), span);
             let ty_ = self.temp(y.ty.clone());
@@ -1584,10 +1598,11 @@ impl<'a> Lowerer<'a> {
             let v = if bytes {
                 let ux = Expr::Cast(Ty::INT, Box::new(Expr::Cast(uchar, Box::new(xe))));
                 let uy = Expr::Cast(Ty::INT, Box::new(Expr::Cast(uchar, Box::new(ye))));
-                Expr::Binary(BinOp::Sub, Box::new(ux), Box::new(uy), Ty::INT)
+                self.signed_like(ux, uy, "the magnitude of `memcmp`'s result", span)
             } else {
-                // Which way wider objects differ depends on their bytes' order: some non-zero value.
-                let h = self.havoc(Ty::INT, "the sign of `memcmp` over objects wider than a byte", span);
+                // Which way wider objects (or bytes after uncompared ones) differ depends on bytes
+                // the leaves do not show: some non-zero value.
+                let h = self.havoc(Ty::INT, "the sign of `memcmp` over objects wider than a byte, bit-fields or bytes after padding", span);
                 let t = self.temp(CType::int());
                 self.emit(Action::Assign(Lval::Var(t), h), span);
                 self.emit(Action::Assume(Expr::Binary(BinOp::Ne, Box::new(Expr::Load(Lval::Var(t))), Box::new(Expr::int(0)), Ty::INT)), span);
@@ -1597,9 +1612,27 @@ impl<'a> Lowerer<'a> {
             done.extend(std::mem::take(&mut self.cur));
             self.cur = keep;
         }
-        self.emit(Action::Assign(Lval::Var(r), Expr::int(0)), span);
+        let n = n.expect("pairs need a constant size").max(0) as u64;
+        let equal = if clean && covered >= n { Expr::int(0) } else { self.havoc(Ty::INT, "`memcmp` over padding bytes or a bit-field's unused bits", span) };
+        self.emit(Action::Assign(Lval::Var(r), equal), span);
         self.cur.extend(done);
         Ok(Some(Val { e: Expr::Load(Lval::Var(r)), ty: CType::int() }))
+    }
+
+    /// Some `int` with the sign of `a - b` (which differ): C fixes only the sign of a
+    /// comparison function's result, and GCC folds calls on constants to -1 or 1 where the
+    /// C library returns the difference.
+    fn signed_like(&mut self, a: Expr, b: Expr, what: &str, span: Span) -> Expr {
+        let t = self.temp(CType::int());
+        let h = self.havoc(Ty::INT, what, span);
+        self.emit(Action::Assign(Lval::Var(t), h), span);
+        let above = self.branch(Expr::Binary(BinOp::Lt, Box::new(a), Box::new(b), Ty::INT), span);
+        self.emit(Action::Assume(Expr::Binary(BinOp::Lt, Box::new(Expr::Load(Lval::Var(t))), Box::new(Expr::int(0)), Ty::INT)), span);
+        let below = std::mem::take(&mut self.cur);
+        self.cur = above;
+        self.emit(Action::Assume(Expr::Binary(BinOp::Gt, Box::new(Expr::Load(Lval::Var(t))), Box::new(Expr::int(0)), Ty::INT)), span);
+        self.cur.extend(below);
+        Expr::Load(Lval::Var(t))
     }
 
     /// The object a pointer argument of an atomic built-in designates, with its type.
@@ -1620,6 +1653,12 @@ impl<'a> Lowerer<'a> {
     /// over the object, whose address is evaluated once before it.
     fn atomic_builtin(&mut self, name: &str, args: &'a [Node<Expression>], span: Span) -> Result<Option<Val>, Fatal> {
         let (lv, ty) = self.atomic_target(&args[0])?;
+        if matches!(name, "__atomic_test_and_set" | "__atomic_clear") && !matches!(&ty, CType::Bool | CType::Int(IntTy { bits: 8, .. }, _)) {
+            // GCC sets or clears only the byte at the address, which in a wider object is
+            // part of its value.
+            let construct = format!("`{name}` on an object wider than a byte (it sets or clears only the byte at the address)");
+            self.unsupported.push(Unsupported { span, construct });
+        }
         let lv = self.stabilize(lv, span);
         let old = self.temp(ty.clone());
         let oldv = || Val { e: Expr::Load(Lval::Var(old)), ty: ty.clone() };
@@ -1780,8 +1819,9 @@ impl<'a> Lowerer<'a> {
         self.emit(Action::AtomicBegin, span);
         self.emit(Action::Assign(Lval::Var(old), Expr::Load(lv.clone())), span);
         let mut differ = self.branch(Expr::Binary(BinOp::Eq, Box::new(Expr::Load(Lval::Var(old))), Box::new(Expr::Load(Lval::Var(et))), Ty::INT), span);
-        if !matches!(weak, Expr::Const(0, _)) {
-            // A weak exchange may fail spuriously: the hardware's choice, an input.
+        if matches!(weak, Expr::Const(k, _) if k != 0) {
+            // A weak exchange may fail spuriously: the hardware's choice, an input. GCC makes
+            // an exchange weak only for a constant argument; any other is strong.
             let spurious = self.branch(Expr::Nondet(Ty::Bool), span);
             differ.extend(spurious);
         }
