@@ -189,7 +189,6 @@ impl<'a> Lowerer<'a> {
             _ => return self.indirect_call(c, span_l),
         };
         let args = &c.arguments;
-        let zero = || Some(Val { e: Expr::int(0), ty: CType::int() });
         let frame_name = self.frames.last().map(|f| f.name.clone()).unwrap_or_default();
         if yields_to_definition(&name) && self.functions.contains_key(&name) {
             let mut vals = Vec::new();
@@ -244,9 +243,17 @@ impl<'a> Lowerer<'a> {
                 }
                 Ok(Some(v))
             }
-            // Whether the compiler can fold the argument: "no" is always a correct answer,
-            // and GCC does not evaluate the argument.
-            "__builtin_constant_p" => Ok(zero()),
+            // Whether the compiler can fold the argument. GCC answers 1 for an integer
+            // constant expression at every optimisation level; for anything else the answer
+            // depends on how far it propagates constants (0 at -O0, often 1 with -O2), so it
+            // is any value. GCC does not evaluate the argument.
+            "__builtin_constant_p" => match args.first() {
+                Some(a) if self.types.const_eval(&a.node).is_some() => Ok(Some(Val { e: Expr::int(1), ty: CType::int() })),
+                _ => Ok(Some(Val {
+                    e: self.havoc(CType::int().scalar(self.dm()), "`__builtin_constant_p` of an expression that is not an integer constant (its value depends on the optimisation level)", span),
+                    ty: CType::int(),
+                })),
+            },
             n if n.starts_with("__VERIFIER_nondet_") => {
                 let ty = self.nondet_type(n);
                 Ok(Some(Val { e: Expr::Nondet(ty.scalar(self.dm())), ty }))
