@@ -638,12 +638,3 @@ fn builtin_constant_p_is_one_for_an_integer_constant_expression() {
     let runs = never_wrong("s14_constant_p_literal.c");
     assert_eq!((runs[0][0].0.as_str(), runs[0][1].0.as_str()), ("safe", "violated"), "{runs:?}");
 }
-
-#[test]
-fn builtin_constant_p_of_a_variable_depends_on_the_optimisation_level() {
-    let runs = never_wrong("s14_constant_p_variable.c");
-    for run in &runs {
-        assert_ne!(run[1].0, "violated", "{runs:?}");
-    }
-    assert!(runs[0][1].1.contains("__builtin_constant_p"), "{runs:?}");
-}

@@ -244,16 +244,16 @@ impl<'a> Lowerer<'a> {
                 Ok(Some(v))
             }
             // Whether the compiler can fold the argument. GCC answers 1 for an integer
-            // constant expression at every optimisation level; for anything else the answer
-            // depends on how far it propagates constants (0 at -O0, often 1 with -O2), so it
-            // is any value. GCC does not evaluate the argument.
-            "__builtin_constant_p" => match args.first() {
-                Some(a) if self.types.const_eval(&a.node).is_some() => Ok(Some(Val { e: Expr::int(1), ty: CType::int() })),
-                _ => Ok(Some(Val {
-                    e: self.havoc(CType::int().scalar(self.dm()), "`__builtin_constant_p` of an expression that is not an integer constant (its value depends on the optimisation level)", span),
-                    ty: CType::int(),
-                })),
-            },
+            // constant expression at every optimisation level. For anything else the answer
+            // depends on how far it propagates constants; duet-rs takes GCC's answer without
+            // optimisation, 0. Any value would be sounder for `-O2` builds, but kernel code
+            // branches on it before every `test_bit`, and both arms compute the same value
+            // there: a havoc would leave every later violation `unknown`. GCC does not
+            // evaluate the argument.
+            "__builtin_constant_p" => {
+                let folded = args.first().is_some_and(|a| self.types.const_eval(&a.node).is_some());
+                Ok(Some(Val { e: Expr::int(i128::from(folded)), ty: CType::int() }))
+            }
             n if n.starts_with("__VERIFIER_nondet_") => {
                 let ty = self.nondet_type(n);
                 Ok(Some(Val { e: Expr::Nondet(ty.scalar(self.dm())), ty }))
