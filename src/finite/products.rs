@@ -39,10 +39,9 @@ pub struct Products<'m, 'p> {
     positions: Vec<Positions>,
     /// Per class: sets of positions (sorted position numbers), numbered.
     sets: Vec<Positions>,
-    /// Every product stored: global store, then each slot's set.
+    /// Every product made: global store, then each slot's set; empty once it no longer
+    /// stands (merged into, or contained in, another).
     items: Vec<Box<[u32]>>,
-    /// Whether a product still stands (not merged into, or contained in, another).
-    live: Vec<bool>,
     /// Per global store: its standing products.
     by_global: HashMap<u32, Vec<usize>>,
     /// Products explored (a merged product once more).
@@ -56,8 +55,7 @@ impl<'m, 'p> Products<'m, 'p> {
     /// deadline.
     pub fn run(m: &'m Model<'p>, limit: usize, max_products: usize, deadline: Option<std::time::Instant>) -> Result<Self, Decline> {
         let Start { space, g0, positions, mut caches, start } = Start::new(m, limit)?;
-        let mut x =
-            Products { space, positions, sets: (0..m.classes.len()).map(|_| Positions::default()).collect(), items: Vec::new(), live: Vec::new(), by_global: HashMap::new(), explored: 0, standing: 0 };
+        let mut x = Products { space, positions, sets: (0..m.classes.len()).map(|_| Positions::default()).collect(), items: Vec::new(), by_global: HashMap::new(), explored: 0, standing: 0 };
         let mut init = vec![g0];
         init.extend(m.slots.iter().map(|s| x.sets[s.class].intern(Box::new([start[s.class]]))));
         // Depth first: breadth first lets more merges happen before a product's turn, but was
@@ -65,7 +63,7 @@ impl<'m, 'p> Products<'m, 'p> {
         let mut stack = Vec::new();
         x.add(init.into_boxed_slice(), &mut stack);
         while let Some(k) = stack.pop() {
-            if !x.live[k] {
+            if x.items[k].is_empty() {
                 continue;
             }
             x.explored += 1;
@@ -73,7 +71,7 @@ impl<'m, 'p> Products<'m, 'p> {
                 return Err(format!("the exact exploration exceeds {max_products} products"));
             }
             if x.explored.is_multiple_of(1024) && deadline.is_some_and(|d| std::time::Instant::now() > d) {
-                return Err(format!("the exact exploration ran out of time after {} products", x.items.len()));
+                return Err(format!("the exact exploration ran out of time after {} products made", x.items.len()));
             }
             let prod = x.items[k].clone();
             for i in 0..m.slots.len() {
@@ -108,39 +106,36 @@ impl<'m, 'p> Products<'m, 'p> {
     /// from it in one slot only.
     fn add(&mut self, mut q: Box<[u32]>, stack: &mut Vec<usize>) {
         loop {
-            let here = self.by_global.get(&q[0]).cloned().unwrap_or_default();
+            let here = self.by_global.get(&q[0]).map(Vec::as_slice).unwrap_or_default();
             if here.iter().any(|&r| self.within(&q, &self.items[r])) {
                 return;
             }
-            let mut merged = false;
-            for &r in &here {
-                let other = &self.items[r];
-                let mut diff = (1..q.len()).filter(|&j| other[j] != q[j]);
-                let (Some(k), None) = (diff.next(), diff.next()) else { continue };
+            let merge = here.iter().find_map(|&r| {
+                let mut diff = (1..q.len()).filter(|&j| self.items[r][j] != q[j]);
+                match (diff.next(), diff.next()) {
+                    (Some(k), None) => Some((r, k)),
+                    _ => None,
+                }
+            });
+            if let Some((r, k)) = merge {
                 let class = self.space.m.slots[k - 1].class;
-                let (new, old) = (&self.sets[class].items[q[k] as usize], &self.sets[class].items[other[k] as usize]);
-                let mut union: Vec<u32> = new.iter().chain(old.iter()).copied().collect();
+                let sets = &self.sets[class].items;
+                let mut union: Vec<u32> = sets[q[k] as usize].iter().chain(sets[self.items[r][k] as usize].iter()).copied().collect();
                 union.sort_unstable();
                 union.dedup();
-                let mut u = other.clone();
+                let mut u = self.items[r].clone();
                 u[k] = self.sets[class].intern(union.into_boxed_slice());
                 self.kill(r);
                 q = u;
-                merged = true;
-                break;
-            }
-            if merged {
                 continue;
             }
-            for &r in &here {
-                if self.within(&self.items[r], &q) {
-                    self.kill(r);
-                }
+            let contained: Vec<usize> = here.iter().copied().filter(|&r| self.within(&self.items[r], &q)).collect();
+            for r in contained {
+                self.kill(r);
             }
             let k = self.items.len();
             self.by_global.entry(q[0]).or_default().push(k);
             self.items.push(q);
-            self.live.push(true);
             self.standing += 1;
             stack.push(k);
             return;
@@ -148,7 +143,6 @@ impl<'m, 'p> Products<'m, 'p> {
     }
 
     fn kill(&mut self, r: usize) {
-        self.live[r] = false;
         self.standing -= 1;
         if let Some(v) = self.by_global.get_mut(&self.items[r][0]) {
             v.retain(|&x| x != r);
@@ -165,7 +159,7 @@ impl<'m, 'p> Products<'m, 'p> {
     /// Failing states of an assertion, described; empty when it holds in every reachable state.
     pub fn failures(&self, a: AssertId) -> Vec<String> {
         let mut f = Failures::new(&self.space, &self.positions, a);
-        for prod in self.items.iter().zip(&self.live).filter(|(_, &l)| l).map(|(p, _)| p) {
+        for prod in self.items.iter().filter(|p| !p.is_empty()) {
             for (i, slot) in self.space.m.slots.iter().enumerate() {
                 for &p in self.sets[slot.class].items[prod[i + 1] as usize].iter() {
                     f.visit(i, prod[0], p);
