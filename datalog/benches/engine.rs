@@ -12,7 +12,7 @@
 //! `DUET_BENCH_NO_FIXED=1` runs it without fixed inputs (every join through arrangements).
 //! Engine times include `Engine::new`, inserting the facts, `advance` and reading the outputs.
 
-#[path = "../tests/oracle/mod.rs"]
+#[path = "../tests/it/oracle/mod.rs"]
 mod oracle;
 
 use std::time::{Duration, Instant};

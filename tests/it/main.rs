@@ -1,0 +1,34 @@
+//! The integration tests, one binary: each module was once a test binary of its own (one link of Z3,
+//! timely and lang-c instead of thirty). Tests that need a minute or more run only when
+//! `DUET_SLOW_TESTS=1` asks for them (`slow()`), in CI's separate step.
+
+mod common;
+mod bad_input;
+mod batch;
+mod bounded;
+mod bounded_benchmarks;
+mod bp;
+mod cli_misc;
+mod coarsen;
+mod coarsen_symmetry;
+mod datalog_cli;
+mod drivers;
+mod explore;
+mod facts_dump;
+mod finite;
+mod frontend_benchmarks;
+mod fuzz_regressions;
+mod ir_snapshots;
+mod layering;
+mod library_models;
+mod portfolio;
+mod precision;
+mod predict;
+mod reasons;
+mod recursion;
+mod report_formats;
+mod rules_cli;
+mod soundness_regressions;
+mod svcomp;
+mod transactions;
+mod witness_yaml;
