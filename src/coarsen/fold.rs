@@ -24,8 +24,9 @@
 //! templates a definite join waits for (`joins::definite`: the join names one template).
 
 use super::cells::Cells;
+use crate::ir::rename::{rename_action, Vars};
 use crate::ir::visit::action_vars;
-use crate::ir::{AbsKind, AbsLoc, Action, Expr, LocId, Lval, Program, Template, TemplateId, VarId, VarKind};
+use crate::ir::{AbsKind, AbsLoc, Action, LocId, Program, Template, TemplateId, VarId, VarKind};
 use hashbrown::{HashMap, HashSet};
 use std::mem::Discriminant;
 
@@ -212,7 +213,7 @@ fn same_code(prog: &Program, cells: &Cells, kinds: &HashMap<&AbsKind, AbsLoc>, o
     }
     let renamed = |v: VarId| vars.get(&v).copied().unwrap_or(v);
     for (lr, lc) in rt.locs.iter().zip(&ct.locs) {
-        let same = match (&prog.loc(*lr).action, rename_action(&prog.loc(*lc).action, &renamed)) {
+        let same = match (&prog.loc(*lr).action, rename_action(&prog.loc(*lc).action, &mut Vars(renamed))) {
             (Action::Assert(_, x), Action::Assert(_, y)) => *x == y,
             (x, y) => *x == y,
         };
@@ -269,39 +270,4 @@ fn same_code(prog: &Program, cells: &Cells, kinds: &HashMap<&AbsKind, AbsLoc>, o
         }
     }
     Some(to_rep.into_iter().map(|(a, b)| (b, a)).collect())
-}
-
-fn rename_action(a: &Action, f: &dyn Fn(VarId) -> VarId) -> Action {
-    match a {
-        Action::Assign(lv, e) => Action::Assign(rename_lval(lv, f), rename_expr(e, f)),
-        Action::Assume(e) => Action::Assume(rename_expr(e, f)),
-        Action::Assert(id, e) => Action::Assert(*id, rename_expr(e, f)),
-        Action::Alloc(lv, s, t) => Action::Alloc(rename_lval(lv, f), *s, t.clone()),
-        Action::Acquire(lv) => Action::Acquire(rename_lval(lv, f)),
-        Action::Release(lv) => Action::Release(rename_lval(lv, f)),
-        Action::LockBusy(lv) => Action::LockBusy(rename_lval(lv, f)),
-        Action::Join(e) => Action::Join(rename_expr(e, f)),
-        Action::Fork { template, handle, arg } => Action::Fork { template: *template, handle: handle.as_ref().map(|h| rename_lval(h, f)), arg: arg.as_ref().map(|e| rename_expr(e, f)) },
-        other => other.clone(),
-    }
-}
-
-fn rename_lval(lv: &Lval, f: &dyn Fn(VarId) -> VarId) -> Lval {
-    match lv {
-        Lval::Var(v) => Lval::Var(f(*v)),
-        Lval::Deref(e, t) => Lval::Deref(Box::new(rename_expr(e, f)), t.clone()),
-        Lval::Index(b, i) => Lval::Index(Box::new(rename_lval(b, f)), Box::new(rename_expr(i, f))),
-        Lval::Field(b, r, k) => Lval::Field(Box::new(rename_lval(b, f)), *r, *k),
-    }
-}
-
-fn rename_expr(e: &Expr, f: &dyn Fn(VarId) -> VarId) -> Expr {
-    match e {
-        Expr::Load(lv) => Expr::Load(rename_lval(lv, f)),
-        Expr::AddrOf(lv) => Expr::AddrOf(rename_lval(lv, f)),
-        Expr::Unary(op, x, t) => Expr::Unary(*op, Box::new(rename_expr(x, f)), *t),
-        Expr::Binary(op, a, b, t) => Expr::Binary(*op, Box::new(rename_expr(a, f)), Box::new(rename_expr(b, f)), *t),
-        Expr::Cast(t, x) => Expr::Cast(*t, Box::new(rename_expr(x, f))),
-        other => other.clone(),
-    }
 }

@@ -18,8 +18,9 @@
 //! copy's own cells, the global store and the phase, and carries over to an identical copy
 //! with its own cells renamed and its other cells as they were, less those dead where it ends.
 
-use super::model::{masked_copy, Model};
+use super::model::Model;
 use super::movers::Movers;
+use crate::ir::rename::Shape;
 use crate::ir::{Action, LocId, VarId, VarKind};
 use std::collections::{BTreeSet, HashMap};
 
@@ -56,11 +57,10 @@ pub struct Copies {
     pub at: Vec<Option<u32>>,
 }
 
-/// The variables a copy names, in order of first appearance, and each action's printed form
-/// with its variables masked.
-struct Shape {
+/// The variables a copy names, in order of first appearance, and each action's shape.
+struct CopyShape {
     vars: Vec<VarId>,
-    actions: Vec<(String, Vec<u32>)>,
+    actions: Vec<Shape>,
 }
 
 impl Copies {
@@ -81,7 +81,7 @@ impl Copies {
             }
         }
         let mut copies: Vec<InlinedCopy> = Vec::new();
-        let mut shapes: Vec<Shape> = Vec::new();
+        let mut shapes: Vec<CopyShape> = Vec::new();
         'entry: for e in entries {
             let (d, f, tpl) = (depth[e.index()], func[e.index()].expect("an entry has a function"), prog.loc(e).template);
             let mut locs = vec![e];
@@ -112,14 +112,16 @@ impl Copies {
             let mut vars = Vec::new();
             let mut actions = Vec::with_capacity(locs.len());
             for &l in &locs {
-                let (text, vs) = masked_copy(&format!("{:?}", prog.loc(l).action));
-                for &v in &vs {
-                    let v = VarId(v);
+                // Assertion and allocation numbers are masked too: inlined copies of one
+                // assertion differ only there (a failure is recorded at the real copy's
+                // location), and the projection stores "any value" for every allocation.
+                let shape = Shape::of(&prog.loc(l).action, true);
+                for &v in &shape.vars {
                     if own(prog.var(v).kind) && !vars.contains(&v) {
                         vars.push(v);
                     }
                 }
-                actions.push((text, vs));
+                actions.push(shape);
             }
             let mut cells = Vec::new();
             for &v in &vars {
@@ -128,7 +130,7 @@ impl Copies {
                 }
             }
             copies.push(InlinedCopy { function: f, class: usize::MAX, depth: d, locs, pos, exits, cells });
-            shapes.push(Shape { vars, actions });
+            shapes.push(CopyShape { vars, actions });
         }
         let mut classes: Vec<Vec<usize>> = Vec::new();
         for c in 0..copies.len() {
@@ -168,7 +170,7 @@ fn own(kind: VarKind) -> bool {
 
 /// Whether copy `b` behaves as copy `a`, position by position, up to a one-to-one renaming of
 /// their own variables.
-fn identical(m: &Model, movers: &Movers, a: &InlinedCopy, sa: &Shape, b: &InlinedCopy, sb: &Shape) -> bool {
+fn identical(m: &Model, movers: &Movers, a: &InlinedCopy, sa: &CopyShape, b: &InlinedCopy, sb: &CopyShape) -> bool {
     let prog = m.prog;
     if a.function != b.function || a.locs.len() != b.locs.len() || a.exits.len() != b.exits.len() || sa.vars.len() != sb.vars.len() || a.cells.len() != b.cells.len() {
         return false;
@@ -210,8 +212,7 @@ fn identical(m: &Model, movers: &Movers, a: &InlinedCopy, sa: &Shape, b: &Inline
         if movers.at(la).mover != movers.at(lb).mover {
             return false;
         }
-        let ((ta, va), (tb, vb)) = (&sa.actions[k], &sb.actions[k]);
-        if ta != tb || va.len() != vb.len() || va.iter().zip(vb).any(|(&p, &q)| !same_var(VarId(p), VarId(q))) {
+        if !sa.actions[k].matches(&sb.actions[k], &mut |x, y| same_var(x, y)) {
             return false;
         }
         if dead(a, la) != dead(b, lb) {

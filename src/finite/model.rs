@@ -21,6 +21,7 @@
 //! `pthread_create` has run), and `pthread_join` does not wait, unless it is the root's join of
 //! a thread it alone created through a handle nothing else writes (see [`Model::waits`]).
 
+use crate::ir::rename::Shape;
 use crate::ir::{self, Action, AssertId, BinOp, CType, Expr, Halt, LocId, LockRef, Lval, Multiplicity, Program, TemplateId, Ty, UnOp, VarId, VarKind};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -530,11 +531,8 @@ impl<'p> Model<'p> {
             if prog.memory.lock_of.get(la.index()) != prog.memory.lock_of.get(lb.index()) {
                 return false;
             }
-            // The actions' printed forms, with variable numbers and approximation sites masked,
-            // must agree; the variables, in printed order, must correspond.
-            let (sa, va) = masked(&format!("{:?}", x.action));
-            let (sb, vb) = masked(&format!("{:?}", y.action));
-            if sa != sb || va.len() != vb.len() || va.iter().zip(&vb).any(|(&p, &q)| !same_var(VarId(p), VarId(q))) {
+            // The actions must agree up to approximation sites and a renaming of the locals.
+            if !Shape::of(&x.action, false).matches(&Shape::of(&y.action, false), &mut same_var) {
                 return false;
             }
         }
@@ -860,40 +858,6 @@ impl<'p> Model<'p> {
             Some(pc) => format!("{}@{}", pc, self.prog.loc(pc).span.line),
         }
     }
-}
-
-/// A printed action with every `VarId(n)` and `ApproxId(n)` masked, and the variable numbers
-/// in the order they were printed.
-fn masked(text: &str) -> (String, Vec<u32>) {
-    masked_keys(text, &[("VarId(", true), ("ApproxId(", false)])
-}
-
-/// [`masked`], with assertion and allocation numbers masked too: inlined copies of one
-/// assertion differ only there (a failure is recorded at the real copy's location), and the
-/// projection stores "any value" for every allocation.
-pub(super) fn masked_copy(text: &str) -> (String, Vec<u32>) {
-    masked_keys(text, &[("VarId(", true), ("ApproxId(", false), ("AssertId(", false), ("AllocId(", false)])
-}
-
-/// Masks the numbers after each key; those of the keys marked `true` are returned in order.
-fn masked_keys(text: &str, keys: &[(&str, bool)]) -> (String, Vec<u32>) {
-    let mut out = String::with_capacity(text.len());
-    let mut vars = Vec::new();
-    let mut rest = text;
-    loop {
-        let next = keys.iter().filter_map(|&(k, var)| rest.find(k).map(|p| (p, k, var))).min_by_key(|x| x.0);
-        let Some((p, k, var)) = next else { break };
-        out.push_str(&rest[..p + k.len()]);
-        rest = &rest[p + k.len()..];
-        let digits = rest.find(|ch: char| !ch.is_ascii_digit()).unwrap_or(rest.len());
-        if var {
-            vars.push(rest[..digits].parse().unwrap_or(u32::MAX));
-        }
-        out.push('_');
-        rest = &rest[digits..];
-    }
-    out.push_str(rest);
-    (out, vars)
 }
 
 /// Cell names joined by commas, with consecutive elements of one array (`a[0]`, `a[1]`, …)

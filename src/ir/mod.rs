@@ -16,6 +16,7 @@ pub mod display;
 pub mod dot;
 pub mod joins;
 pub mod memory;
+pub mod rename;
 pub mod types;
 pub mod visit;
 
