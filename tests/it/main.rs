@@ -2,7 +2,6 @@
 //! timely and lang-c instead of thirty). Tests that need a minute or more run only when
 //! `DUET_SLOW_TESTS=1` asks for them (`slow()`), in CI's separate step.
 
-mod common;
 mod bad_input;
 mod batch;
 mod bounded;
@@ -11,6 +10,7 @@ mod bp;
 mod cli_misc;
 mod coarsen;
 mod coarsen_symmetry;
+mod common;
 mod datalog_cli;
 mod drivers;
 mod explore;

@@ -1,8 +1,8 @@
 //! The Datalog engine's integration tests, one binary (one link of timely instead of six).
 
-mod oracle;
 mod engine_api;
 mod errors;
+mod oracle;
 mod oracle_examples;
 mod oracle_interference;
 mod run_dir;
