@@ -16,6 +16,23 @@ pub struct FactsDump {
     pub fixed: Relations,
     /// Per round, from round 1 (`RoundStats::round`).
     pub rounds: Vec<FactsRound>,
+    /// What the ids of the facts' columns stand for, sorted by kind and id.
+    #[serde(default)]
+    pub symbols: Vec<Symbol>,
+}
+
+/// What one id of the facts stands for.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Symbol {
+    /// The column kind the id belongs to: `loc`, `cell`, `lock` or `cond`.
+    pub kind: String,
+    /// The id as it appears in the facts.
+    pub id: u32,
+    /// A location's thread template and action, a cell's variables, a lock's or a condition's
+    /// source text.
+    pub name: String,
+    /// `file:line` in the source, where the id has one (locations and conditions).
+    pub source: String,
 }
 
 /// What changes in a round.

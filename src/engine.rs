@@ -249,13 +249,13 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
                     proof = Some(coarsen::witness::correctness(prog, &out));
                 }
                 if opts.invariants {
-                    sections.push(Section { title: "invariants".into(), body: coarsen::report::invariants(prog, &out) });
+                    sections.push(Section { title: "invariants".into(), body: coarsen::report::invariants(prog, &out), data: None });
                 }
                 if opts.dot {
-                    sections.push(Section { title: "dfg".into(), body: coarsen::report::dot(prog, &out) });
+                    sections.push(Section { title: "dfg".into(), body: coarsen::report::dot(prog, &out), data: None });
                 }
                 if opts.stats {
-                    sections.push(Section { title: "stats".into(), body: coarsen::report::stats(&out) });
+                    sections.push(Section { title: "stats".into(), body: coarsen::report::stats(&out), data: Some(coarsen::report::stats_data(&out)) });
                 }
                 // Rules a user edits may be unsound; their facts stay out of the other engines.
                 if opts.rules.is_none() && !opts.no_hints && opts.runs(Engine::Finite) {
@@ -317,7 +317,7 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
         if opts.runs(Engine::Explore) && !opts.runs(Engine::Bounded) {
             let found = explore_pass(prog, opts, search_deadline(opts, start), 0, &mut verdicts, &mut artifacts);
             if opts.stats {
-                sections.push(Section { title: "explore".into(), body: format!("{}\n", found.describe()) });
+                sections.push(Section { title: "explore".into(), body: format!("{}\n", found.describe()), data: Some(found.data()) });
             }
         }
     }
@@ -351,6 +351,11 @@ struct ExploreStats {
 }
 
 impl ExploreStats {
+    /// The same figures as named fields, for JSON.
+    fn data(&self) -> serde_json::Value {
+        serde_json::json!({ "engine": "explore", "states": self.states, "runs": self.runs, "found": self.found, "stopped": format!("{:?}", self.stop), "cut": self.cut, "seconds": self.seconds })
+    }
+
     fn describe(&self) -> String {
         format!(
             "explore states {} runs {} found {} stopped {:?}{} s {:.3}",
@@ -565,6 +570,11 @@ fn stats_section(s: &bounded::Stats, hints: bool, title: &str) -> Section {
             if hints { "on" } else { "off" },
             s.instances, s.counted_loops, s.counted_templates, s.events, e.reads, e.writes, e.copy_pairs, e.between, e.units, e.terms, s.summarise, s.encode, s.load, s.solve
         ) + &format!("slices {}\nfound on a slice {}\n", s.slices.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(","), s.found_on_slice),
+        data: Some(serde_json::json!({
+            "coarsen_hints": hints, "instances": s.instances, "counted_loops": s.counted_loops, "counted_thread_templates": s.counted_templates, "events": s.events,
+            "reads": e.reads, "writes": e.writes, "copy_pairs": e.copy_pairs, "between_constraints": e.between, "clock_units": e.units, "term_nodes": e.terms,
+            "summarise_s": s.summarise, "encode_s": s.encode, "load_s": s.load, "solve_s": s.solve, "slices": s.slices, "found_on_slice": s.found_on_slice,
+        })),
     }
 }
 
@@ -650,6 +660,8 @@ struct Deepening<'a> {
     totals: bounded::Stats,
     /// One line of figures per round, for `--stats`.
     per_round: Vec<String>,
+    /// The same figures as named fields, for JSON.
+    per_round_data: Vec<serde_json::Value>,
     rounds: u32,
     previous: Duration,
     /// Why deepening stopped, once it has.
@@ -679,6 +691,7 @@ impl<'a> Deepening<'a> {
             artifacts: crate::verdict::Artifacts::default(),
             totals: bounded::Stats::default(),
             per_round: Vec::new(),
+            per_round_data: Vec::new(),
             rounds: 0,
             previous: Duration::ZERO,
             stopped,
@@ -724,6 +737,10 @@ impl<'a> Deepening<'a> {
         self.totals.encode += s.encode;
         self.totals.load += s.load;
         self.totals.solve += s.solve;
+        let data = serde_json::json!({
+            "round": label, "counted_loops_exact_up_to": s.exact_cap, "events": s.events, "copy_pairs": s.encoding.copy_pairs, "between_constraints": s.encoding.between,
+            "term_nodes": s.encoding.terms, "summarise_s": s.summarise, "encode_s": s.encode, "load_s": s.load, "solve_s": s.solve, "total_s": self.previous.as_secs_f64(),
+        });
         self.per_round.push(format!(
             "round {label}{} events {} copy pairs {} between constraints {} term nodes {} summarise s {:.3} encode s {:.3} load s {:.3} solve s {:.3} total s {:.3}",
             s.exact_cap.map(|c| format!(" counted loops exact up to {c}")).unwrap_or_default(),
@@ -737,6 +754,7 @@ impl<'a> Deepening<'a> {
             s.solve,
             self.previous.as_secs_f64()
         ));
+        self.per_round_data.push(data);
         report
     }
 
@@ -807,6 +825,7 @@ impl<'a> Deepening<'a> {
         self.explored_runs += stats.runs;
         self.explored_all |= stats.complete;
         self.per_round.push(stats.describe());
+        self.per_round_data.push(stats.data());
         self.drop_violated(verdicts);
     }
 
@@ -888,6 +907,11 @@ impl<'a> Deepening<'a> {
             for line in &self.per_round {
                 sec.body.push_str(line);
                 sec.body.push('\n');
+            }
+            if let Some(serde_json::Value::Object(m)) = &mut sec.data {
+                m.insert("deepening_rounds".into(), self.rounds.into());
+                m.insert("search_s".into(), self.search_start.elapsed().as_secs_f64().into());
+                m.insert("rounds".into(), self.per_round_data.clone().into());
             }
             sections.push(sec);
         }

@@ -57,6 +57,9 @@ pub struct Section {
     pub title: String,
     /// Its text.
     pub body: String,
+    /// The same figures as named fields (`--stats`), for the JSON report.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<serde_json::Value>,
 }
 
 /// The verdict on assertion `i` of the program, with no bound.

@@ -55,6 +55,10 @@ pub struct CheckArgs {
     /// Write the report to FILE (atomically: a stopped run leaves no partial report).
     #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// Also write a table with one row per file to FILE as CSV: file, verdict counts,
+    /// outcome, seconds, peak memory in MB.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
 }
 
 /// The analysis flags, shared by `check` and `svcomp`.
@@ -86,11 +90,13 @@ pub struct AnalysisArgs {
     /// exactly.
     #[arg(long, value_name = "N", default_value_t = crate::bounded::DEFAULT_MAX_THREADS)]
     pub max_threads: u32,
-    /// Loop iterations for the bounded search (overrides --bound for loops).
-    #[arg(long, value_name = "N", requires = "bound")]
+    /// Loop iterations of one fixed-bound round (overrides --bound for loops; without
+    /// --bound, --threads defaults to 1).
+    #[arg(long, value_name = "N")]
     pub unroll: Option<u32>,
-    /// Instances per unbounded thread template for the bounded search (overrides --bound).
-    #[arg(long, value_name = "N", requires = "bound")]
+    /// Instances per unbounded thread template in one fixed-bound round (overrides --bound;
+    /// without --bound, --unroll defaults to 1).
+    #[arg(long, value_name = "N")]
     pub threads: Option<u32>,
     /// Instantiate every copy constraint of the bounded encoding (no MHP/kill pruning).
     #[arg(long)]
@@ -139,6 +145,10 @@ pub struct AnalysisArgs {
     /// Print per-round statistics of the analysis.
     #[arg(long)]
     pub stats: bool,
+    /// With --rules: report the `may_flow` edges the given rules derive from the last round's
+    /// facts that the built-in rules do not, and those they lose, with source lines.
+    #[arg(long, requires = "rules")]
+    pub rules_diff: bool,
 }
 
 impl AnalysisArgs {
@@ -146,7 +156,8 @@ impl AnalysisArgs {
     pub fn validate(&self) -> Result<(), String> {
         let bounded = self.engines.as_ref().is_none_or(|l| l.0.contains(&Engine::Bounded));
         if !bounded {
-            let search = [(self.bound.is_some(), "--bound"), (self.no_prune, "--no-prune"), (self.dump_smt.is_some(), "--dump-smt")];
+            let search =
+                [(self.bound.is_some(), "--bound"), (self.unroll.is_some(), "--unroll"), (self.threads.is_some(), "--threads"), (self.no_prune, "--no-prune"), (self.dump_smt.is_some(), "--dump-smt")];
             if let Some((_, flag)) = search.iter().find(|(set, _)| *set) {
                 return Err(format!("{flag} needs the bounded engine, which --engines leaves out"));
             }
@@ -155,8 +166,8 @@ impl AnalysisArgs {
         if self.no_coarsen_hints && !hinted {
             return Err("--no-coarsen-hints needs the bounded or the finite-state engine, which --engines leaves out".into());
         }
-        if self.dump_facts.is_some() && self.engines.as_ref().is_some_and(|l| !l.0.contains(&Engine::Coarsen)) {
-            return Err("--dump-facts needs the coarsen engine, which --engines leaves out".into());
+        if (self.dump_facts.is_some() || self.rules_diff) && self.engines.as_ref().is_some_and(|l| !l.0.contains(&Engine::Coarsen)) {
+            return Err(format!("{} needs the coarsen engine, which --engines leaves out", if self.rules_diff { "--rules-diff" } else { "--dump-facts" }));
         }
         if self.exceptions.is_some() && self.engines.as_ref().is_some_and(|l| !l.0.contains(&Engine::Finite)) {
             return Err("--exceptions needs the finite engine, which --engines leaves out".into());
@@ -232,6 +243,21 @@ impl AnalysisArgs {
         Ok(())
     }
 
+    /// Adds to each run a `rules-diff` section comparing the `may_flow` edges of `--rules` with
+    /// the built-in rules' on its last round's facts (`--rules-diff`).
+    pub fn add_rules_diff(&self, runs: &mut [TaskRun]) -> Result<(), String> {
+        let (true, Some(path)) = (self.rules_diff, &self.rules) else { return Ok(()) };
+        let user = crate::coarsen::rules::load(Some(path))?;
+        for run in runs.iter_mut() {
+            let body = match &run.result.artifacts.facts {
+                Some(dump) => crate::coarsen::facts::rules_diff(&user, dump)?,
+                None => "COARSEN did not run to its end: no facts to compare\n".into(),
+            };
+            run.result.sections.push(crate::verdict::Section { title: "rules-diff".into(), body, data: None });
+        }
+        Ok(())
+    }
+
     /// The report sections (by title) that go to a file instead of the report.
     pub fn section_files(&self) -> Vec<(&'static str, PathBuf)> {
         let mut out = Vec::new();
@@ -261,6 +287,13 @@ impl AnalysisArgs {
         Ok(())
     }
 
+    /// The one fixed bound asked for: `--bound K`, with `--unroll`/`--threads` overriding its
+    /// parts; either of those alone also asks for a fixed-bound round (the other part 1).
+    pub fn fixed_bound(&self) -> Option<Bound> {
+        let k = self.bound.or((self.unroll.is_some() || self.threads.is_some()).then_some(1))?;
+        Some(Bound { unroll: self.unroll.unwrap_or(k), threads: self.threads.unwrap_or(k) })
+    }
+
     /// The analysis options these flags select, for tasks limited to `task_timeout` seconds.
     pub fn check_options(&self, task_timeout: f64) -> CheckOptions {
         CheckOptions {
@@ -274,7 +307,7 @@ impl AnalysisArgs {
                 DomainArg::Octagon => DomainKind::Octagon,
             },
             rules: self.rules.clone(),
-            bound: self.bound.map(|k| Bound { unroll: self.unroll.unwrap_or(k), threads: self.threads.unwrap_or(k) }),
+            bound: self.fixed_bound(),
             no_prune: self.no_prune,
             no_hints: self.no_coarsen_hints,
             no_symmetry: self.no_symmetry,
@@ -282,7 +315,7 @@ impl AnalysisArgs {
             finite_time: self.finite_time,
             witness: self.witness.is_some() || self.witness_dir.is_some(),
             dump_smt: self.dump_smt.is_some(),
-            dump_facts: self.dump_facts.is_some(),
+            dump_facts: self.dump_facts.is_some() || self.rules_diff,
             invariants: self.invariants.is_some(),
             dot: self.dot.is_some(),
             stats: self.stats,
@@ -320,7 +353,7 @@ pub struct BatchArgs {
     #[arg(short = 'p', long = "process", value_name = "INDEX", default_value_t = 0)]
     pub process: u32,
     /// File with one `host:port` line per process (timely's `-h`, here `-H`, since `-h` is
-    /// help); default localhost:2101 on.
+    /// help). Default: localhost:2101 for process 0, localhost:2102 for process 1, and so on.
     #[arg(short = 'H', long = "hostfile", value_name = "HOSTFILE")]
     pub hostfile: Option<PathBuf>,
     /// No progress display on stderr.
@@ -442,7 +475,11 @@ pub fn run(a: &CheckArgs) -> i32 {
     }
     let files = expand_inputs(&a.files);
     if files.is_empty() {
-        eprintln!("error: no .c or .i files found in the given paths");
+        eprintln!("error: no .c, .i or .bp files found in the given paths");
+        return exit::USAGE;
+    }
+    if let Some(Err(e)) = a.csv.as_deref().map(probe_file) {
+        eprintln!("error: cannot write --csv {}: {e}", a.csv.as_ref().map(|p| p.display().to_string()).unwrap_or_default());
         return exit::USAGE;
     }
     if let Err(e) = a.analysis.check_outputs(files.len()) {
@@ -450,22 +487,35 @@ pub fn run(a: &CheckArgs) -> i32 {
         return exit::USAGE;
     }
     let specs: Vec<TaskSpec> = files.into_iter().map(|file| TaskSpec { file, front: front.clone(), check: opts.clone(), predict: None }).collect();
-    run_and_report(&a.batch, specs, a.format, a.output.as_deref(), start, Some(&a.analysis))
+    run_and_report(&a.batch, specs, a.format, (a.output.as_deref(), a.csv.as_deref()), start, Some(&a.analysis))
 }
 
 /// Runs a batch and prints or writes its report; the exit code of the whole run. Text on
 /// stdout streams in task order as results come in; every other report is whole only at the
-/// end. Witnesses and SMT files `analysis` asks for are written once every task is done.
-pub(super) fn run_and_report(batch: &BatchArgs, specs: Vec<TaskSpec>, format: Format, output: Option<&std::path::Path>, start: Instant, analysis: Option<&AnalysisArgs>) -> i32 {
+/// end. Witnesses and SMT files `analysis` asks for, and the per-file CSV table (the second
+/// of `outputs`, the first being the report's file), are written once every task is done.
+pub(super) fn run_and_report(
+    batch: &BatchArgs,
+    specs: Vec<TaskSpec>,
+    format: Format,
+    outputs: (Option<&std::path::Path>, Option<&std::path::Path>),
+    start: Instant,
+    analysis: Option<&AnalysisArgs>,
+) -> i32 {
+    let (output, csv) = outputs;
     // Sections bound for a file must not reach stdout, so their run reports at the end.
-    let to_files = analysis.is_some_and(|a| !a.section_files().is_empty());
+    let to_files = analysis.is_some_and(|a| !a.section_files().is_empty() || a.rules_diff);
     let streaming = format == Format::Text && output.is_none() && !to_files;
     let mut runs = match batch.run(specs, streaming.then_some(stream_text as fn(&TaskRun) -> String)) {
         Ok(Some(runs)) => runs,
         Ok(None) => return exit::SAFE,
         Err(code) => return code,
     };
-    if let Some(Err(e)) = analysis.map(|a| a.write_artifacts(&runs).and_then(|()| a.write_sections(&mut runs))) {
+    if let Some(Err(e)) = analysis.map(|a| a.write_artifacts(&runs).and_then(|()| a.write_sections(&mut runs)).and_then(|()| a.add_rules_diff(&mut runs))) {
+        eprintln!("error: {e}");
+        return exit::USAGE;
+    }
+    if let Some(Err(e)) = csv.map(|path| report::atomic::write(path, &report::csv::render(&runs)).map_err(|e| format!("cannot write the table to {}: {e}", path.display()))) {
         eprintln!("error: {e}");
         return exit::USAGE;
     }

@@ -22,7 +22,7 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Verify every assertion of C files (directories are searched for .c and .i files).
+    /// Verify every assertion of C files (directories are searched for .c, .i and .bp files).
     Check(check::CheckArgs),
     /// Print the intermediate representation of a C file.
     Ir(ir::IrArgs),

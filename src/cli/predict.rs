@@ -80,5 +80,5 @@ pub fn run(a: &PredictArgs) -> i32 {
         return exit::USAGE;
     }
     let specs: Vec<TaskSpec> = files.into_iter().map(|file| TaskSpec { file, front: front.clone(), check: CheckOptions::default(), predict: Some(opts.clone()) }).collect();
-    super::check::run_and_report(&a.batch, specs, a.format, a.output.as_deref(), start, None)
+    super::check::run_and_report(&a.batch, specs, a.format, (a.output.as_deref(), None), start, None)
 }

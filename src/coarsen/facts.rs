@@ -176,6 +176,31 @@ impl Symmetry {
 /// Images of the locations a folded location stands for (see `Symmetry::side`).
 type Side = Vec<(u32, Option<(TemplateId, bool)>)>;
 
+/// What the ids in the facts stand for: the locations the rules see (representatives), the
+/// shared cells, the locks and the observable conditions, with their source lines.
+fn symbols(prog: &Program, cells: &Cells, conds: &Conditions, sym: &Symmetry) -> Vec<crate::dump::Symbol> {
+    use crate::dump::Symbol;
+    use crate::ir::display;
+    let line = |s: crate::ir::Span| format!("{}:{}", prog.file_name(s), s.line);
+    let mut out = Vec::new();
+    for (i, loc) in prog.locs.iter().enumerate().filter(|&(i, _)| sym.rep[i] == i as u32) {
+        let name = format!("{}: {}", prog.template(loc.template).name, display::action(prog, &loc.action));
+        out.push(Symbol { kind: "loc".into(), id: i as u32, name, source: line(loc.span) });
+    }
+    for (i, _) in cells.cells.iter().enumerate().filter(|(_, c)| c.shared) {
+        out.push(Symbol { kind: "cell".into(), id: i as u32, name: cells.name(prog, super::CellId(i as u32)), source: String::new() });
+    }
+    for (i, name) in prog.memory.locks.iter().enumerate() {
+        out.push(Symbol { kind: "lock".into(), id: i as u32, name: name.clone(), source: String::new() });
+    }
+    for (i, c) in conds.conds.iter().enumerate() {
+        // A condition's line: the first assume that needs it.
+        let at = conds.needs.iter().position(|n| n.is_some_and(|(id, _)| id == i as u32));
+        out.push(Symbol { kind: "cond".into(), id: i as u32, name: display::expr(prog, c), source: at.map(|l| line(prog.locs[l].span)).unwrap_or_default() });
+    }
+    out
+}
+
 impl Interference {
     /// Starts the engine on the rules and feeds the facts that never change; `dump` keeps
     /// every round's facts for [`Interference::take_dump`].
@@ -252,7 +277,10 @@ impl Interference {
                 engine.insert(rel.name, tuples.iter().map(|t| t.as_slice())).map_err(|e| format!("Datalog relation `{}`: {e}", rel.name))?;
             }
         }
-        let dump = dump.then(|| Recorder { out: crate::dump::FactsDump { fixed: facts.into_iter().map(|(r, t)| (r.name.to_string(), t)).collect(), rounds: Vec::new() }, derived: Default::default() });
+        let dump = dump.then(|| Recorder {
+            out: crate::dump::FactsDump { fixed: facts.into_iter().map(|(r, t)| (r.name.to_string(), t)).collect(), rounds: Vec::new(), symbols: symbols(prog, cells, conds, &sym) },
+            derived: Default::default(),
+        });
         Ok(Interference { engine, cond_val: HashSet::new(), feeds_cond_val: declared(COND_VAL), sym, dump })
     }
 
@@ -349,4 +377,48 @@ pub fn check_schema(rules: &Rules) -> Result<(), FactError> {
     } else {
         Err(errors.join("; "))
     }
+}
+
+/// The `may_flow` edges `rules` derive from the last round of `dump`, by a fresh Datalog run
+/// (inputs the rules do not declare are not fed), sorted.
+fn flows_under(rules: &Rules, dump: &crate::dump::FactsDump) -> Result<Vec<Vec<u32>>, FactError> {
+    let mut engine = Engine::new(rules, 1).map_err(|e| format!("cannot start the Datalog engine: {e}"))?;
+    let last = dump.rounds.last().map(|r| r.inputs.as_slice()).unwrap_or(&[]);
+    for (name, rows) in dump.fixed.iter().chain(last) {
+        if rules.relation(name).is_some_and(|r| r.is_input()) {
+            engine.insert(name, rows.iter().map(|t| t.as_slice())).map_err(|e| format!("Datalog relation `{name}`: {e}"))?;
+        }
+    }
+    engine.advance().map_err(|e| format!("Datalog evaluation failed: {e}"))?;
+    Ok(engine.relation(FLOW).map_err(|e| e.to_string())?.to_vecs())
+}
+
+/// `--rules-diff`: the `may_flow` edges the user's rules derive from the last round's facts
+/// that the built-in rules do not (`+`), and those they lose (`-`), each with what its ids
+/// stand for. Both runs see the same facts: those of the user's run.
+pub fn rules_diff(user: &Rules, dump: &crate::dump::FactsDump) -> Result<String, FactError> {
+    use std::fmt::Write;
+    let builtin = super::rules::load(None)?;
+    let (ours, theirs) = (flows_under(&builtin, dump)?, flows_under(user, dump)?);
+    let name = |kind: &str, id: u32| {
+        dump.symbols
+            .iter()
+            .find(|s| s.kind == kind && s.id == id)
+            .map(|s| if s.source.is_empty() { s.name.clone() } else { format!("{} ({})", s.name, s.source) })
+            .unwrap_or_else(|| format!("{kind} {id}"))
+    };
+    let ours_set: HashSet<&Vec<u32>> = ours.iter().collect();
+    let theirs_set: HashSet<&Vec<u32>> = theirs.iter().collect();
+    let mut out = String::new();
+    let round = dump.rounds.len();
+    let _ = writeln!(out, "may_flow on the facts of round {round}: {} edges under the built-in rules, {} under --rules", ours.len(), theirs.len());
+    for (sign, edges, other) in [('+', &theirs, &ours_set), ('-', &ours, &theirs_set)] {
+        for t in edges.iter().filter(|t| !other.contains(t)) {
+            let _ = writeln!(out, "{sign} {} flows from {} to {}", name("cell", t[1]), name("loc", t[0]), name("loc", t[2]));
+        }
+    }
+    if ours_set == theirs_set {
+        out.push_str("no difference\n");
+    }
+    Ok(out)
 }

@@ -63,7 +63,17 @@ pub fn dot(prog: &Program, out: &Outcome) -> String {
     text
 }
 
-/// Per-round statistics.
+/// Per-round statistics as named fields, for the JSON report.
+pub fn stats_data(out: &Outcome) -> serde_json::Value {
+    let rounds: Vec<serde_json::Value> = out
+        .rounds
+        .iter()
+        .map(|r| serde_json::json!({ "round": r.round, "edges_added": r.edges_added, "absint_ms": r.absint_seconds * 1e3, "datalog_ms": r.datalog_seconds * 1e3, "evaluations": r.evaluations }))
+        .collect();
+    serde_json::json!({ "engine": "coarsen", "cells": out.cells.len(), "sequential_edges": out.sequential_edges, "edges": out.dfg.len(), "rounds": rounds })
+}
+
+/// Per-round statistics as text.
 pub fn stats(out: &Outcome) -> String {
     let mut text = String::new();
     let _ = writeln!(text, "cells: {}, sequential edges: {}", out.cells.len(), out.sequential_edges);

@@ -155,7 +155,7 @@ pub fn run_program(prog: &Program, opts: &PredictOptions) -> CheckReport {
             }
         })
         .collect();
-    let sections = if opts.stats { vec![Section { title: "predict".into(), body: stats }] } else { Vec::new() };
+    let sections = if opts.stats { vec![Section { title: "predict".into(), body: stats, data: None }] } else { Vec::new() };
     CheckReport { verdicts, sections, ..CheckReport::default() }
 }
 

@@ -6,6 +6,7 @@
 //! DIR/<input stem>/round-N/<relation>.facts        every input relation of the schema
 //! DIR/<input stem>/round-N/derived/may_flow.csv    what the rules held after round N, as
 //! DIR/<input stem>/round-N/derived/may_stand.csv   COARSEN took it in (outputs, not inputs)
+//! DIR/<input stem>/symbols.tsv                     what each loc, cell, lock and cond id is
 //! ```
 //!
 //! Every file is tab-separated and sorted as the Datalog engine sorts its outputs, so a round's
@@ -33,6 +34,20 @@ pub fn dir_names(dir: &Path, files: &[&str]) -> Vec<PathBuf> {
             dir.join(if *n == 1 { base } else { format!("{base}.{n}") })
         })
         .collect()
+}
+
+/// The file beside the rounds that says what each id stands for.
+pub const SYMBOLS: &str = "symbols.tsv";
+
+/// `symbols.tsv`: a header, then `kind  id  name  source` per id, tab-separated (tabs and line
+/// breaks in names become spaces).
+pub fn symbols_text(dump: &FactsDump) -> String {
+    let clean = |s: &str| s.replace(['\t', '\n', '\r'], " ");
+    let mut out = String::from("kind\tid\tname\tsource\n");
+    for s in &dump.symbols {
+        out.push_str(&format!("{}\t{}\t{}\t{}\n", s.kind, s.id, clean(&s.name), clean(&s.source)));
+    }
+    out
 }
 
 /// The directory of round `n` (from 1) under an input's directory.
@@ -63,6 +78,8 @@ pub fn write(input_dir: &Path, dump: &FactsDump) -> Result<(), String> {
             super::atomic::write(&path, &text).map_err(|e| err(&path, &e))?;
         }
     }
+    let path = input_dir.join(SYMBOLS);
+    super::atomic::write(&path, &symbols_text(dump)).map_err(|e| err(&path, &e))?;
     let Ok(entries) = std::fs::read_dir(input_dir) else { return Ok(()) };
     for e in entries.flatten() {
         let name = e.file_name().to_string_lossy().into_owned();

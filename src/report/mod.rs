@@ -3,6 +3,7 @@
 //! write of a report file.
 
 pub mod atomic;
+pub mod csv;
 pub mod facts;
 pub mod graphml;
 pub mod json;
@@ -38,7 +39,8 @@ pub fn render(format: Format, runs: &[TaskRun], exit_code: i32, total_seconds: f
     }
 }
 
-/// The text summary block of a run.
+/// The text summary block of a run, with a line per file when there are several.
 pub fn text_summary(runs: &[TaskRun], exit_code: i32, total_seconds: f64) -> String {
-    text::summary(&Summary::of(runs, exit_code, total_seconds))
+    let per_file = if runs.len() > 1 { text::per_file(runs) } else { String::new() };
+    per_file + &text::summary(&Summary::of(runs, exit_code, total_seconds))
 }

@@ -1,6 +1,6 @@
 //! The plain-text report: a table per file, then a summary.
 
-use crate::verdict::{Outcome, Summary, TaskResult};
+use crate::verdict::{Outcome, Summary, TaskResult, TaskRun};
 use std::fmt::Write;
 
 /// Renders one task's verdicts.
@@ -63,5 +63,23 @@ pub fn summary(s: &Summary) -> String {
     let _ = writeln!(out, "  unknown       {}", s.unknown);
     let _ = writeln!(out, "time {:.2} s", s.seconds);
     let _ = writeln!(out, "exit code {} (0 all safe, 10 some violated, 5 inconclusive, 2 input error, 6 internal error; the first that applies of 10, 6, 2, 5, 0)", s.exit_code);
+    out
+}
+
+/// One line per file: its verdict counts (or how it ended) and its time, the table `--csv`
+/// writes in full.
+pub fn per_file(runs: &[TaskRun]) -> String {
+    let width = runs.iter().map(|r| r.result.file.len()).max().unwrap_or(0);
+    let mut out = String::from("per file\n");
+    for run in runs {
+        let r = &run.result;
+        let mut s = Summary::default();
+        s.add(r);
+        let counts = match r.outcome {
+            Outcome::Checked(_) => format!("safe {} violated {} bounded-safe {} unknown {}", s.safe, s.violated, s.bounded_safe, s.unknown),
+            _ => super::csv::outcome_word(r).to_string(),
+        };
+        let _ = writeln!(out, "  {:<width$}  {counts}  {:.2} s", r.file, r.seconds);
+    }
     out
 }
