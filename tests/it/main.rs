@@ -12,6 +12,7 @@ mod coarsen;
 mod coarsen_symmetry;
 mod common;
 mod datalog_cli;
+mod docs_and_tables;
 mod drivers;
 mod explore;
 mod facts_dump;

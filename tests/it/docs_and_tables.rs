@@ -1,6 +1,6 @@
 //! The documentation's command lines run as written, and the per-file tables of `check`
 //! (`--csv`, the text summary's lines, structured `--stats` in JSON, the facts' symbols).
-mod common;
+use crate::common;
 
 use common::{duet, repo, texts};
 use std::path::{Path, PathBuf};
