@@ -50,7 +50,10 @@ fn name(t: &task::Task) -> &str {
 }
 
 #[test]
-fn expected_false_tasks_are_violated_with_a_replayed_witness() {
+fn slow_expected_false_tasks_are_violated_with_a_replayed_witness() {
+    if !common::slow("expected_false_tasks_are_violated_with_a_replayed_witness") {
+        return;
+    }
     let Some(tasks) = tasks() else { return };
     let mut missed = Vec::new();
     for t in tasks.iter().filter(|t| t.expected == Some(false)) {
@@ -65,7 +68,10 @@ fn expected_false_tasks_are_violated_with_a_replayed_witness() {
 }
 
 #[test]
-fn expected_true_tasks_are_never_violated() {
+fn slow_expected_true_tasks_are_never_violated() {
+    if !common::slow("expected_true_tasks_are_never_violated") {
+        return;
+    }
     let Some(tasks) = tasks() else { return };
     for t in tasks.iter().filter(|t| t.expected == Some(true)) {
         for (s, why) in statuses(t, 2) {
@@ -77,7 +83,10 @@ fn expected_true_tasks_are_never_violated() {
 /// COARSEN's hints narrow the encoding by facts true of every execution: with or without
 /// them, every task gets the same verdicts.
 #[test]
-fn hints_never_change_a_verdict() {
+fn slow_hints_never_change_a_verdict() {
+    if !common::slow("hints_never_change_a_verdict") {
+        return;
+    }
     let Some(tasks) = tasks() else { return };
     for t in &tasks {
         let status = |hints| statuses_with(t, 1, hints).into_iter().map(|(s, _)| s).collect::<Vec<_>>();

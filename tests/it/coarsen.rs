@@ -160,7 +160,10 @@ fn duet_regression_set() {
 /// test), both domains run on every task, and the expected-`true` tasks proved so far stay
 /// proved.
 #[test]
-fn svcomp_dev_set() {
+fn slow_svcomp_dev_set() {
+    if !common::slow("svcomp_dev_set") {
+        return;
+    }
     let Some(shared) = common::shared_benchmarks("svcomp_dev_set") else { return };
     let tasks = std::fs::read_to_string(shared.join("tasks.tsv")).unwrap();
     let must_prove = [

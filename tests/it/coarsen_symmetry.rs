@@ -169,7 +169,10 @@ int main(void) {
 /// The SV-COMP development set: folding keeps every edge and every verdict (measured: on all
 /// 40 tasks the edge counts and verdicts agree).
 #[test]
-fn dev_set_keeps_its_edges_and_verdicts() {
+fn slow_dev_set_keeps_its_edges_and_verdicts() {
+    if !common::slow("dev_set_keeps_its_edges_and_verdicts") {
+        return;
+    }
     let Some(shared) = common::shared_benchmarks("dev_set_keeps_its_edges_and_verdicts") else { return };
     let tasks = std::fs::read_to_string(shared.join("tasks.tsv")).unwrap();
     for line in tasks.lines().skip(1) {

@@ -134,7 +134,10 @@ fn a_pointer_from_an_undefined_function_is_an_unsupported_call() {
 /// The SV-COMP driver tasks: each gets through the front-end, and no verdict contradicts the
 /// expected one, by default and at bounds 1 and 2; by default every false one is violated.
 #[test]
-fn shared_driver_tasks_give_no_wrong_answer() {
+fn slow_shared_driver_tasks_give_no_wrong_answer() {
+    if !common::slow("shared_driver_tasks_give_no_wrong_answer") {
+        return;
+    }
     let Some(shared) = common::shared_benchmarks("shared_driver_tasks_give_no_wrong_answer") else { return };
     let dir = shared.join("drivers");
     let tsv = std::fs::read_to_string(dir.join("tasks.tsv")).unwrap();

@@ -338,7 +338,10 @@ fn verdicts_and_witnesses_are_the_same_at_one_and_two_workers_and_across_runs() 
 /// The dev set with the default strategy: every expected-false task violated with a replayed
 /// witness, the expected-true tasks `--bound 4` proved before still proved, and no wrong answer.
 #[test]
-fn the_dev_set_is_decided_by_default() {
+fn slow_the_dev_set_is_decided_by_default() {
+    if !common::slow("the_dev_set_is_decided_by_default") {
+        return;
+    }
     let Some(shared) = common::shared_benchmarks("portfolio dev set") else { return };
     let tsv = std::fs::read_to_string(shared.join("tasks.tsv")).expect("tasks.tsv");
     let start = Instant::now();

@@ -182,7 +182,10 @@ fn no_prediction_on_the_projects_safe_programs() {
 }
 
 #[test]
-fn dev_set_expected_false_found_and_replayed_none_on_expected_true() {
+fn slow_dev_set_expected_false_found_and_replayed_none_on_expected_true() {
+    if !common::slow("dev_set_expected_false_found_and_replayed_none_on_expected_true") {
+        return;
+    }
     let Some(bench) = shared_benchmarks("dev_set_expected_false_found_and_replayed_none_on_expected_true") else { return };
     let tsv = std::fs::read_to_string(bench.join("tasks.tsv")).unwrap();
     let mut files = Vec::new();

@@ -81,7 +81,10 @@ fn check_summary(stdout: &str, rows: &[Row]) -> i64 {
 }
 
 #[test]
-fn dev_set_has_no_wrong_answers_and_prints_table_matrix_and_score() {
+fn slow_dev_set_has_no_wrong_answers_and_prints_table_matrix_and_score() {
+    if !common::slow("dev_set_has_no_wrong_answers_and_prints_table_matrix_and_score") {
+        return;
+    }
     let Some(bench) = shared_benchmarks("dev_set_has_no_wrong_answers_and_prints_table_matrix_and_score") else { return };
     let dir = scratch("dev");
     let csv = dir.join("dev.csv");
