@@ -93,4 +93,20 @@ pub mod exit {
     pub const INTERNAL: i32 = 6;
     /// Some assertion is violated.
     pub const VIOLATED: i32 = 10;
+    /// The report could not be written (stdout or `--output` failed while writing, e.g. a full
+    /// disk): whatever the verdicts, the user did not get them.
+    pub const OUTPUT_ERROR: i32 = 3;
+    /// The run was interrupted (SIGINT), as a shell reports it: 128 + 2.
+    pub const INTERRUPTED: i32 = 130;
+}
+
+/// Writes a line to stderr, best effort: unlike `eprintln!`, a closed or full stderr
+/// (`2>&1 | head`) is ignored instead of panicking, so it never changes the exit code or cuts
+/// the report on stdout short. Messages on stderr are for people; losing one is harmless.
+#[macro_export]
+macro_rules! stderr {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
 }

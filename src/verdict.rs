@@ -90,6 +90,8 @@ pub enum Outcome {
     Timeout(String),
     /// The memory limit ended the task.
     OutOfMemory(String),
+    /// An interrupt (SIGINT) stopped the batch before the task finished or started.
+    Interrupted(String),
 }
 
 /// The result of one task.
@@ -154,7 +156,7 @@ impl TaskResult {
             }
             Outcome::Error(d) if d.kind == ErrorKind::Internal => exit::INTERNAL,
             Outcome::Error(_) => exit::INPUT_ERROR,
-            Outcome::Timeout(_) | Outcome::OutOfMemory(_) => exit::INCONCLUSIVE,
+            Outcome::Timeout(_) | Outcome::OutOfMemory(_) | Outcome::Interrupted(_) => exit::INCONCLUSIVE,
         }
     }
 }
@@ -180,6 +182,9 @@ pub struct Summary {
     pub out_of_memory: usize,
     /// Tasks that failed with an error.
     pub error: usize,
+    /// Tasks an interrupt stopped or kept from starting.
+    #[serde(default)]
+    pub interrupted: usize,
     /// Wall-clock seconds of the whole run (0 while it runs).
     pub seconds: f64,
     /// The run's exit code (0 while it runs).
@@ -213,12 +218,13 @@ impl Summary {
             Outcome::Error(_) => self.error += 1,
             Outcome::Timeout(_) => self.timeout += 1,
             Outcome::OutOfMemory(_) => self.out_of_memory += 1,
+            Outcome::Interrupted(_) => self.interrupted += 1,
         }
     }
 
     /// Tasks that were analysed to their end.
     pub fn checked(&self) -> usize {
-        self.tasks - self.timeout - self.out_of_memory - self.error
+        self.tasks - self.timeout - self.out_of_memory - self.error - self.interrupted
     }
 
     /// Assertion verdicts counted.

@@ -65,11 +65,15 @@ pub struct Summary {
     pub sizes: Vec<(String, usize)>,
 }
 
+/// The output directory that stands for stdout, as in Soufflé's `-D -`: each output relation
+/// is printed there under a header with its name instead of written to a file.
+pub const STDOUT: &str = "-";
+
 /// At most this many malformed lines are reported per run.
 const MAX_FACT_ERRORS: usize = 50;
 
 /// Runs the rule file `rules` on the fact files in `facts_dir` and writes outputs to `out_dir`
-/// (created if missing), using `workers` timely workers.
+/// (created if missing; [`STDOUT`] prints them), using `workers` timely workers.
 pub fn run_dir(rules: &Path, facts_dir: &Path, out_dir: &Path, workers: usize) -> Result<Summary, Error> {
     let program = Program::from_file(rules).map_err(Error::Program)?;
     let mut engine = Engine::new(&program, workers)?;
@@ -98,13 +102,22 @@ pub fn run_dir(rules: &Path, facts_dir: &Path, out_dir: &Path, workers: usize) -
         return Err(Error::Facts(Diagnostics(errors)));
     }
     engine.advance()?;
-    std::fs::create_dir_all(out_dir).map_err(|e| Error::Io { path: out_dir.to_path_buf(), message: format!("cannot create output directory: {e}") })?;
+    let to_stdout = out_dir == Path::new(STDOUT);
+    if !to_stdout {
+        std::fs::create_dir_all(out_dir).map_err(|e| Error::Io { path: out_dir.to_path_buf(), message: format!("cannot create output directory: {e}") })?;
+    }
     for info in program.relations() {
         if let Some(params) = &info.output {
             let tuples = engine.relation(&info.name)?;
-            let path = out_dir.join(params.filename.clone().unwrap_or_else(|| format!("{}.csv", info.name)));
             let delimiter = params.delimiter.clone().unwrap_or_else(|| "\t".into());
-            write_csv(&path, info, &tuples, &delimiter, engine.symbols())?;
+            let path = if to_stdout {
+                print_relation(info, &tuples, &delimiter, engine.symbols())?;
+                PathBuf::from(STDOUT)
+            } else {
+                let path = out_dir.join(params.filename.clone().unwrap_or_else(|| format!("{}.csv", info.name)));
+                write_csv(&path, info, &tuples, &delimiter, engine.symbols())?;
+                path
+            };
             summary.outputs.push((info.name.clone(), path, tuples.len()));
         }
         if info.printsize {
@@ -205,18 +218,34 @@ pub fn write_csv(path: &Path, info: &RelationInfo, tuples: &Tuples, delimiter: &
     let io_err = |e: std::io::Error| Error::Io { path: path.to_path_buf(), message: format!("cannot write output: {e}") };
     let file = std::fs::File::create(path).map_err(io_err)?;
     let mut w = std::io::BufWriter::new(file);
+    write_tuples(&mut w, info, tuples, delimiter, symbols).and_then(|()| w.flush()).map_err(io_err)
+}
+
+/// Prints the tuples of relation `info` on stdout between a header naming it and a closing
+/// rule, as Soufflé does for `-D -`.
+pub fn print_relation(info: &RelationInfo, tuples: &Tuples, delimiter: &str, symbols: &SymbolTable) -> Result<(), Error> {
+    let io_err = |e: std::io::Error| Error::Io { path: PathBuf::from("<stdout>"), message: format!("cannot write output: {e}") };
+    let mut w = std::io::BufWriter::new(std::io::stdout().lock());
+    let rule = "===============";
+    writeln!(w, "---------------\n{}\n{rule}", info.name).map_err(io_err)?;
+    write_tuples(&mut w, info, tuples, delimiter, symbols).map_err(io_err)?;
+    writeln!(w, "{rule}").and_then(|()| w.flush()).map_err(io_err)
+}
+
+/// Writes one line per tuple, columns separated by `delimiter` (`()` for a nullary relation).
+fn write_tuples(w: &mut impl Write, info: &RelationInfo, tuples: &Tuples, delimiter: &str, symbols: &SymbolTable) -> std::io::Result<()> {
     for t in tuples.iter() {
         if info.arity() == 0 {
-            writeln!(w, "()").map_err(io_err)?;
+            writeln!(w, "()")?;
             continue;
         }
         for (i, (&v, col)) in t.iter().zip(&info.columns).enumerate() {
             if i > 0 {
-                w.write_all(delimiter.as_bytes()).map_err(io_err)?;
+                w.write_all(delimiter.as_bytes())?;
             }
-            write!(w, "{}", Value::decode(col.ty, v, symbols)).map_err(io_err)?;
+            write!(w, "{}", Value::decode(col.ty, v, symbols))?;
         }
-        writeln!(w).map_err(io_err)?;
+        writeln!(w)?;
     }
-    w.flush().map_err(io_err)
+    Ok(())
 }

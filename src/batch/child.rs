@@ -22,13 +22,13 @@ pub const FAULT_ENV: &str = "DUET_RS_FAULT_INJECTION";
 pub fn main() -> i32 {
     let mut input = String::new();
     if let Err(e) = std::io::stdin().read_to_string(&mut input) {
-        eprintln!("error: cannot read the task request: {e}");
+        crate::stderr!("error: cannot read the task request: {e}");
         return crate::diag::exit::INTERNAL;
     }
     let req: ChildRequest = match serde_json::from_str(&input) {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("error: malformed task request: {e}");
+            crate::stderr!("error: malformed task request: {e}");
             return crate::diag::exit::INTERNAL;
         }
     };
@@ -64,7 +64,7 @@ pub fn main() -> i32 {
     let text = match serde_json::to_string(&result) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("error: cannot serialise the task result: {e}");
+            crate::stderr!("error: cannot serialise the task result: {e}");
             return crate::diag::exit::INTERNAL;
         }
     };

@@ -12,7 +12,6 @@ use crate::diag::Diagnostic;
 use crate::verdict::TaskRun;
 use crate::verdict::{Outcome, TaskResult};
 use std::cell::RefCell;
-use std::io::Write;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -109,11 +108,7 @@ impl Gather {
         let Some(render) = self.stream else { return };
         while let Some(Some(run)) = self.results.get(self.printed) {
             let text = render(run);
-            self.progress.suspend(|| {
-                let mut out = std::io::stdout().lock();
-                let _ = out.write_all(text.as_bytes());
-                let _ = out.flush();
-            });
+            self.progress.suspend(|| crate::report::stdout::write(&text));
             self.printed += 1;
         }
     }
@@ -132,8 +127,23 @@ fn lost(label: &str, why: &str) -> TaskRun {
     }
 }
 
+/// A task that an interrupt kept from starting.
+fn not_started(label: &str) -> TaskRun {
+    TaskRun {
+        result: TaskResult {
+            file: label.to_string(),
+            outcome: Outcome::Interrupted("not started: the batch was interrupted".to_string()),
+            seconds: 0.0,
+            sections: Vec::new(),
+            artifacts: Default::default(),
+        },
+        peak_memory_mb: None,
+    }
+}
+
 /// Runs the batch on timely; see [`super::run`].
 pub fn run(tasks: Vec<TaskSpec>, cfg: &BatchConfig) -> Result<Option<Vec<TaskRun>>, BatchError> {
+    super::sys::catch_interrupts();
     let d = &cfg.dist;
     let processes = d.processes.max(1);
     let process = d.process;
@@ -174,6 +184,10 @@ pub fn run(tasks: Vec<TaskSpec>, cfg: &BatchConfig) -> Result<Option<Vec<TaskRun
         let mut running: Option<(usize, mpsc::Receiver<TaskRun>)> = None;
         loop {
             if running.is_none() {
+                // After an interrupt no task starts; the gatherer marks the rest interrupted.
+                if super::sys::interrupted() {
+                    break;
+                }
                 let k = next.fetch_add(1, Ordering::SeqCst);
                 if let Some(&i) = mine.get(k) {
                     let (tx, rx) = mpsc::channel();
@@ -216,8 +230,15 @@ pub fn run(tasks: Vec<TaskSpec>, cfg: &BatchConfig) -> Result<Option<Vec<TaskRun
         drain(&mut gather);
         gather.map(|mut g| {
             g.progress.finish();
-            let labels = std::mem::take(&mut g.labels);
-            g.results.into_iter().zip(labels).map(|(r, l)| r.unwrap_or_else(|| lost(&l, "no process reported it"))).collect::<Vec<_>>()
+            let interrupted = super::sys::interrupted();
+            for (r, l) in g.results.iter_mut().zip(&g.labels) {
+                if r.is_none() {
+                    *r = Some(if interrupted { not_started(l) } else { lost(l, "no process reported it") });
+                }
+            }
+            // The tasks filled in here are streamed too, so the text report lists every task.
+            g.flush();
+            g.results.into_iter().flatten().collect::<Vec<_>>()
         })
     })
     .map_err(BatchError::Failed)?;

@@ -75,7 +75,10 @@ pub fn run(exe: &PathBuf, spec: &TaskSpec, limits: &Limits) -> TaskRun {
         }
         let elapsed = start.elapsed();
         if killed.is_none() {
-            if elapsed >= limits.timeout {
+            if sys::interrupted() {
+                sys::kill_group(pid);
+                killed = Some(Killed::Interrupt);
+            } else if elapsed >= limits.timeout {
                 sys::kill_group(pid);
                 killed = Some(Killed::Time);
             } else if let Some(limit) = memory_bytes {
@@ -118,6 +121,8 @@ fn failed(label: &str, start: Instant, outcome: Outcome) -> TaskRun {
 enum Killed {
     Time,
     Memory(u64),
+    /// The batch was interrupted (SIGINT).
+    Interrupt,
 }
 
 /// The child's result, or the outcome that stands for how it ended.
@@ -127,6 +132,7 @@ fn classify(label: &str, limits: &Limits, killed: Option<Killed>, exit: Option<s
     match killed {
         Some(Killed::Time) => return Err(Outcome::Timeout(format!("time limit of {secs} s reached"))),
         Some(Killed::Memory(rss)) => return Err(Outcome::OutOfMemory(format!("memory limit of {mem} MB reached (resident size {} MB)", rss / MIB))),
+        Some(Killed::Interrupt) => return Err(Outcome::Interrupted("stopped while running: the batch was interrupted".to_string())),
         None => {}
     }
     let Some(exit) = exit else {

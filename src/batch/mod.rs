@@ -89,7 +89,15 @@ impl BatchError {
 }
 
 /// Runs every task; process 0 gets `Some` with the results in task order, the other
-/// processes `None` once their share has been delivered.
+/// processes `None` once their share has been delivered. The first SIGINT stops the batch:
+/// no task starts, the running ones are killed, and both kinds come back as
+/// [`crate::verdict::Outcome::Interrupted`] (see [`interrupted`]); a second one exits at once.
 pub fn run(tasks: Vec<TaskSpec>, cfg: &BatchConfig) -> Result<Option<Vec<TaskRun>>, BatchError> {
     dist::run(tasks, cfg)
+}
+
+/// Whether an interrupt (SIGINT) stopped a batch of this process; the run then ends with
+/// exit code 130 after reporting what finished.
+pub fn interrupted() -> bool {
+    sys::interrupted()
 }

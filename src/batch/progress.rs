@@ -100,6 +100,9 @@ impl Progress {
         if c.out_of_memory > 0 {
             s.push_str(&format!(" out-of-memory {}", c.out_of_memory));
         }
+        if c.interrupted > 0 {
+            s.push_str(&format!(" interrupted {}", c.interrupted));
+        }
         if let Some((_, first)) = self.running.iter().next() {
             s.push_str(&format!(" | running {first}"));
             if self.running.len() > 1 {
@@ -120,7 +123,7 @@ impl Progress {
             Mode::Lines(every) => {
                 if force || self.last_line.elapsed() >= every {
                     self.last_line = Instant::now();
-                    eprintln!("[{}/{} {:.0} s] {}", self.done, self.total, self.start.elapsed().as_secs_f64(), self.status());
+                    crate::stderr!("[{}/{} {:.0} s] {}", self.done, self.total, self.start.elapsed().as_secs_f64(), self.status());
                 }
             }
         }

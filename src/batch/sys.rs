@@ -147,3 +147,42 @@ pub fn poll_interval(elapsed: Duration) -> Duration {
         Duration::from_millis(10)
     }
 }
+
+/// Set by the first SIGINT once [`catch_interrupts`] has run.
+static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// What the first interrupt says on stderr (written from the handler, so a fixed text).
+const FIRST_INTERRUPT: &[u8] = b"\ninterrupted: stopping the running tasks and reporting the finished ones; interrupt again to quit at once\n";
+
+extern "C" fn on_interrupt(_sig: libc::c_int) {
+    // Only async-signal-safe calls here: an atomic swap, write and _exit.
+    if INTERRUPTED.swap(true, std::sync::atomic::Ordering::SeqCst) {
+        // SAFETY: _exit is async-signal-safe; task processes die with us (PR_SET_PDEATHSIG).
+        unsafe { libc::_exit(crate::diag::exit::INTERRUPTED) };
+    }
+    // SAFETY: write is async-signal-safe and the buffer is static. Its result is ignored: a
+    // closed stderr must not matter.
+    unsafe {
+        libc::write(2, FIRST_INTERRUPT.as_ptr().cast(), FIRST_INTERRUPT.len());
+    }
+}
+
+/// From now on, the first SIGINT only sets a flag ([`interrupted`]) that the batch runner
+/// watches, so that it can stop and still report what finished; a second one ends the
+/// process at once with exit code 130.
+pub fn catch_interrupts() {
+    // SAFETY: sigaction is given a fully initialised struct whose handler is an
+    // `extern "C" fn(c_int)`, as `sa_handler` expects without SA_SIGINFO.
+    unsafe {
+        let mut act: libc::sigaction = std::mem::zeroed();
+        act.sa_sigaction = on_interrupt as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        act.sa_flags = libc::SA_RESTART;
+        libc::sigemptyset(&mut act.sa_mask);
+        libc::sigaction(libc::SIGINT, &act, std::ptr::null_mut());
+    }
+}
+
+/// Whether a SIGINT has come since [`catch_interrupts`].
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst)
+}

@@ -52,7 +52,9 @@ pub struct CheckArgs {
     /// Report format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
-    /// Write the report to FILE (atomically: a stopped run leaves no partial report).
+    /// Write the report to FILE; `-` is stdout. A regular file is replaced atomically (a
+    /// stopped run leaves no partial report); a FIFO or device is written through, and a
+    /// symlink is followed.
     #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Also write a table with one row per file to FILE as CSV: file, verdict counts,
@@ -192,15 +194,15 @@ impl AnalysisArgs {
                 let hint = if flag == "--witness" { "; use --witness-dir DIR for one witness per input" } else { "" };
                 return Err(format!("{flag} {} takes one input file, but {inputs} were given{hint}", path.display()));
             }
-            probe_file(path).map_err(|e| format!("cannot write {flag} {}: {e}", path.display()))?;
+            report::atomic::probe(path).map_err(|e| format!("cannot write {flag} {}: {e}", path.display()))?;
         }
         if let Some(dir) = &self.witness_dir {
             std::fs::create_dir_all(dir).map_err(|e| format!("cannot create --witness-dir {}: {e}", dir.display()))?;
-            probe_file(&dir.join("witness")).map_err(|e| format!("cannot write into --witness-dir {}: {e}", dir.display()))?;
+            report::atomic::probe(&dir.join("witness")).map_err(|e| format!("cannot write into --witness-dir {}: {e}", dir.display()))?;
         }
         if let Some(dir) = &self.dump_facts {
             std::fs::create_dir_all(dir).map_err(|e| format!("cannot create --dump-facts {}: {e}", dir.display()))?;
-            probe_file(&dir.join("facts")).map_err(|e| format!("cannot write into --dump-facts {}: {e}", dir.display()))?;
+            report::atomic::probe(&dir.join("facts")).map_err(|e| format!("cannot write into --dump-facts {}: {e}", dir.display()))?;
         }
         Ok(())
     }
@@ -222,9 +224,9 @@ impl AnalysisArgs {
                         report::atomic::write(&path, &text).map_err(|e| format!("cannot write the witness to {}: {e}", path.display()))?;
                     }
                     None if matches!(run.result.outcome, crate::verdict::Outcome::Checked(_)) => {
-                        eprintln!("note: no witness for {}: no violation was found and COARSEN did not prove every assertion", run.result.file)
+                        crate::stderr!("note: no witness for {}: no violation was found and COARSEN did not prove every assertion", run.result.file)
                     }
-                    None => eprintln!("note: no witness for {}: its analysis did not finish", run.result.file),
+                    None => crate::stderr!("note: no witness for {}: its analysis did not finish", run.result.file),
                 }
             }
             if let (Some(path), Some(smt)) = (&self.dump_smt, &run.result.artifacts.smt) {
@@ -236,7 +238,7 @@ impl AnalysisArgs {
             for (run, sub) in runs.iter().zip(report::facts::dir_names(dir, &files)) {
                 match &run.result.artifacts.facts {
                     Some(dump) => report::facts::write(&sub, dump)?,
-                    None => eprintln!("note: no facts for {}: COARSEN did not run to its end on it", run.result.file),
+                    None => crate::stderr!("note: no facts for {}: COARSEN did not run to its end on it", run.result.file),
                 }
             }
         }
@@ -281,7 +283,7 @@ impl AnalysisArgs {
             }
             match body {
                 Some(text) => report::atomic::write(&path, &text).map_err(|e| format!("cannot write the {title} to {}: {e}", path.display()))?,
-                None => eprintln!("note: nothing written to {}: the task produced no {title} (COARSEN did not run to its end)", path.display()),
+                None => crate::stderr!("note: nothing written to {}: the task produced no {title} (COARSEN did not run to its end)", path.display()),
             }
         }
         Ok(())
@@ -361,25 +363,6 @@ pub struct BatchArgs {
     pub no_progress: bool,
 }
 
-/// Whether a file can be created at `path`: its directory exists and takes a new file (a
-/// probe file, removed at once), and `path` is not a directory.
-fn probe_file(path: &std::path::Path) -> Result<(), String> {
-    if path.is_dir() {
-        return Err("it is a directory".into());
-    }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    if !dir.is_dir() {
-        return Err(format!("no directory {}", dir.display()));
-    }
-    let probe = dir.join(format!(".duet-rs-probe.{}", std::process::id()));
-    std::fs::File::create(&probe).map_err(|e| e.to_string())?;
-    let _ = std::fs::remove_file(&probe);
-    Ok(())
-}
-
 /// One witness file per task in `dir`: `<input file name>.witness.<ext>`, with `.2`, `.3`, ...
 /// before `.witness` when inputs in different directories share a name.
 fn witness_names(dir: &std::path::Path, runs: &[TaskRun], format: WitnessFormat) -> Vec<PathBuf> {
@@ -412,11 +395,11 @@ impl BatchArgs {
             s.check.datalog_workers = datalog_workers;
         }
         let cfg = self.config(stream).map_err(|e| {
-            eprintln!("error: {e}");
+            crate::stderr!("error: {e}");
             exit::USAGE
         })?;
         batch::run(specs, &cfg).map_err(|e| {
-            eprintln!("error: {e}");
+            crate::stderr!("error: {e}");
             e.exit_code()
         })
     }
@@ -448,11 +431,23 @@ impl BatchArgs {
     }
 }
 
-/// Writes results to stdout; a closed pipe (`| head`) is the reader's choice, not a crash.
+/// Writes results to stdout; a closed pipe (`| head`) is the reader's choice, not a crash,
+/// and any other failure makes the run end with [`exit::OUTPUT_ERROR`] (see
+/// [`stdout_failed`]).
 pub fn emit(text: &str) {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
+    report::stdout::write(text);
+}
+
+/// `code`, unless writing to stdout failed: then the error is reported and the run exits
+/// with [`exit::OUTPUT_ERROR`], since whatever the verdicts, nobody received them.
+pub fn stdout_failed(code: i32) -> i32 {
+    match report::stdout::failure() {
+        Some(e) => {
+            crate::stderr!("error: cannot write the report to stdout: {e}");
+            exit::OUTPUT_ERROR
+        }
+        None => code,
+    }
 }
 
 fn stream_text(run: &TaskRun) -> String {
@@ -464,26 +459,26 @@ pub fn run(a: &CheckArgs) -> i32 {
     let start = Instant::now();
     let front = a.input.frontend_options();
     if let Err(e) = a.analysis.validate() {
-        eprintln!("error: {e}");
+        crate::stderr!("error: {e}");
         return exit::USAGE;
     }
     let opts = a.check_options();
     // A broken rules file would make every verdict unknown: report it once, up front.
     if let Err(e) = crate::coarsen::rules::load(opts.rules.as_deref()) {
-        eprintln!("error: {e}");
+        crate::stderr!("error: {e}");
         return exit::INPUT_ERROR;
     }
     let files = expand_inputs(&a.files);
     if files.is_empty() {
-        eprintln!("error: no .c, .i or .bp files found in the given paths");
+        crate::stderr!("error: no .c, .i or .bp files found in the given paths");
         return exit::USAGE;
     }
-    if let Some(Err(e)) = a.csv.as_deref().map(probe_file) {
-        eprintln!("error: cannot write --csv {}: {e}", a.csv.as_ref().map(|p| p.display().to_string()).unwrap_or_default());
+    if let Some(Err(e)) = a.csv.as_deref().map(report::atomic::probe) {
+        crate::stderr!("error: cannot write --csv {}: {e}", a.csv.as_ref().map(|p| p.display().to_string()).unwrap_or_default());
         return exit::USAGE;
     }
     if let Err(e) = a.analysis.check_outputs(files.len()) {
-        eprintln!("error: {e}");
+        crate::stderr!("error: {e}");
         return exit::USAGE;
     }
     let specs: Vec<TaskSpec> = files.into_iter().map(|file| TaskSpec { file, front: front.clone(), check: opts.clone(), predict: None }).collect();
@@ -494,6 +489,8 @@ pub fn run(a: &CheckArgs) -> i32 {
 /// stdout streams in task order as results come in; every other report is whole only at the
 /// end. Witnesses and SMT files `analysis` asks for, and the per-file CSV table (the second
 /// of `outputs`, the first being the report's file), are written once every task is done.
+/// `--output -` is stdout. After an interrupt the report covers what finished, the other
+/// tasks marked `interrupted`, and the exit code is 130.
 pub(super) fn run_and_report(
     batch: &BatchArgs,
     specs: Vec<TaskSpec>,
@@ -503,6 +500,14 @@ pub(super) fn run_and_report(
     analysis: Option<&AnalysisArgs>,
 ) -> i32 {
     let (output, csv) = outputs;
+    let output = output.filter(|p| *p != std::path::Path::new("-"));
+    // A report that cannot be written is better known before the analysis than after it.
+    if let Some(path) = output {
+        if let Err(e) = report::atomic::probe(path) {
+            crate::stderr!("error: cannot write the report to {}: {e}", path.display());
+            return exit::USAGE;
+        }
+    }
     // Sections bound for a file must not reach stdout, so their run reports at the end.
     let to_files = analysis.is_some_and(|a| !a.section_files().is_empty() || a.rules_diff);
     let streaming = format == Format::Text && output.is_none() && !to_files;
@@ -512,31 +517,42 @@ pub(super) fn run_and_report(
         Err(code) => return code,
     };
     if let Some(Err(e)) = analysis.map(|a| a.write_artifacts(&runs).and_then(|()| a.write_sections(&mut runs)).and_then(|()| a.add_rules_diff(&mut runs))) {
-        eprintln!("error: {e}");
-        return exit::USAGE;
+        crate::stderr!("error: {e}");
+        return exit::OUTPUT_ERROR;
     }
     if let Some(Err(e)) = csv.map(|path| report::atomic::write(path, &report::csv::render(&runs)).map_err(|e| format!("cannot write the table to {}: {e}", path.display()))) {
-        eprintln!("error: {e}");
-        return exit::USAGE;
+        crate::stderr!("error: {e}");
+        return exit::OUTPUT_ERROR;
     }
     let results: Vec<_> = runs.iter().map(|r| r.result.clone()).collect();
-    let code = combined_exit_code(&results);
+    let code = if batch::interrupted() { exit::INTERRUPTED } else { combined_exit_code(&results) };
     let seconds = start.elapsed().as_secs_f64();
     if streaming {
         emit(&format!("\n{}", report::text_summary(&runs, code, seconds)));
-        return code;
+        return finish(code);
     }
     let text = report::render(format, &runs, code, seconds);
     match output {
         Some(path) => {
             if let Err(e) = report::atomic::write(path, &text) {
-                eprintln!("error: cannot write the report to {}: {e}", path.display());
-                return exit::USAGE;
+                crate::stderr!("error: cannot write the report to {}: {e}", path.display());
+                return if code == exit::INTERRUPTED { code } else { exit::OUTPUT_ERROR };
             }
         }
         None => emit(&text),
     }
-    code
+    finish(code)
+}
+
+/// The exit code of a run whose verdicts give `code`: an interrupt gives 130 whatever else
+/// happened, and a report that could not be written to stdout gives [`exit::OUTPUT_ERROR`].
+fn finish(code: i32) -> i32 {
+    let written = stdout_failed(code);
+    if code == exit::INTERRUPTED {
+        code
+    } else {
+        written
+    }
 }
 
 #[cfg(test)]

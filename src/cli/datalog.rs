@@ -13,7 +13,8 @@ pub struct DatalogArgs {
     /// Directory of the input fact files (`REL.facts`, tab-separated).
     #[arg(short = 'F', long = "facts", value_name = "FACTS_DIR", default_value = ".")]
     facts: PathBuf,
-    /// Directory for the output relations (`REL.csv`, tab-separated, sorted).
+    /// Directory for the output relations (`REL.csv`, tab-separated, sorted); `-` prints
+    /// them on stdout instead, each under a header with its name (as Soufflé does).
     #[arg(short = 'D', long = "output", value_name = "OUT_DIR", default_value = ".")]
     out: PathBuf,
     /// Timely worker threads; the results do not depend on it.
@@ -24,16 +25,17 @@ pub struct DatalogArgs {
 /// Runs `duet-rs datalog`.
 pub fn run(a: &DatalogArgs) -> i32 {
     if a.workers == 0 {
-        eprintln!("error: --workers must be at least 1");
+        crate::stderr!("error: --workers must be at least 1");
         return exit::USAGE;
     }
     match datalog::run_dir(&a.rules, &a.facts, &a.out, a.workers) {
         Ok(summary) => {
             for name in &summary.missing_inputs {
-                eprintln!("note: no fact file for input `{name}`; it is empty");
+                crate::stderr!("note: no fact file for input `{name}`; it is empty");
             }
             for (name, path, n) in &summary.outputs {
-                eprintln!("{name}: {n} tuples -> {}", path.display());
+                let to = if path.as_os_str() == datalog::facts::STDOUT { "stdout".into() } else { path.display().to_string() };
+                crate::stderr!("{name}: {n} tuples -> {to}");
             }
             for (name, n) in &summary.sizes {
                 println!("{name}\t{n}");
@@ -41,7 +43,7 @@ pub fn run(a: &DatalogArgs) -> i32 {
             exit::SAFE
         }
         Err(e) => {
-            eprintln!("{e}");
+            crate::stderr!("{e}");
             exit::INPUT_ERROR
         }
     }

@@ -31,7 +31,7 @@ pub fn run(a: &IrArgs) -> i32 {
             exit::SAFE
         }
         Err(d) => {
-            eprintln!("{d}");
+            crate::stderr!("{d}");
             match d.kind {
                 ErrorKind::Internal => exit::INTERNAL,
                 _ => exit::INPUT_ERROR,

@@ -90,15 +90,21 @@ impl InputArgs {
 /// The exit status of a process whose reader went away (128 + SIGPIPE), as a shell reports it.
 const BROKEN_PIPE: i32 = 141;
 
-/// Ends the process quietly when standard output is a closed pipe (`duet-rs rules | head`).
+/// Ends the process quietly when standard output is a closed pipe (`duet-rs rules | head`),
+/// and with [`exit::OUTPUT_ERROR`] and a message when it fails otherwise (`> /dev/full`).
 /// Rust ignores SIGPIPE, so `print!` on a closed pipe panics with the standard library's
 /// "failed printing to stdout" message; every other panic keeps the default report.
 fn exit_quietly_on_broken_pipe() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         let msg = info.payload().downcast_ref::<String>().map(String::as_str).or_else(|| info.payload().downcast_ref::<&str>().copied()).unwrap_or("");
-        if msg.starts_with("failed printing to stdout") && msg.contains("Broken pipe") {
-            std::process::exit(BROKEN_PIPE);
+        if msg.starts_with("failed printing to stdout") {
+            if msg.contains("Broken pipe") {
+                std::process::exit(BROKEN_PIPE);
+            }
+            let why = msg.trim_start_matches("failed printing to stdout").trim_start_matches(':').trim();
+            crate::stderr!("error: cannot write to stdout: {why}");
+            std::process::exit(exit::OUTPUT_ERROR);
         }
         default(info)
     }));

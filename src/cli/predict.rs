@@ -76,7 +76,7 @@ pub fn run(a: &PredictArgs) -> i32 {
     let opts = a.options();
     let files = expand_inputs(&a.files);
     if files.is_empty() {
-        eprintln!("error: no .c or .i files found in the given paths");
+        crate::stderr!("error: no .c or .i files found in the given paths");
         return exit::USAGE;
     }
     let specs: Vec<TaskSpec> = files.into_iter().map(|file| TaskSpec { file, front: front.clone(), check: CheckOptions::default(), predict: Some(opts.clone()) }).collect();

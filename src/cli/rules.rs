@@ -30,13 +30,13 @@ pub fn run(a: &RulesArgs) -> i32 {
         Some(dir) => match crate::coarsen::rules::write_to(dir, a.force) {
             Ok(files) => {
                 for f in files {
-                    eprintln!("wrote {}", f.display());
+                    crate::stderr!("wrote {}", f.display());
                 }
-                eprintln!("edit them, then run: duet-rs check --rules {} FILE.c", dir.join(crate::coarsen::rules::FILES[0].0).display());
+                crate::stderr!("edit them, then run: duet-rs check --rules {} FILE.c", dir.join(crate::coarsen::rules::FILES[0].0).display());
                 exit::SAFE
             }
             Err(e) => {
-                eprintln!("error: {e}");
+                crate::stderr!("error: {e}");
                 exit::USAGE
             }
         },

@@ -35,16 +35,20 @@ pub fn run(a: &SvcompArgs) -> i32 {
     let start = Instant::now();
     let files = task::expand(&a.tasks);
     if files.is_empty() {
-        eprintln!("error: no .yml task files found in the given paths");
+        crate::stderr!("error: no .yml task files found in the given paths");
         return exit::USAGE;
     }
     let base = a.input.frontend_options();
     if let Err(e) = a.analysis.validate() {
-        eprintln!("error: {e}");
+        crate::stderr!("error: {e}");
         return exit::USAGE;
     }
     if let Err(e) = a.analysis.check_outputs(files.len()) {
-        eprintln!("error: {e}");
+        crate::stderr!("error: {e}");
+        return exit::USAGE;
+    }
+    if let Some(Err(e)) = a.csv.as_deref().map(report::atomic::probe) {
+        crate::stderr!("error: cannot write the CSV to {}: {e}", a.csv.as_deref().unwrap_or(std::path::Path::new("")).display());
         return exit::USAGE;
     }
     let check = a.analysis.check_options(a.batch.timeout);
@@ -67,7 +71,7 @@ pub fn run(a: &SvcompArgs) -> i32 {
             }
             Ok(task::Read::OtherProperty) => skipped += 1,
             Err(e) => {
-                eprintln!("error: {e}");
+                crate::stderr!("error: {e}");
                 slots.push(Slot::Done(Row::bad_task(&label, &e.to_string())));
             }
         }
@@ -78,7 +82,7 @@ pub fn run(a: &SvcompArgs) -> i32 {
         Err(code) => return code,
     };
     if let Err(e) = a.analysis.write_artifacts(&runs) {
-        eprintln!("error: {e}");
+        crate::stderr!("error: {e}");
         return exit::USAGE;
     }
     let rows: Vec<Row> = slots
@@ -91,14 +95,14 @@ pub fn run(a: &SvcompArgs) -> i32 {
     emit(&svcomp::render(&rows, skipped, start.elapsed().as_secs_f64()));
     if let Some(path) = &a.csv {
         if let Err(e) = report::atomic::write(path, &svcomp::csv(&rows)) {
-            eprintln!("error: cannot write the CSV to {}: {e}", path.display());
-            return exit::USAGE;
+            crate::stderr!("error: cannot write the CSV to {}: {e}", path.display());
+            return exit::OUTPUT_ERROR;
         }
     }
-    let c = svcomp::confusion(&rows);
-    if c.wrong_true() + c.wrong_false() > 0 {
-        WRONG_ANSWER
-    } else {
-        exit::SAFE
+    if crate::batch::interrupted() {
+        return exit::INTERRUPTED;
     }
+    let c = svcomp::confusion(&rows);
+    let code = if c.wrong_true() + c.wrong_false() > 0 { WRONG_ANSWER } else { exit::SAFE };
+    super::check::stdout_failed(code)
 }

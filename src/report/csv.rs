@@ -14,6 +14,7 @@ pub fn outcome_word(r: &TaskResult) -> &'static str {
         Outcome::Error(_) => "error",
         Outcome::Timeout(_) => "timeout",
         Outcome::OutOfMemory(_) => "out-of-memory",
+        Outcome::Interrupted(_) => "interrupted",
     }
 }
 

@@ -43,7 +43,7 @@ pub struct Task {
     pub index: usize,
     /// The file as given.
     pub file: String,
-    /// `checked`, `error`, `timeout` or `out-of-memory`.
+    /// `checked`, `error`, `timeout`, `out-of-memory` or `interrupted`.
     pub outcome: String,
     /// The exit code this task alone would give.
     pub exit_code: i32,
@@ -55,7 +55,7 @@ pub struct Task {
     pub assertions: Vec<Assertion>,
     /// The error when `outcome` is `error`.
     pub error: Option<Error>,
-    /// Why, when `outcome` is `timeout` or `out-of-memory`.
+    /// Why, when `outcome` is `timeout`, `out-of-memory` or `interrupted`.
     pub reason: Option<String>,
     /// Extra outputs asked for (`--invariants`, `--dot`, `--stats`).
     pub sections: Vec<Section>,
@@ -156,6 +156,10 @@ pub fn report(runs: &[TaskRun], exit_code: i32, total_seconds: f64) -> Report {
                 }
                 Outcome::OutOfMemory(why) => {
                     t.outcome = "out-of-memory".into();
+                    t.reason = Some(why.clone());
+                }
+                Outcome::Interrupted(why) => {
+                    t.outcome = "interrupted".into();
                     t.reason = Some(why.clone());
                 }
             }

@@ -1,6 +1,6 @@
 //! Reports of verdicts for people and tools: the text table, JSON (schema in
-//! `docs/report-json.md`) and SARIF 2.1.0, witnesses (YAML 2.0 and GraphML), and the atomic
-//! write of a report file.
+//! `docs/report-json.md`) and SARIF 2.1.0, witnesses (YAML 2.0 and GraphML), the atomic
+//! write of a report file, and stdout with its write errors kept.
 
 pub mod atomic;
 pub mod csv;
@@ -9,6 +9,7 @@ pub mod graphml;
 pub mod json;
 pub mod location;
 pub mod sarif;
+pub mod stdout;
 pub mod text;
 pub mod witness;
 

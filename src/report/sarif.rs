@@ -12,7 +12,7 @@ const RULES: &[(&str, &str, &str, &str)] = &[
     ("DUET001", "AssertionViolated", "An assertion fails in some execution.", "error"),
     ("DUET002", "AssertionUnproved", "An assertion could not be proved for every execution.", "warning"),
     ("DUET003", "AssertionBoundedSafe", "An assertion holds within the search bound only.", "note"),
-    ("DUET004", "AnalysisFailed", "The file could not be analysed (error, time or memory limit).", "warning"),
+    ("DUET004", "AnalysisFailed", "The file could not be analysed (error, time or memory limit, interrupt).", "warning"),
 ];
 
 /// Percent-encodes a path into a URI reference: relative paths stay relative (GitHub
@@ -92,6 +92,10 @@ pub fn render(runs: &[TaskRun], exit_code: i32) -> String {
             Outcome::OutOfMemory(why) => {
                 failed = true;
                 results.push(result(3, format!("out of memory: {why}"), location(&r.file, 0, 0), &r.file));
+            }
+            Outcome::Interrupted(why) => {
+                failed = true;
+                results.push(result(3, format!("interrupted: {why}"), location(&r.file, 0, 0), &r.file));
             }
         }
     }

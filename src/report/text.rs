@@ -32,6 +32,9 @@ pub fn task(r: &TaskResult) -> String {
         Outcome::OutOfMemory(why) => {
             let _ = writeln!(out, "{}: out-of-memory after {:.2} s ({why})", r.file, r.seconds);
         }
+        Outcome::Interrupted(why) => {
+            let _ = writeln!(out, "{}: interrupted after {:.2} s ({why})", r.file, r.seconds);
+        }
     }
     for s in &r.sections {
         let _ = writeln!(out, "--- {} of {} ---", s.title, r.file);
@@ -54,6 +57,9 @@ pub fn summary(s: &Summary) -> String {
         let _ = writeln!(out, "  out-of-memory {}", s.out_of_memory);
     }
     let _ = writeln!(out, "  error         {}", s.error);
+    if s.interrupted > 0 {
+        let _ = writeln!(out, "  interrupted   {}", s.interrupted);
+    }
     let _ = writeln!(out, "assertions (in checked files)");
     let _ = writeln!(out, "  safe          {}", s.safe);
     let _ = writeln!(out, "  violated      {}", s.violated);
@@ -62,7 +68,7 @@ pub fn summary(s: &Summary) -> String {
     }
     let _ = writeln!(out, "  unknown       {}", s.unknown);
     let _ = writeln!(out, "time {:.2} s", s.seconds);
-    let _ = writeln!(out, "exit code {} (0 all safe, 10 some violated, 5 inconclusive, 2 input error, 6 internal error; the first that applies of 10, 6, 2, 5, 0)", s.exit_code);
+    let _ = writeln!(out, "exit code {} (0 all safe, 10 some violated, 5 inconclusive, 2 input error, 6 internal error; the first that applies of 10, 6, 2, 5, 0; 130 interrupted)", s.exit_code);
     out
 }
 

@@ -22,7 +22,7 @@ pub struct Row {
     pub got: Answer,
     /// Wall-clock seconds.
     pub seconds: f64,
-    /// What happened: `checked`, `timeout`, `out-of-memory`, `error` or `bad-task`.
+    /// What happened: `checked`, `timeout`, `out-of-memory`, `interrupted`, `error` or `bad-task`.
     pub outcome: &'static str,
     /// Why the answer is what it is, in a line.
     pub note: String,
@@ -45,6 +45,7 @@ impl Row {
             Outcome::Error(d) => ("error", d.to_string().lines().next().unwrap_or("").to_string()),
             Outcome::Timeout(why) => ("timeout", why.clone()),
             Outcome::OutOfMemory(why) => ("out-of-memory", why.clone()),
+            Outcome::Interrupted(why) => ("interrupted", why.clone()),
         };
         Row { task: task.to_string(), expected, got, seconds: r.seconds, outcome, note }
     }

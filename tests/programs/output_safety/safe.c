@@ -1,0 +1,7 @@
+#include <assert.h>
+int x;
+int main(void) {
+    x = 1;
+    assert(x == 1);
+    return 0;
+}
