@@ -22,6 +22,7 @@ mod fuzz_regressions;
 mod ir_snapshots;
 mod layering;
 mod library_models;
+mod output_safety;
 mod portfolio;
 mod precision;
 mod predict;

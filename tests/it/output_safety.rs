@@ -2,7 +2,7 @@
 //! atomically only over regular files and through anything else, `-` as stdout, a closed
 //! stderr, a failing stdout, and an interrupted batch that still reports what finished.
 
-mod common;
+use crate::common;
 
 use common::{repo, texts};
 use std::io::Read;
