@@ -135,3 +135,12 @@ fn the_progress_line_counts_bounded_safe_apart() {
     assert!(out.contains("  bounded-safe  1"), "{out}");
     assert!(err.contains("bounded-safe 1 unknown 0"), "{err}");
 }
+
+/// Messages count in words a user reads: "1 loop iteration", not "1 loop iterations".
+#[test]
+fn bounds_are_counted_in_the_singular_too() {
+    let o = common::duet(&["check", "--engines", "bounded", "--bound", "1", "tests/programs/verdict_words/loop_counter.c"]);
+    let (out, _) = common::texts(&o);
+    assert!(out.contains("1 loop iteration, 1 instance per unbounded thread template"), "{out}");
+    assert!(!out.contains("1 loop iterations"), "{out}");
+}
