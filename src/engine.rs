@@ -2,7 +2,7 @@
 
 use crate::coarsen::DomainKind;
 use crate::ir::{AssertId, Program};
-use crate::verdict::{assertion_verdict, AssertionVerdict, CheckReport, Section, Status};
+use crate::verdict::{assertion_verdict, AssertionVerdict, CheckReport, Decider, Section, Status};
 use crate::{bounded, coarsen, finite};
 use hashbrown::HashMap;
 use std::path::PathBuf;
@@ -226,13 +226,16 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
     // folds its failing branch away, a call before it never returns).
     let called = |i: usize| {
         let f = &prog.assertions[i].function;
-        verdict(i, Status::Safe, format!("safe: no path reaches its failure (or `{f}` is never called)"), None)
+        AssertionVerdict { engine: Some(Decider::Lowering), ..verdict(i, Status::Safe, format!("safe: no path reaches its failure (or `{f}` is never called)"), None) }
     };
     let mut sections = Vec::new();
     let mut artifacts = crate::verdict::Artifacts::default();
     let mut proof = None;
     let mut facts = None;
     let mut invariants = None;
+    // COARSEN's proofs under a user's rules, held back while the other engines look for a
+    // violation (and a proof of their own) on those assertions.
+    let mut custom: Vec<Option<AssertionVerdict>> = Vec::new();
     let (mut verdicts, hint_source) = if !opts.runs(Engine::Coarsen) {
         let verdicts = (0..prog.assertions.len()).map(|i| if never_called(i) { called(i) } else { verdict(i, Status::Unknown, "unknown: COARSEN was not run".into(), None) }).collect();
         (verdicts, None)
@@ -241,12 +244,28 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
         match coarsen::run(prog, &copts) {
             Ok(mut out) => {
                 facts = out.facts.take();
-                let verdicts =
-                    out.assertions.iter().enumerate().map(|(i, r)| if never_called(i) { called(i) } else { verdict(i, r.status.clone(), r.reason.clone(), r.detail.clone()) }).collect::<Vec<_>>();
+                let mut verdicts = out
+                    .assertions
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| {
+                        if never_called(i) {
+                            called(i)
+                        } else {
+                            let engine = (r.status == Status::Safe).then_some(Decider::Coarsen);
+                            AssertionVerdict { engine, unreachable: r.unreachable, ..verdict(i, r.status.clone(), r.reason.clone(), r.detail.clone()) }
+                        }
+                    })
+                    .collect::<Vec<_>>();
                 // A correctness witness carries COARSEN's invariants only when they prove
                 // every assertion (the other engines' proofs are not for every thread count).
                 if opts.witness && verdicts.iter().all(|v| v.status == Status::Safe) {
-                    proof = Some(coarsen::witness::correctness(prog, &out));
+                    let mut c = coarsen::witness::correctness(prog, &out);
+                    c.custom_rules = opts.rules.as_ref().map(|r| r.display().to_string());
+                    proof = Some(c);
+                }
+                if let Some(rules) = &opts.rules {
+                    custom = hold_custom_proofs(&mut verdicts, &rules.display().to_string());
                 }
                 if opts.invariants {
                     sections.push(Section { title: "invariants".into(), body: coarsen::report::invariants(prog, &out), data: None });
@@ -261,8 +280,8 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
                 if opts.rules.is_none() && !opts.no_hints && opts.runs(Engine::Finite) {
                     invariants = Some(finite_invariants(prog, &out));
                 }
-                // Only the bounded search reads the hints (`LazyHints`).
-                (verdicts, (!opts.no_hints && opts.runs(Engine::Bounded)).then_some(out))
+                // Only the bounded search reads the hints (`LazyHints`), and not a user's rules'.
+                (verdicts, (opts.rules.is_none() && !opts.no_hints && opts.runs(Engine::Bounded)).then_some(out))
             }
             Err(e) => ((0..prog.assertions.len()).map(|i| verdict(i, Status::Unknown, format!("unknown: {e}"), None)).collect(), None),
         }
@@ -321,6 +340,7 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
             }
         }
     }
+    restore_custom_proofs(&mut verdicts, custom);
     // A proof may rest only on havocs that cover everything the approximated code can do, and
     // so may the bounded claim: the executions the approximation leaves out may fail within
     // the bound (a recursive frame beyond the inlined copies, sharing a local with its callee).
@@ -330,6 +350,9 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
             v.status = Status::Unknown;
             v.reason = format!("unknown: no {claim} can rest on an incomplete over-approximation: {} (without it: {})", prog.approx_str(ap), v.reason);
             v.detail = None;
+            v.engine = None;
+            v.unreachable = false;
+            v.custom_rules = None;
         }
     }
     if verdicts.iter().all(|v| v.status == Status::Safe) {
@@ -394,6 +417,7 @@ fn explore_pass(prog: &Program, opts: &CheckOptions, deadline: Instant, first_ru
         v.reason = format!("violated: a replayed interleaving reaches the failure (found by {by})");
         v.detail = Some(format!("interleaving (explicit-state search; replayed):\n{body}"));
         v.bound = None;
+        v.engine = Some(Decider::Explore);
         if opts.witness && artifacts.witness.is_none() {
             artifacts.witness = Some(crate::witness::Witness::Violation(crate::witness::violation(prog, &trace, f.assert, "explore")));
         }
@@ -459,6 +483,7 @@ fn finite_pass(prog: &Program, opts: &CheckOptions, invariants: Option<&finite::
     // (the stronger claim, and the Cartesian phase's symmetric abstraction is cheap); what
     // that leaves open is tried with the threads the program creates, which lets the exact
     // exploration run.
+    let exact = counts;
     let counts = if quick { Default::default() } else { finite_counts(counts) };
     let again: Vec<AssertId> = outs.iter().filter(|o| !o.proved()).map(|o| o.assertion).collect();
     if !counts.is_empty() && !again.is_empty() && fo.exceptions.is_none() {
@@ -490,7 +515,18 @@ fn finite_pass(prog: &Program, opts: &CheckOptions, invariants: Option<&finite::
             let claim = match threads {
                 finite::ThreadClaim::AsCreated => "for every interleaving of the threads the program creates".to_string(),
                 finite::ThreadClaim::Every(names) => {
-                    format!("for every interleaving and every number of threads of the unboundedly created {} (parameterized)", names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", "))
+                    // A template a counted loop creates is no unbounded one: the claim covers
+                    // every number of its threads, the count the program creates among them.
+                    let created = |n: &str| exact.threads.iter().find(|(t, _)| prog.template(**t).name == n).map(|(_, k)| *k);
+                    let (counted, unbounded): (Vec<&String>, Vec<&String>) = names.iter().partition(|n| created(n).is_some());
+                    let mut parts = Vec::new();
+                    if !unbounded.is_empty() {
+                        parts.push(format!("the unboundedly created {}", unbounded.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")));
+                    }
+                    for n in counted {
+                        parts.push(format!("`{n}` (the program creates {} by a counted loop)", created(n).unwrap_or(0)));
+                    }
+                    format!("for every interleaving and every number of threads of {} (parameterized)", parts.join(" and of "))
                 }
                 // A fixed instance count is not every execution of the program.
                 finite::ThreadClaim::Instances(_) => continue,
@@ -501,6 +537,7 @@ fn finite_pass(prog: &Program, opts: &CheckOptions, invariants: Option<&finite::
             v.reason = format!("safe: proved by {how}{narrowed}, {claim}");
             v.detail = None;
             v.bound = None;
+            v.engine = Some(Decider::Finite);
         }
     }
     if !not_proved.is_empty() && !quick {
@@ -531,6 +568,7 @@ fn transactions_pass(prog: &Program, to: &finite::transactions::TxOptions, open:
                         );
                         v.detail = None;
                         v.bound = None;
+                        v.engine = Some(Decider::Transactions);
                     }
                     Err(why) => v.reason.push_str(&format!("; the transactions did not prove it: {why}")),
                 }
@@ -620,17 +658,20 @@ fn bounded_pass(
                 v.reason = "violated: a replayed interleaving reaches the failure".into();
                 v.detail = Some(trace);
                 v.bound = Some(k);
+                v.engine = Some(Decider::Bounded);
             }
             BoundedOutcome::BoundedSafe { reason } => {
                 v.status = Status::BoundedSafe;
-                v.reason = format!("{}; bounded search: {reason}", v.reason);
+                v.reason = format!("bounded-safe: {}; bounded search: {reason}", open_reason(&v.reason));
                 v.bound = Some(k);
+                v.engine = Some(Decider::Bounded);
             }
             BoundedOutcome::Safe { reason } => {
                 v.status = Status::Safe;
                 v.reason = format!("safe: bounded search: {reason}");
                 v.detail = None;
                 v.bound = Some(k);
+                v.engine = Some(Decider::Bounded);
             }
             BoundedOutcome::Unknown { reason } => {
                 v.reason = format!("{}; bounded search: {reason}", v.reason);
@@ -781,6 +822,7 @@ impl<'a> Deepening<'a> {
                 v.reason = "violated: a replayed interleaving reaches the failure (found at bound 1, with every thread but the first run without interruption)".into();
                 v.detail = Some(trace);
                 v.bound = Some(1);
+                v.engine = Some(Decider::Sequential);
             }
         }
         self.drop_violated(verdicts);
@@ -859,12 +901,14 @@ impl<'a> Deepening<'a> {
                         v.reason = format!("violated: a replayed interleaving reaches the failure (found at bound {k})");
                         v.detail = Some(trace.clone());
                         v.bound = Some(k);
+                        v.engine = Some(Decider::Bounded);
                     }
                     BoundedOutcome::Safe { reason } => {
                         v.status = Status::Safe;
                         v.reason = format!("safe: bounded search at bound {k}: {reason}");
                         v.detail = None;
                         v.bound = Some(k);
+                        v.engine = Some(Decider::Bounded);
                     }
                     BoundedOutcome::BoundedSafe { reason } => {
                         self.clean.insert(a, (k, reason.clone()));
@@ -925,7 +969,8 @@ impl<'a> Deepening<'a> {
                 Some((k, reason)) => {
                     v.status = Status::BoundedSafe;
                     v.bound = Some(*k);
-                    v.reason = format!("{}; bounded search: {reason}; deepest bound completed: {k}", v.reason);
+                    v.engine = Some(Decider::Bounded);
+                    v.reason = format!("bounded-safe: {}; bounded search: {reason}; deepest bound completed: {k}", open_reason(&v.reason));
                     if let Some((j, w)) = last_why {
                         v.reason.push_str(&format!("; at bound {j}: {w}"));
                     }
@@ -970,4 +1015,39 @@ fn finite_invariants(prog: &Program, out: &coarsen::Outcome) -> finite::Invarian
 /// program as created instead of declining its exact exploration for "unboundedly many".
 fn finite_counts(counts: &bounded::unroll::Counts) -> std::collections::HashMap<crate::ir::TemplateId, u32> {
     counts.threads.iter().map(|(t, n)| (*t, *n)).collect()
+}
+
+/// What an open verdict's reason says without its `unknown: ` label, to follow another label.
+fn open_reason(reason: &str) -> &str {
+    reason.strip_prefix("unknown: ").unwrap_or(reason)
+}
+
+/// Takes COARSEN's proofs under custom rules out of the verdicts, leaving them open (with a
+/// reason naming the rules) for the other engines: edited rules may be unsound, so such a
+/// proof must not end the search for a real violation. Returns the proofs, by assertion.
+fn hold_custom_proofs(verdicts: &mut [AssertionVerdict], rules: &str) -> Vec<Option<AssertionVerdict>> {
+    verdicts
+        .iter_mut()
+        .map(|v| {
+            if v.status != Status::Safe || v.engine != Some(Decider::Coarsen) {
+                return None;
+            }
+            let held = v.clone();
+            v.status = Status::Unknown;
+            v.reason = format!("unknown: proved only under the custom rules {rules}");
+            v.engine = None;
+            v.unreachable = false;
+            Some(AssertionVerdict { reason: format!("safe under custom rules {rules}: {}", held.reason.strip_prefix("safe: ").unwrap_or(&held.reason)), custom_rules: Some(rules.to_string()), ..held })
+        })
+        .collect()
+}
+
+/// Gives back the proofs [`hold_custom_proofs`] took where no other engine decided: a replayed
+/// violation, or a proof that does not rest on the user's rules, stands instead.
+fn restore_custom_proofs(verdicts: &mut [AssertionVerdict], held: Vec<Option<AssertionVerdict>>) {
+    for (v, h) in verdicts.iter_mut().zip(held) {
+        if let (Some(h), true) = (h, still_open(&v.status)) {
+            *v = h;
+        }
+    }
 }

@@ -30,6 +30,44 @@ impl Status {
     }
 }
 
+/// The engine whose result decided a verdict.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Decider {
+    /// The lowering: no path of the IR reaches the failure, or its function is never called.
+    Lowering,
+    /// COARSEN's proof for any number of threads.
+    Coarsen,
+    /// The finite-state engine.
+    Finite,
+    /// The transaction-based summaries.
+    Transactions,
+    /// The explicit-state search.
+    Explore,
+    /// The bounded search.
+    Bounded,
+    /// The bounded search's sequential round (every thread but the first without interruption).
+    Sequential,
+    /// `duet-rs predict`.
+    Predict,
+}
+
+impl Decider {
+    /// The name reports print.
+    pub fn name(self) -> &'static str {
+        match self {
+            Decider::Lowering => "lowering",
+            Decider::Coarsen => "coarsen",
+            Decider::Finite => "finite",
+            Decider::Transactions => "transactions",
+            Decider::Explore => "explore",
+            Decider::Bounded => "bounded",
+            Decider::Sequential => "sequential",
+            Decider::Predict => "predict",
+        }
+    }
+}
+
 /// The verdict on one source assertion.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct AssertionVerdict {
@@ -48,6 +86,28 @@ pub struct AssertionVerdict {
     /// exhaustive exploration done at, or the deepest completed without a violation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bound: Option<u32>,
+    /// The engine that decided it; `None` while it is `unknown`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<Decider>,
+    /// `safe` because no thread reaches the assertion at all (dead code), as opposed to a
+    /// failing branch that is infeasible where the assertion is reached.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unreachable: bool,
+    /// The `--rules` file the verdict's proof rests on, when it is not the built-in rules.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub custom_rules: Option<String>,
+}
+
+impl AssertionVerdict {
+    /// The status as the text and SARIF reports print it: `safe (unreachable)` for dead code,
+    /// `safe (custom rules)` for a proof under `--rules`.
+    pub fn label(&self) -> String {
+        match self.status {
+            Status::Safe if self.custom_rules.is_some() => "safe (custom rules)".into(),
+            Status::Safe if self.unreachable => "safe (unreachable)".into(),
+            _ => self.status.word().into(),
+        }
+    }
 }
 
 /// An extra output of a task, such as its invariants or data-flow graph.
@@ -64,7 +124,7 @@ pub struct Section {
 
 /// The verdict on assertion `i` of the program, with no bound.
 pub fn assertion_verdict(prog: &Program, i: usize, status: Status, reason: String, detail: Option<String>) -> AssertionVerdict {
-    AssertionVerdict { id: prog.assertion_id(AssertId(i as u32)), text: prog.assertions[i].text.clone(), status, reason, detail, bound: None }
+    AssertionVerdict { id: prog.assertion_id(AssertId(i as u32)), text: prog.assertions[i].text.clone(), status, reason, detail, bound: None, engine: None, unreachable: false, custom_rules: None }
 }
 
 /// The verdicts on a program, with the extra outputs asked for.

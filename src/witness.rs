@@ -98,6 +98,19 @@ pub struct Correctness {
     pub data_model: String,
     /// The invariants, by position.
     pub invariants: Vec<Invariant>,
+    /// The `--rules` file the proof rests on, when not the built-in interference rules.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub custom_rules: Option<String>,
+}
+
+impl Correctness {
+    /// The producer's configuration: the engine, and the rules when they are a user's.
+    pub fn configuration(&self) -> String {
+        match &self.custom_rules {
+            Some(r) => format!("coarsen under custom rules {r}"),
+            None => "coarsen".into(),
+        }
+    }
 }
 
 /// A C expression over program variables that holds whenever a thread reaches a position.

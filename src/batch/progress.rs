@@ -96,7 +96,9 @@ impl Progress {
 
     fn status(&self) -> String {
         let c = &self.counts;
-        let mut s = format!("safe {} violated {} unknown {} timeout {} error {}", c.safe, c.violated, c.unknown + c.bounded_safe, c.timeout, c.error);
+        // Counted as the summary counts them: bounded-safe apart from unknown, shown when there are any.
+        let bounded = if c.bounded_safe > 0 { format!(" bounded-safe {}", c.bounded_safe) } else { String::new() };
+        let mut s = format!("safe {} violated {}{bounded} unknown {} timeout {} error {}", c.safe, c.violated, c.unknown, c.timeout, c.error);
         if c.out_of_memory > 0 {
             s.push_str(&format!(" out-of-memory {}", c.out_of_memory));
         }

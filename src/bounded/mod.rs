@@ -263,7 +263,7 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
     stats.found_on_slice = found.len();
     let exhaustive = sk.cut_loops.is_empty() && sk.havoc_loops.is_empty() && sk.unscheduled_forks == 0 && sk.incomplete.is_empty() && !prog.mode.parameterized && !opts.atomic_threads;
     // (In parameterized mode a template always has more instances than any bound models.)
-    let bound_text = format!("{} loop iterations, {} instances per unbounded thread template", opts.unroll, opts.threads);
+    let bound_text = format!("{}, {} per unbounded thread template", witness::count(opts.unroll, "loop iteration"), witness::count(opts.threads, "instance"));
     let safe = |what: &str| -> BoundedOutcome {
         if exhaustive {
             BoundedOutcome::Safe { reason: format!("{what}; the bounded exploration was exhaustive (no loop reached its unrolling bound and no thread template its instance bound)") }

@@ -183,10 +183,15 @@ fn is_register(prog: &Program, layout: &Layout, addr: i128, template_of: &dyn Fn
     prog.vars.iter().any(|v| v.name == base && !v.addr_taken && matches!(v.kind, crate::ir::VarKind::Local(_) | crate::ir::VarKind::Temp(_)))
 }
 
+/// `n` things, the noun in the plural unless `n` is 1.
+pub fn count(n: u32, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+}
+
 /// The readable interleaving of a replayed witness.
 pub fn render(prog: &Program, layout: &Layout, trace: &[Executed], bound: (u32, u32)) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "interleaving (replayed; bound: {} loop iterations, {} threads per template):", bound.0, bound.1);
+    let _ = writeln!(out, "interleaving (replayed; bound: {}, {} per template):", count(bound.0, "loop iteration"), count(bound.1, "thread"));
     let mut thread_names: hashbrown::HashMap<u32, String> = hashbrown::HashMap::new();
     thread_names.insert(0, prog.template(crate::ir::TemplateId(0)).function.clone());
     let templates: hashbrown::HashMap<i128, crate::ir::TemplateId> = trace.iter().map(|ex| (ex.thread as i128, prog.loc(ex.loc).template)).collect();

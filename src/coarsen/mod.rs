@@ -88,6 +88,8 @@ pub struct AssertionResult {
     pub reason: String,
     /// The invariant that failed to imply it.
     pub detail: Option<String>,
+    /// Safe because no thread reaches the assertion at all (see [`unreached`]).
+    pub unreachable: bool,
 }
 
 /// Everything COARSEN found.
@@ -250,7 +252,7 @@ pub fn run(prog: &Program, opts: &CoarsenOptions) -> Result<Outcome, String> {
             let more = go(&rewritten)?;
             for (a, b) in out.assertions.iter_mut().zip(more.assertions) {
                 if a.status != Status::Safe && b.status == Status::Safe {
-                    *a = AssertionResult { status: Status::Safe, reason: format!("{}, with {}", b.reason, how.join(" and ")), detail: None };
+                    *a = AssertionResult { status: Status::Safe, reason: format!("{}, with {}", b.reason, how.join(" and ")), detail: None, unreachable: b.unreachable };
                 }
             }
         }
@@ -533,6 +535,7 @@ fn judge<D: NumDomain>(prog: &Program, id: AssertId, a: &crate::ir::Assertion, s
                 status: Status::Unknown,
                 reason: format!("not proved: the invariant at line {} (thread {template}) does not imply it", prog.loc(at).span.line),
                 detail: Some(format!("invariant: {inv}")),
+                unreachable: false,
             };
         }
         proved.push(l);
@@ -540,15 +543,60 @@ fn judge<D: NumDomain>(prog: &Program, id: AssertId, a: &crate::ir::Assertion, s
     if proved.is_empty() {
         // `assert` from <assert.h> and `reach_error()` are failure calls on a branch: they are
         // proved when no thread can take that branch.
-        AssertionResult { status: Status::Safe, reason: "safe: the failing branch is infeasible (no thread reaches the failure)".into(), detail: None }
+        let preds = prog.predecessors();
+        if a.locs.iter().all(|&l| unreached(prog, a, l, states, &preds)) {
+            AssertionResult { status: Status::Safe, reason: "safe: unreachable (no thread reaches the assertion)".into(), detail: None, unreachable: true }
+        } else {
+            AssertionResult { status: Status::Safe, reason: "safe: the failing branch is infeasible (no thread reaches the failure)".into(), detail: None, unreachable: false }
+        }
     } else {
         let mut lines: Vec<u32> = proved.iter().map(|&l| prog.loc(l).span.line).collect();
         lines.sort_unstable();
         lines.dedup();
         let at = lines.iter().map(|l| l.to_string()).collect::<Vec<_>>().join(", ");
         let s = if lines.len() > 1 { "s" } else { "" };
-        AssertionResult { status: Status::Safe, reason: format!("safe: proved by the invariant at line{s} {at}"), detail: None }
+        AssertionResult { status: Status::Safe, reason: format!("safe: proved by the invariant at line{s} {at}"), detail: None, unreachable: false }
     }
+}
+
+/// Whether no thread reaches the assertion instance at `l` itself, not only its failure. An
+/// assertion whose condition reads the program (`assert(c)`, `__VERIFIER_assert(c)`) is tested
+/// at `l`. A failure call has the constant condition `0` and may stand on a branch of the
+/// assertion's own test (`assert` from <assert.h>, a condition with `&&`, a one-line
+/// `if (!c) reach_error()`): walking back from it over unreached locations, a reached `assume`
+/// on the assertion's source line is that test, so the assertion is reached and only its
+/// failing branch is infeasible. A test on another line is the program's, guarding dead code.
+fn unreached<D: NumDomain>(prog: &Program, a: &crate::ir::Assertion, l: LocId, states: &[Option<D>], preds: &[Vec<LocId>]) -> bool {
+    if states[l.index()].is_some() {
+        return false;
+    }
+    let Action::Assert(_, cond) = &prog.loc(l).action else { return true };
+    let mut reads_nothing = true;
+    cond.for_each_load(&mut |_| reads_nothing = false);
+    if !reads_nothing {
+        return true;
+    }
+    let own_line = |p: LocId| {
+        let s = prog.loc(p).span;
+        s.file == a.span.file && s.line == a.span.line
+    };
+    let mut seen: HashSet<LocId> = HashSet::new();
+    let mut stack = vec![l];
+    while let Some(u) = stack.pop() {
+        for &p in &preds[u.index()] {
+            if !seen.insert(p) {
+                continue;
+            }
+            match (&prog.loc(p).action, states[p.index()].is_some()) {
+                (Action::Assume(_), true) if own_line(p) => return false,
+                // The program's own test, or a reached action that never completes: the
+                // assertion is not reached this way.
+                (_, true) => {}
+                (_, false) => stack.push(p),
+            }
+        }
+    }
+    true
 }
 
 /// The location and text of the invariant that explains an unproved assertion, over the

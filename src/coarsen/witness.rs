@@ -29,7 +29,7 @@ use std::collections::BTreeMap;
 
 /// The correctness witness of a program every assertion of which COARSEN proved.
 pub fn correctness(prog: &Program, out: &Outcome) -> Correctness {
-    Correctness { file: witness::input_file(prog), data_model: witness::data_model_name(prog.data_model).into(), invariants: invariants(prog, out) }
+    Correctness { file: witness::input_file(prog), data_model: witness::data_model_name(prog.data_model).into(), invariants: invariants(prog, out), custom_rules: None }
 }
 
 /// The invariants, sorted by position.

@@ -342,7 +342,7 @@ impl<'m, 'p> Cartesian<'m, 'p> {
                 for r in self.thread_states(g, c).iter() {
                     let lv = &self.space.locals[c].items[r as usize];
                     if m.may_fail(gv, lv).is_some_and(|(pc, _)| here.contains(&pc)) {
-                        out.push(format!("{} at {} with {}", class.name, m.show_local(lv), m.show_global(gv)));
+                        out.push(format!("{} at {}{}", class.name, m.show_line(lv), m.with_global(gv)));
                     }
                 }
             }

@@ -263,11 +263,11 @@ impl<'a, 'm, 'p> Failures<'a, 'm, 'p> {
                 .iter()
                 .map(|&l| &space.locals[slot.class].items[l as usize])
                 .find(|lv| m.may_fail(gv, lv).is_some_and(|(pc, _)| locs.contains(&pc)))
-                .map(|lv| m.show_local(lv))
+                .map(|lv| m.show_line(lv))
         });
         if let Some(at) = bad {
             if self.out.len() < 5 {
-                self.out.push(format!("{} at {} with {}", slot.name, at, m.show_global(gv)));
+                self.out.push(format!("{} at {at}{}", slot.name, m.with_global(gv)));
             }
         }
     }

@@ -851,7 +851,25 @@ impl<'p> Model<'p> {
         parts.join(" ")
     }
 
-    /// Readable form of a local store: the source line of the program counter.
+    /// Where a thread stands, for messages: the source line of its program counter.
+    pub fn show_line(&self, l: &[i128]) -> String {
+        match self.pc(l) {
+            None => "its start (not yet created)".into(),
+            Some(pc) => format!("line {}", self.prog.loc(pc).span.line),
+        }
+    }
+
+    /// ` with ` and the global store, for messages; empty when the projection has no globals.
+    pub fn with_global(&self, g: &[i128]) -> String {
+        let s = self.show_global(g);
+        if s.is_empty() {
+            s
+        } else {
+            format!(" with {s}")
+        }
+    }
+
+    /// Readable form of a local store: the program counter and its source line.
     pub fn show_local(&self, l: &[i128]) -> String {
         match self.pc(l) {
             None => "not-started".into(),

@@ -394,9 +394,10 @@ pub fn refine(m: &Model, open: &[AssertId], budget: Budget) -> Refinement {
     let mut rounds = 0;
     let mut last = (0, 0);
     let describe = |space: &Space, s: &[u32]| -> String {
-        let mut parts: Vec<String> = m.slots.iter().enumerate().map(|(i, slot)| format!("{} at {}", slot.name, m.show_local(&space.locals[slot.class].items[s[i + 1] as usize]))).collect();
-        parts.push(format!("with {}", m.show_global(&space.globals.items[s[0] as usize])));
-        parts.join(", ")
+        let parts: Vec<String> = m.slots.iter().enumerate().map(|(i, slot)| format!("{} at {}", slot.name, m.show_line(&space.locals[slot.class].items[s[i + 1] as usize]))).collect();
+        let mut text = parts.join(", ");
+        text.push_str(&m.with_global(&space.globals.items[s[0] as usize]));
+        text
     };
     let stop = |verdicts: &mut Vec<(AssertId, Option<Verdict>)>, why: String| {
         for (_, v) in verdicts.iter_mut().filter(|(_, v)| v.is_none()) {

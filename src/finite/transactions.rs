@@ -397,7 +397,7 @@ impl<'m, 'p> Transactions<'m, 'p> {
         let lv = &self.locals[i].items[n.l as usize];
         let gv = &self.globals.items[n.g as usize][..self.n_model];
         let Some((_, a)) = m.may_fail(gv, lv) else { return false };
-        self.failures.entry(a).or_insert_with(|| format!("{} at {} with {}", m.slots[i].name, m.show_local(lv), m.show_global(gv)));
+        self.failures.entry(a).or_insert_with(|| format!("{} at {}{}", m.slots[i].name, m.show_line(lv), m.with_global(gv)));
         true
     }
 
@@ -601,7 +601,7 @@ impl<'m, 'p> Transactions<'m, 'p> {
         }
         if let Some(n) = after_commit.iter().find(|n| !finishes.contains(n)) {
             let lv = &self.locals[i].items[n.l as usize];
-            return Err(format!("a committed transaction of {} may not finish (condition C3'): it is stuck after {}", self.m.slots[i].name, self.m.show_local(lv)));
+            return Err(format!("a committed transaction of {} may not finish (condition C3'): it is stuck after {}", self.m.slots[i].name, self.m.show_line(lv)));
         }
         Ok(())
     }

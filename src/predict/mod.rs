@@ -133,10 +133,14 @@ pub fn run_program(prog: &Program, opts: &PredictOptions) -> CheckReport {
     }
     let verdicts = (0..n)
         .map(|i| match &found[i] {
-            Finding::Observed { run, text } => verdict(i, Status::Violated, format!("violated (observed): run {run} reaches the failure, and its schedule replays"), Some(text.clone())),
+            Finding::Observed { run, text } => crate::verdict::AssertionVerdict {
+                engine: Some(crate::verdict::Decider::Predict),
+                ..verdict(i, Status::Violated, format!("violated (observed): run {run} reaches the failure, and its schedule replays"), Some(text.clone()))
+            },
             Finding::Predicted { run, bound, text } => {
                 let b = bound.map(|b| format!(" within {b} context switches")).unwrap_or_default();
-                verdict(i, Status::Violated, format!("violated (predicted, replayed): an interleaving of run {run}'s events{b} reaches the failure"), Some(text.clone()))
+                let v = verdict(i, Status::Violated, format!("violated (predicted, replayed): an interleaving of run {run}'s events{b} reaches the failure"), Some(text.clone()));
+                crate::verdict::AssertionVerdict { engine: Some(crate::verdict::Decider::Predict), ..v }
             }
             Finding::Nothing => {
                 let mut why = format!("unknown: no violation observed or predicted in {} run(s); predictive analysis covers only the interleavings of the events observed", opts.runs);

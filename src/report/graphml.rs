@@ -89,7 +89,7 @@ pub fn violation(v: &Violation, file: &str, source: &[u8], created: &str) -> Str
 /// invariants are written in the YAML format.
 pub fn correctness(c: &Correctness, file: &str, source: &[u8], created: &str) -> String {
     let mut o = String::new();
-    header(&mut o, "correctness_witness", &format!("duet-rs {} (coarsen)", env!("CARGO_PKG_VERSION")), file, source, &c.data_model, created);
+    header(&mut o, "correctness_witness", &format!("duet-rs {} ({})", env!("CARGO_PKG_VERSION"), c.configuration()), file, source, &c.data_model, created);
     o.push_str("  </graph>\n</graphml>\n");
     o
 }

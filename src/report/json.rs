@@ -4,7 +4,7 @@
 
 use super::location;
 use crate::diag::{Diagnostic, ErrorKind};
-use crate::verdict::{Outcome, Section, Status, Summary, TaskRun};
+use crate::verdict::{Decider, Outcome, Section, Status, Summary, TaskRun};
 use serde::{Deserialize, Serialize};
 
 /// The value of `format` in every duet-rs JSON report.
@@ -83,6 +83,21 @@ pub struct Assertion {
     /// The bounded search's bound behind the verdict, or null when it did not decide it.
     #[serde(default)]
     pub bound: Option<u32>,
+    /// The engine that decided it (`coarsen`, `finite`, `transactions`, `explore`, `bounded`,
+    /// `sequential`, `predict`, `lowering`), or null while it is `unknown`.
+    #[serde(default)]
+    pub engine: Option<Decider>,
+    /// `true` when it is `safe` because no thread reaches the assertion at all (dead code).
+    #[serde(default)]
+    pub unreachable: bool,
+    /// `custom` when the verdict rests on rules given with `--rules` (named in `reason`),
+    /// else `built-in`.
+    #[serde(default = "built_in")]
+    pub rules: String,
+}
+
+fn built_in() -> String {
+    "built-in".into()
 }
 
 /// A task that could not be analysed.
@@ -142,6 +157,9 @@ pub fn report(runs: &[TaskRun], exit_code: i32, total_seconds: f64) -> Report {
                                 reason: v.reason.clone(),
                                 detail: v.detail.clone(),
                                 bound: v.bound,
+                                engine: v.engine,
+                                unreachable: v.unreachable,
+                                rules: if v.custom_rules.is_some() { "custom".into() } else { built_in() },
                             }
                         })
                         .collect();

@@ -13,6 +13,7 @@ const RULES: &[(&str, &str, &str, &str)] = &[
     ("DUET002", "AssertionUnproved", "An assertion could not be proved for every execution.", "warning"),
     ("DUET003", "AssertionBoundedSafe", "An assertion holds within the search bound only.", "note"),
     ("DUET004", "AnalysisFailed", "The file could not be analysed (error, time or memory limit, interrupt).", "warning"),
+    ("DUET005", "AssertionProvedUnderCustomRules", "An assertion was proved only under interference rules given with --rules, which may be unsound.", "note"),
 ];
 
 /// Percent-encodes a path into a URI reference: relative paths stay relative (GitHub
@@ -67,13 +68,16 @@ pub fn render(runs: &[TaskRun], exit_code: i32) -> String {
             Outcome::Checked(vs) => {
                 for v in vs {
                     let rule = match v.status {
+                        Status::Safe if v.custom_rules.is_some() => 4,
                         Status::Safe => continue,
                         Status::Violated => 0,
                         Status::Unknown => 1,
                         Status::BoundedSafe => 2,
                     };
                     let p = location::of_id(&v.id);
-                    let mut text = format!("assertion `{}` is {}: {}", v.text, v.status.word(), v.reason);
+                    // Reasons mostly begin with the status word already ("violated: ...").
+                    let mut text =
+                        if v.reason.starts_with(v.status.word()) { format!("assertion `{}` is {}", v.text, v.reason) } else { format!("assertion `{}` is {}: {}", v.text, v.label(), v.reason) };
                     if let Some(d) = &v.detail {
                         text.push('\n');
                         text.push_str(d);

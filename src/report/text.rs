@@ -11,7 +11,10 @@ pub fn task(r: &TaskResult) -> String {
             let _ = writeln!(out, "{}: {} assertion(s) in {:.2} s", r.file, vs.len(), r.seconds);
             let width = vs.iter().map(|v| v.id.len()).max().unwrap_or(0);
             for v in vs {
-                let _ = writeln!(out, "  {:<width$}  {:<12}  '{}'", v.id, v.status.word(), v.text);
+                // The deciding engine closes the verdict line, where the status column stays
+                // aligned whatever its width.
+                let by = v.engine.map(|e| format!("  [{}]", e.name())).unwrap_or_default();
+                let _ = writeln!(out, "  {:<width$}  {:<12}  '{}'{by}", v.id, v.label(), v.text);
                 let _ = writeln!(out, "  {:<width$}  {:<12}  {}", "", "", v.reason);
                 if let Some(d) = &v.detail {
                     for line in d.lines() {

@@ -149,7 +149,7 @@ pub fn yaml_violation(v: &Violation, source: &[u8], created: &str) -> String {
 /// The YAML correctness witness: one `location_invariant` per position.
 pub fn yaml_correctness(c: &Correctness, source: &[u8], created: &str) -> String {
     let mut o = String::from("- entry_type: \"invariant_set\"\n");
-    metadata(&mut o, &c.file, source, &c.data_model, created, "coarsen");
+    metadata(&mut o, &c.file, source, &c.data_model, created, &c.configuration());
     if c.invariants.is_empty() {
         o.push_str("  content: []\n");
     } else {

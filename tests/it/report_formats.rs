@@ -12,7 +12,17 @@ use serde_json::Value;
 
 /// Every kind of outcome and status, as no engine of today produces them all.
 fn synthetic() -> Vec<TaskRun> {
-    let v = |id: &str, status: Status, detail: Option<&str>| AssertionVerdict { id: id.into(), text: "x > 0".into(), status, reason: "because".into(), detail: detail.map(String::from), bound: None };
+    let v = |id: &str, status: Status, detail: Option<&str>| AssertionVerdict {
+        id: id.into(),
+        text: "x > 0".into(),
+        status,
+        reason: "because".into(),
+        detail: detail.map(String::from),
+        bound: None,
+        engine: None,
+        unreachable: false,
+        custom_rules: None,
+    };
     let run =
         |file: &str, outcome: Outcome| TaskRun { result: TaskResult { file: file.into(), outcome, seconds: 0.5, sections: Vec::new(), artifacts: Default::default() }, peak_memory_mb: Some(12.0) };
     vec![
