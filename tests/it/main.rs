@@ -33,4 +33,5 @@ mod rules_cli;
 mod soundness_regressions;
 mod svcomp;
 mod transactions;
+mod verdict_words;
 mod witness_yaml;

@@ -2,7 +2,7 @@
 //! infeasible failing branch, proofs under a user's `--rules`, and labels that agree across
 //! formats.
 
-mod common;
+use crate::common;
 
 use serde_json::Value;
 
