@@ -47,6 +47,10 @@ pub fn run(a: &SvcompArgs) -> i32 {
         eprintln!("error: {e}");
         return exit::USAGE;
     }
+    if let Err(e) = a.analysis.read_inputs() {
+        eprintln!("error: {e}");
+        return exit::INPUT_ERROR;
+    }
     let check = a.analysis.check_options(a.batch.timeout);
     // A slot per task file in input order: a row already (bad file), or a batch index.
     enum Slot {
@@ -98,6 +102,10 @@ pub fn run(a: &SvcompArgs) -> i32 {
     let c = svcomp::confusion(&rows);
     if c.wrong_true() + c.wrong_false() > 0 {
         WRONG_ANSWER
+    } else if rows.iter().any(|r| r.outcome == "bad-task") {
+        // A task file that cannot be used (its C file missing, say) is an input error, as in
+        // `check`; the other tasks still ran and are in the table.
+        exit::INPUT_ERROR
     } else {
         exit::SAFE
     }

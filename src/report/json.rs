@@ -55,7 +55,7 @@ pub struct Task {
     pub assertions: Vec<Assertion>,
     /// The error when `outcome` is `error`.
     pub error: Option<Error>,
-    /// Why, when `outcome` is `timeout` or `out-of-memory`.
+    /// Why, when `outcome` is `timeout` or `out-of-memory`, or `checked` with no assertions.
     pub reason: Option<String>,
     /// Extra outputs asked for (`--invariants`, `--dot`, `--stats`).
     pub sections: Vec<Section>,
@@ -128,6 +128,9 @@ pub fn report(runs: &[TaskRun], exit_code: i32, total_seconds: f64) -> Report {
             match &r.outcome {
                 Outcome::Checked(vs) => {
                     t.outcome = "checked".into();
+                    if vs.is_empty() {
+                        t.reason = Some(super::text::NO_ASSERTIONS.into());
+                    }
                     t.assertions = vs
                         .iter()
                         .map(|v| {
