@@ -129,7 +129,7 @@ pub fn run_program(prog: &Program, opts: &PredictOptions) -> CheckReport {
                 continue;
             }
             let i = a.index();
-            match search::search(prog, &layout, &c, &enc, &mut z3, a, opts.context_bound.is_some(), (opts.solver_timeout, deadline)) {
+            match search::search_within(prog, &layout, &c, &enc, &mut z3, a, opts.context_bound.is_some(), Some((opts.solver_timeout, deadline))) {
                 search::Found::Violation { trace, bound, .. } => {
                     predicted += 1;
                     let what = match bound {

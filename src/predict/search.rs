@@ -34,10 +34,15 @@ pub enum Found {
 }
 
 /// Searches the CTP for a violation of `a`: bounds `1..=max` in turn when bounding, else the
-/// whole CTP at once. Each query gets the solver timeout of `limits`, never past its deadline.
+/// whole CTP at once, with the solver's own timeout and no deadline.
+pub fn search(prog: &Program, layout: &Layout, ctp: &Ctp, enc: &Encoding, z3: &mut Z3, a: AssertId, bounded: bool) -> Found {
+    search_within(prog, layout, ctp, enc, z3, a, bounded, None)
+}
+
+/// [`search`], each query with the solver timeout of `limits`, never past its deadline
+/// ([`Found::OutOfTime`] when the deadline is reached first).
 #[allow(clippy::too_many_arguments)]
-pub fn search(prog: &Program, layout: &Layout, ctp: &Ctp, enc: &Encoding, z3: &mut Z3, a: AssertId, bounded: bool, limits: (Duration, Instant)) -> Found {
-    let (timeout, deadline) = limits;
+pub fn search_within(prog: &Program, layout: &Layout, ctp: &Ctp, enc: &Encoding, z3: &mut Z3, a: AssertId, bounded: bool, limits: Option<(Duration, Instant)>) -> Found {
     let Some(&(_, q)) = enc.queries.iter().find(|(x, _)| *x == a) else { return Found::NoneInCtp };
     let levels: Vec<Option<(u32, crate::bounded::term::T)>> = if bounded { enc.bounds.iter().map(|&(b, l)| Some((b, l))).collect() } else { vec![None] };
     let mut last = Found::NoneInCtp;
@@ -46,11 +51,13 @@ pub fn search(prog: &Program, layout: &Layout, ctp: &Ctp, enc: &Encoding, z3: &m
         if let Some((_, l)) = lv {
             assume.push(l);
         }
-        let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            return Found::OutOfTime;
+        if let Some((timeout, deadline)) = limits {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Found::OutOfTime;
+            }
+            z3.set_timeout(timeout.min(left));
         }
-        z3.set_timeout(timeout.min(left));
         match z3.check(&enc.terms, &assume) {
             Answer::Sat => {
                 let steps = extract(prog, ctp, enc, z3, a);
@@ -72,7 +79,7 @@ pub fn search(prog: &Program, layout: &Layout, ctp: &Ctp, enc: &Encoding, z3: &m
                     last = Found::NoneWithin(b);
                 }
             },
-            Answer::Unknown(_) if Instant::now() >= deadline => return Found::OutOfTime,
+            Answer::Unknown(_) if limits.is_some_and(|(_, deadline)| Instant::now() >= deadline) => return Found::OutOfTime,
             Answer::Unknown(why) => return Found::Undecided(format!("solver gave up ({why})")),
         }
     }
