@@ -69,6 +69,19 @@ fn agree(me: &Greeting, other: &Greeting) -> Result<(), String> {
     Ok(())
 }
 
+/// The stderr line of a process that waits for `missing`: whom, where, and until when.
+fn waiting_note(me: &Greeting, addresses: &[String], missing: &[usize], how: &str) -> String {
+    let whom: Vec<String> = missing.iter().map(|&q| format!("process {q} ({})", addresses[q])).collect();
+    format!(
+        "note: process {} of {} is waiting for {} {how}; it gives up {} s after it started (start the others with the same inputs and options, -n {} and their own -p)",
+        me.process,
+        addresses.len(),
+        whom.join(", "),
+        PATIENCE.as_secs(),
+        addresses.len()
+    )
+}
+
 /// Connects process `me.process` to every other one listed in `addresses`: it dials the
 /// lower indices and accepts the higher ones. The result has one socket per process, `None`
 /// at this process's own index, as timely expects.
@@ -80,11 +93,19 @@ pub fn sockets(addresses: &[String], me: &Greeting) -> Result<Vec<Option<TcpStre
     let mut result: Vec<Option<TcpStream>> = (0..addresses.len()).map(|_| None).collect();
 
     for (q, addr) in addresses.iter().enumerate().take(my) {
+        let mut told = false;
         let mut s = loop {
             match TcpStream::connect(addr.as_str()) {
                 Ok(s) => break s,
                 Err(e) if Instant::now() >= deadline => return Err(format!("cannot reach process {q} at {addr}: {e}")),
-                Err(_) => std::thread::sleep(Duration::from_millis(100)),
+                Err(_) => {
+                    // A partner that is not up yet would otherwise leave this process silent for minutes.
+                    if !told {
+                        told = true;
+                        crate::stderr!("{}", waiting_note(me, addresses, &[q], "to listen"));
+                    }
+                    std::thread::sleep(Duration::from_millis(100));
+                }
             }
         };
         let _ = s.set_nodelay(true);
@@ -98,6 +119,7 @@ pub fn sockets(addresses: &[String], me: &Greeting) -> Result<Vec<Option<TcpStre
     }
 
     let mut waiting = addresses.len() - my - 1;
+    let mut told = false;
     while waiting > 0 {
         match listener.accept() {
             Ok((mut s, _)) => {
@@ -117,6 +139,11 @@ pub fn sockets(addresses: &[String], me: &Greeting) -> Result<Vec<Option<TcpStre
                 if Instant::now() >= deadline {
                     let missing: Vec<String> = (my + 1..addresses.len()).filter(|&q| result[q].is_none()).map(|q| q.to_string()).collect();
                     return Err(format!("process(es) {} did not connect within {} s", missing.join(", "), PATIENCE.as_secs()));
+                }
+                if !told {
+                    told = true;
+                    let missing: Vec<usize> = (my + 1..addresses.len()).filter(|&q| result[q].is_none()).collect();
+                    crate::stderr!("{}", waiting_note(me, addresses, &missing, &format!("to connect to {}", addresses[my])));
                 }
                 std::thread::sleep(Duration::from_millis(50));
             }

@@ -25,14 +25,6 @@ pub enum DomainArg {
 #[derive(Clone, Debug)]
 pub struct EngineList(pub Vec<Engine>);
 
-/// An exceptions file, read and parsed before any analysis: a malformed one is a usage error
-/// with its file, line and column (names are checked against each program later).
-fn exceptions_file(s: &str) -> Result<PathBuf, String> {
-    let text = std::fs::read_to_string(s).map_err(|e| format!("cannot read {s}: {e}"))?;
-    crate::finite::exceptions::ExceptionSpec::parse(s, &text).map_err(|d| d.to_string())?;
-    Ok(PathBuf::from(s))
-}
-
 fn engine_list(s: &str) -> Result<EngineList, String> {
     Engine::parse_list(s).map(EngineList)
 }
@@ -112,7 +104,7 @@ pub struct AnalysisArgs {
     pub no_symmetry: bool,
     /// Exception sets for the finite-state engine, in the format of `src/finite/exceptions.rs`
     /// (instead of the automatic ones for flags and locks).
-    #[arg(long, value_name = "FILE", value_parser = exceptions_file)]
+    #[arg(long, value_name = "FILE")]
     pub exceptions: Option<PathBuf>,
     /// Seconds the finite-state engine may spend per file, and the transaction summaries as
     /// much again on what it leaves open (default: a tenth of --search-time, at most 5).
@@ -136,12 +128,14 @@ pub struct AnalysisArgs {
     /// missing): DIR/<input stem>/round-N/, with the flows COARSEN used in round-N/derived/.
     #[arg(long, value_name = "DIR")]
     pub dump_facts: Option<PathBuf>,
-    /// Print the invariant at every location, on the source lines; `--invariants=FILE` writes
-    /// them to FILE instead (one input file only).
+    /// Print the invariant at every location, on the source lines; `--invariants=FILE` (or
+    /// `--invariants FILE`, when FILE is no directory and does not end in .c, .i, .bp or .yml)
+    /// writes them to FILE instead (one input file only).
     #[arg(long, value_name = "FILE", num_args = 0..=1, require_equals = true)]
     pub invariants: Option<Option<PathBuf>>,
     /// Print the final data-flow graph as Graphviz, interference edges labelled by round;
-    /// `--dot=FILE` writes it to FILE instead (one input file only).
+    /// `--dot=FILE` (or `--dot FILE`, when FILE is no directory and does not end in .c, .i, .bp
+    /// or .yml) writes it to FILE instead (one input file only).
     #[arg(long, value_name = "FILE", num_args = 0..=1, require_equals = true)]
     pub dot: Option<Option<PathBuf>>,
     /// Print per-round statistics of the analysis.
@@ -176,6 +170,17 @@ impl AnalysisArgs {
         }
         if self.engines.as_ref().is_some_and(|l| l.0.is_empty()) {
             return Err("--engines names no engine".into());
+        }
+        Ok(())
+    }
+
+    /// Reads the input files the flags name, before any analysis: a malformed exceptions file
+    /// is an input error (exit 2) with its file, line and column; names in it are checked
+    /// against each program later.
+    pub fn read_inputs(&self) -> Result<(), String> {
+        if let Some(path) = &self.exceptions {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read the --exceptions file {}: {e}", path.display()))?;
+            crate::finite::exceptions::ExceptionSpec::parse(&path.display().to_string(), &text).map_err(|d| d.to_string())?;
         }
         Ok(())
     }
@@ -229,8 +234,11 @@ impl AnalysisArgs {
                     None => crate::stderr!("note: no witness for {}: its analysis did not finish", run.result.file),
                 }
             }
-            if let (Some(path), Some(smt)) = (&self.dump_smt, &run.result.artifacts.smt) {
-                report::atomic::write(path, smt).map_err(|e| format!("cannot write the SMT-LIB2 encoding to {}: {e}", path.display()))?;
+            if let Some(path) = &self.dump_smt {
+                match &run.result.artifacts.smt {
+                    Some(smt) => report::atomic::write(path, smt).map_err(|e| format!("cannot write the SMT-LIB2 encoding to {}: {e}", path.display()))?,
+                    None => crate::stderr!("note: nothing written to {} (--dump-smt): the bounded search made no encoding of {}: {}", path.display(), run.result.file, no_search_why(&run.result)),
+                }
             }
         }
         if let Some(dir) = &self.dump_facts {
@@ -363,6 +371,18 @@ pub struct BatchArgs {
     pub no_progress: bool,
 }
 
+/// Why a task has no SMT-LIB2 encoding, for the `--dump-smt` note.
+fn no_search_why(r: &crate::verdict::TaskResult) -> &'static str {
+    use crate::verdict::{Outcome, Status};
+    match &r.outcome {
+        Outcome::Checked(vs) if vs.is_empty() => "the file has no assertions",
+        Outcome::Checked(vs) if vs.iter().all(|v| v.status == Status::Safe) => "the engines before it proved every assertion, so it did not run (`--engines bounded` runs it alone)",
+        Outcome::Checked(_) => "it did not run to an encoding (the verdicts' reasons say what stopped it)",
+        Outcome::Error(_) => "the file could not be analysed",
+        Outcome::Timeout(_) | Outcome::OutOfMemory(_) | Outcome::Interrupted(_) => "the task was stopped before the search wrote one",
+    }
+}
+
 /// One witness file per task in `dir`: `<input file name>.witness.<ext>`, with `.2`, `.3`, ...
 /// before `.witness` when inputs in different directories share a name.
 fn witness_names(dir: &std::path::Path, runs: &[TaskRun], format: WitnessFormat) -> Vec<PathBuf> {
@@ -378,7 +398,8 @@ fn witness_names(dir: &std::path::Path, runs: &[TaskRun], format: WitnessFormat)
         .collect()
 }
 
-fn positive_seconds(s: &str) -> Result<f64, String> {
+/// A positive, finite number of seconds (a usage error otherwise).
+pub(super) fn positive_seconds(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
         _ => Err(format!("`{s}` is not a positive number of seconds")),
@@ -462,6 +483,10 @@ pub fn run(a: &CheckArgs) -> i32 {
         crate::stderr!("error: {e}");
         return exit::USAGE;
     }
+    if let Err(e) = a.analysis.read_inputs() {
+        crate::stderr!("error: {e}");
+        return exit::INPUT_ERROR;
+    }
     let opts = a.check_options();
     // A broken rules file would make every verdict unknown: report it once, up front.
     if let Err(e) = crate::coarsen::rules::load(opts.rules.as_deref()) {
@@ -477,11 +502,24 @@ pub fn run(a: &CheckArgs) -> i32 {
         crate::stderr!("error: cannot write --csv {}: {e}", a.csv.as_ref().map(|p| p.display().to_string()).unwrap_or_default());
         return exit::USAGE;
     }
+    if let Some(task) = files.iter().find(|f| f.extension().and_then(|e| e.to_str()).is_some_and(|e| e == "yml" || e == "yaml")) {
+        crate::stderr!("error: {} is an SV-COMP task file, not C; run it with `duet-rs svcomp {}`", task.display(), task.display());
+        return exit::INPUT_ERROR;
+    }
     if let Err(e) = a.analysis.check_outputs(files.len()) {
         crate::stderr!("error: {e}");
         return exit::USAGE;
     }
-    let specs: Vec<TaskSpec> = files.into_iter().map(|file| TaskSpec { file, front: front.clone(), check: opts.clone(), predict: None }).collect();
+    let mut specs = Vec::with_capacity(files.len());
+    for file in files {
+        match super::pragma::file_options(&file, &front) {
+            Ok(front) => specs.push(TaskSpec { file, front, check: opts.clone(), predict: None }),
+            Err(e) => {
+                crate::stderr!("error: {e}");
+                return exit::INPUT_ERROR;
+            }
+        }
+    }
     run_and_report(&a.batch, specs, a.format, (a.output.as_deref(), a.csv.as_deref()), start, Some(&a.analysis))
 }
 

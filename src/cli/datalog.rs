@@ -28,6 +28,12 @@ pub fn run(a: &DatalogArgs) -> i32 {
         crate::stderr!("error: --workers must be at least 1");
         return exit::USAGE;
     }
+    // As in Soufflé: a fact directory that is not there is an error, not a run on no facts.
+    if !a.facts.is_dir() {
+        let what = if a.facts.exists() { "is not a directory" } else { "does not exist" };
+        crate::stderr!("error: the fact directory {} (-F) {what}", a.facts.display());
+        return exit::INPUT_ERROR;
+    }
     match datalog::run_dir(&a.rules, &a.facts, &a.out, a.workers) {
         Ok(summary) => {
             for name in &summary.missing_inputs {

@@ -3,6 +3,7 @@
 mod check;
 mod datalog;
 mod ir;
+mod pragma;
 mod predict;
 mod rules;
 mod svcomp;
@@ -122,7 +123,8 @@ pub fn main() -> i32 {
     exit_quietly_on_broken_pipe();
     use clap::{CommandFactory, FromArgMatches};
     let version: &'static str = Box::leak(version_text().into_boxed_str());
-    let parsed = Cli::command().version(version).try_get_matches().and_then(|m| Cli::from_arg_matches(&m));
+    let args = join_output_values(std::env::args_os().collect());
+    let parsed = Cli::command().version(version).try_get_matches_from(args).and_then(|m| Cli::from_arg_matches(&m));
     let cli = match parsed {
         Ok(c) => c,
         Err(e) => {
@@ -140,6 +142,44 @@ pub fn main() -> i32 {
         Command::Predict(a) => predict::run(&a),
         Command::Task => crate::batch::child::main(),
     }
+}
+
+/// Extensions of the files `check` and `svcomp` read: a word with one of them after `--dot` or
+/// `--invariants` is an input, not the file to write.
+const INPUT_EXTENSIONS: &[&str] = &["c", "i", "bp", "yml", "yaml"];
+
+/// `--dot FILE` and `--invariants FILE` (a space instead of `=`) of `check` and `svcomp`, as
+/// `--dot=FILE`: both flags take an optional value, so clap alone would read FILE as an input.
+/// The word is the output file unless it looks like an input (a directory, or an input
+/// extension): `check --invariants F.c` still prints the invariants of F.c.
+fn join_output_values(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    if !matches!(args.get(1).and_then(|a| a.to_str()), Some("check" | "svcomp")) {
+        return args;
+    }
+    let is_output = |w: &std::ffi::OsString| {
+        let p = std::path::Path::new(w);
+        !w.to_string_lossy().starts_with('-') && !p.is_dir() && !p.extension().and_then(|e| e.to_str()).is_some_and(|e| INPUT_EXTENSIONS.contains(&e))
+    };
+    let mut out = Vec::with_capacity(args.len());
+    let mut it = args.into_iter().peekable();
+    while let Some(a) = it.next() {
+        if a == "--" {
+            out.push(a);
+            out.extend(it);
+            break;
+        }
+        if a == "--dot" || a == "--invariants" {
+            if let Some(value) = it.next_if(is_output) {
+                let mut joined = a;
+                joined.push("=");
+                joined.push(value);
+                out.push(joined);
+                continue;
+            }
+        }
+        out.push(a);
+    }
+    out
 }
 
 /// Expands directories into the .c, .i and .bp files they contain, sorted, recursively.

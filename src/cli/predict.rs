@@ -7,13 +7,12 @@ use crate::diag::exit;
 use crate::engine::CheckOptions;
 use crate::predict::PredictOptions;
 use crate::report::Format;
-use clap::{ArgAction, Args};
+use clap::Args;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// Arguments of `duet-rs predict`.
 #[derive(Args, Debug)]
-#[command(disable_help_flag = true)]
 pub struct PredictArgs {
     /// C files or directories.
     #[arg(required = true, value_name = "FILE")]
@@ -36,9 +35,13 @@ pub struct PredictArgs {
     /// Search every interleaving of the observed events at once.
     #[arg(long, conflicts_with = "context_bound")]
     pub no_context_bound: bool,
-    /// Solver time limit per query, in seconds.
-    #[arg(long, value_name = "SECS", default_value_t = 60)]
-    pub solver_timeout: u64,
+    /// Seconds the analysis may spend on a file (runs, encodings and solver queries); the
+    /// assertions it leaves undecided are `unknown`, with the budget named as the reason.
+    #[arg(long, value_name = "SECS", default_value_t = crate::predict::DEFAULT_BUDGET_SECS as f64, value_parser = super::check::positive_seconds)]
+    pub search_time: f64,
+    /// Solver time limit per query, in seconds (default: what is left of --search-time).
+    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub solver_timeout: Option<u64>,
     /// Print per-run figures (trace length, encoding size, times).
     #[arg(long)]
     pub stats: bool,
@@ -50,20 +53,19 @@ pub struct PredictArgs {
     /// Write the report to FILE (atomically: a stopped run leaves no partial report).
     #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Print help.
-    #[arg(long, action = ArgAction::Help)]
-    pub help: Option<bool>,
 }
 
 impl PredictArgs {
     /// The predictive analysis these flags select.
     pub fn options(&self) -> PredictOptions {
+        let budget = Duration::from_secs_f64(self.search_time);
         PredictOptions {
             runs: self.runs,
             seed: self.seed,
             max_steps: self.steps as usize,
             context_bound: (!self.no_context_bound).then_some(self.context_bound),
-            solver_timeout: Duration::from_secs(self.solver_timeout.max(1)),
+            solver_timeout: self.solver_timeout.map_or(budget, Duration::from_secs),
+            budget,
             stats: self.stats,
         }
     }
@@ -79,6 +81,15 @@ pub fn run(a: &PredictArgs) -> i32 {
         crate::stderr!("error: no .c or .i files found in the given paths");
         return exit::USAGE;
     }
-    let specs: Vec<TaskSpec> = files.into_iter().map(|file| TaskSpec { file, front: front.clone(), check: CheckOptions::default(), predict: Some(opts.clone()) }).collect();
+    let mut specs = Vec::with_capacity(files.len());
+    for file in files {
+        match super::pragma::file_options(&file, &front) {
+            Ok(front) => specs.push(TaskSpec { file, front, check: CheckOptions::default(), predict: Some(opts.clone()) }),
+            Err(e) => {
+                crate::stderr!("error: {e}");
+                return exit::INPUT_ERROR;
+            }
+        }
+    }
     super::check::run_and_report(&a.batch, specs, a.format, (a.output.as_deref(), None), start, None)
 }

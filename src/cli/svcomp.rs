@@ -51,6 +51,10 @@ pub fn run(a: &SvcompArgs) -> i32 {
         crate::stderr!("error: cannot write the CSV to {}: {e}", a.csv.as_deref().unwrap_or(std::path::Path::new("")).display());
         return exit::USAGE;
     }
+    if let Err(e) = a.analysis.read_inputs() {
+        crate::stderr!("error: {e}");
+        return exit::INPUT_ERROR;
+    }
     let check = a.analysis.check_options(a.batch.timeout);
     // A slot per task file in input order: a row already (bad file), or a batch index.
     enum Slot {
@@ -103,6 +107,14 @@ pub fn run(a: &SvcompArgs) -> i32 {
         return exit::INTERRUPTED;
     }
     let c = svcomp::confusion(&rows);
-    let code = if c.wrong_true() + c.wrong_false() > 0 { WRONG_ANSWER } else { exit::SAFE };
+    // A task file that cannot be used (its C file missing, say) is an input error, as in
+    // `check`; the other tasks still ran and are in the table.
+    let code = if c.wrong_true() + c.wrong_false() > 0 {
+        WRONG_ANSWER
+    } else if rows.iter().any(|r| r.outcome == "bad-task") {
+        exit::INPUT_ERROR
+    } else {
+        exit::SAFE
+    };
     super::check::stdout_failed(code)
 }

@@ -23,6 +23,9 @@ use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 use std::time::{Duration, Instant};
 
+/// The default budget per file in seconds (`predict --search-time`).
+pub const DEFAULT_BUDGET_SECS: u64 = 20;
+
 /// What `predict` runs.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PredictOptions {
@@ -34,15 +37,26 @@ pub struct PredictOptions {
     pub max_steps: usize,
     /// Context bound for the search; `None` searches every linearization at once.
     pub context_bound: Option<u32>,
-    /// Solver time limit per query.
+    /// Solver time limit per query (never past the budget).
     pub solver_timeout: Duration,
+    /// Time for the whole analysis of a file: runs, encodings and queries; what it leaves
+    /// undecided is `unknown`.
+    pub budget: Duration,
     /// Print figures per run.
     pub stats: bool,
 }
 
 impl Default for PredictOptions {
     fn default() -> PredictOptions {
-        PredictOptions { runs: 8, seed: 0, max_steps: 50_000, context_bound: Some(2), solver_timeout: Duration::from_secs(60), stats: false }
+        PredictOptions {
+            runs: 8,
+            seed: 0,
+            max_steps: 50_000,
+            context_bound: Some(2),
+            solver_timeout: Duration::from_secs(DEFAULT_BUDGET_SECS),
+            budget: Duration::from_secs(DEFAULT_BUDGET_SECS),
+            stats: false,
+        }
     }
 }
 
@@ -69,8 +83,16 @@ pub fn run_program(prog: &Program, opts: &PredictOptions) -> CheckReport {
     let mut undecided: Vec<Option<String>> = vec![None; n];
     let mut stats = String::new();
     let start = Instant::now();
+    let deadline = start + opts.budget;
+    // The runs that ran to their end; a run cut short by the budget does not count.
+    let mut finished = 0u32;
+    let mut out_of_time = false;
     for r in 0..opts.runs {
         if found.iter().all(|f| !matches!(f, Finding::Nothing)) {
+            break;
+        }
+        if Instant::now() >= deadline {
+            out_of_time = true;
             break;
         }
         let seed = opts.seed.wrapping_mul(0x1000_0000_01b3).wrapping_add(r as u64);
@@ -94,14 +116,20 @@ pub fn run_program(prog: &Program, opts: &PredictOptions) -> CheckReport {
         let (enc, es) = ctp::encode(prog, &layout, &c, opts.context_bound.unwrap_or(0));
         let encode_s = t1.elapsed().as_secs_f64();
         let t2 = Instant::now();
-        let mut z3 = crate::bounded::solve::Z3::new(&enc.terms, &enc.constraints, opts.solver_timeout);
+        let mut z3 = match crate::bounded::solve::Z3::load(&enc.terms, &enc.constraints, opts.solver_timeout, Some(deadline)) {
+            Ok(z3) => z3,
+            Err(_) => {
+                out_of_time = true;
+                break;
+            }
+        };
         let mut predicted = 0;
         for a in open {
             if !enc.queries.iter().any(|(x, _)| *x == a) {
                 continue;
             }
             let i = a.index();
-            match search::search(prog, &layout, &c, &enc, &mut z3, a, opts.context_bound.is_some()) {
+            match search::search_within(prog, &layout, &c, &enc, &mut z3, a, opts.context_bound.is_some(), Some((opts.solver_timeout, deadline))) {
                 search::Found::Violation { trace, bound, .. } => {
                     predicted += 1;
                     let what = match bound {
@@ -113,8 +141,13 @@ pub fn run_program(prog: &Program, opts: &PredictOptions) -> CheckReport {
                 search::Found::NoneInCtp => cleared[i].0 += 1,
                 search::Found::NoneWithin(_) => cleared[i].1 += 1,
                 search::Found::Undecided(why) => undecided[i] = Some(why),
+                search::Found::OutOfTime => out_of_time = true,
             }
         }
+        if out_of_time {
+            break;
+        }
+        finished += 1;
         let solve_s = t2.elapsed().as_secs_f64();
         if opts.stats {
             let _ = writeln!(
@@ -143,7 +176,15 @@ pub fn run_program(prog: &Program, opts: &PredictOptions) -> CheckReport {
                 crate::verdict::AssertionVerdict { engine: Some(crate::verdict::Decider::Predict), ..v }
             }
             Finding::Nothing => {
-                let mut why = format!("unknown: no violation observed or predicted in {} run(s); predictive analysis covers only the interleavings of the events observed", opts.runs);
+                let mut why = if out_of_time {
+                    format!(
+                        "unknown: the time budget of {} s (--search-time) ran out after {finished} of {} run(s) with no violation observed or predicted; predictive analysis covers only the interleavings of the events observed",
+                        opts.budget.as_secs_f64(),
+                        opts.runs
+                    )
+                } else {
+                    format!("unknown: no violation observed or predicted in {} run(s); predictive analysis covers only the interleavings of the events observed", opts.runs)
+                };
                 let (whole, within) = cleared[i];
                 if whole + within > 0 {
                     let _ = write!(why, " ({whole} run(s) with no violating interleaving at all");

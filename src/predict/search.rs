@@ -7,6 +7,7 @@ use crate::bounded::solve::{Answer, Z3};
 use crate::interp::layout::Layout;
 use crate::interp::{Executed, Step};
 use crate::ir::{AssertId, Program};
+use std::time::{Duration, Instant};
 
 /// What the search found for one assertion of one CTP.
 #[derive(Clone, Debug)]
@@ -28,11 +29,20 @@ pub enum Found {
     NoneWithin(u32),
     /// Undecided: a candidate did not replay, or the solver gave up.
     Undecided(String),
+    /// The analysis's time budget ran out before the search decided.
+    OutOfTime,
 }
 
 /// Searches the CTP for a violation of `a`: bounds `1..=max` in turn when bounding, else the
-/// whole CTP at once.
+/// whole CTP at once, with the solver's own timeout and no deadline.
 pub fn search(prog: &Program, layout: &Layout, ctp: &Ctp, enc: &Encoding, z3: &mut Z3, a: AssertId, bounded: bool) -> Found {
+    search_within(prog, layout, ctp, enc, z3, a, bounded, None)
+}
+
+/// [`search`], each query with the solver timeout of `limits`, never past its deadline
+/// ([`Found::OutOfTime`] when the deadline is reached first).
+#[allow(clippy::too_many_arguments)]
+pub fn search_within(prog: &Program, layout: &Layout, ctp: &Ctp, enc: &Encoding, z3: &mut Z3, a: AssertId, bounded: bool, limits: Option<(Duration, Instant)>) -> Found {
     let Some(&(_, q)) = enc.queries.iter().find(|(x, _)| *x == a) else { return Found::NoneInCtp };
     let levels: Vec<Option<(u32, crate::bounded::term::T)>> = if bounded { enc.bounds.iter().map(|&(b, l)| Some((b, l))).collect() } else { vec![None] };
     let mut last = Found::NoneInCtp;
@@ -40,6 +50,13 @@ pub fn search(prog: &Program, layout: &Layout, ctp: &Ctp, enc: &Encoding, z3: &m
         let mut assume = vec![q];
         if let Some((_, l)) = lv {
             assume.push(l);
+        }
+        if let Some((timeout, deadline)) = limits {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Found::OutOfTime;
+            }
+            z3.set_timeout(timeout.min(left));
         }
         match z3.check(&enc.terms, &assume) {
             Answer::Sat => {
@@ -62,6 +79,7 @@ pub fn search(prog: &Program, layout: &Layout, ctp: &Ctp, enc: &Encoding, z3: &m
                     last = Found::NoneWithin(b);
                 }
             },
+            Answer::Unknown(_) if limits.is_some_and(|(_, deadline)| Instant::now() >= deadline) => return Found::OutOfTime,
             Answer::Unknown(why) => return Found::Undecided(format!("solver gave up ({why})")),
         }
     }

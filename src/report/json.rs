@@ -55,7 +55,7 @@ pub struct Task {
     pub assertions: Vec<Assertion>,
     /// The error when `outcome` is `error`.
     pub error: Option<Error>,
-    /// Why, when `outcome` is `timeout`, `out-of-memory` or `interrupted`.
+    /// Why, when `outcome` is `timeout`, `out-of-memory` or `interrupted`, or `checked` with no assertions.
     pub reason: Option<String>,
     /// Extra outputs asked for (`--invariants`, `--dot`, `--stats`).
     pub sections: Vec<Section>,
@@ -143,6 +143,9 @@ pub fn report(runs: &[TaskRun], exit_code: i32, total_seconds: f64) -> Report {
             match &r.outcome {
                 Outcome::Checked(vs) => {
                     t.outcome = "checked".into();
+                    if vs.is_empty() {
+                        t.reason = Some(super::text::NO_ASSERTIONS.into());
+                    }
                     t.assertions = vs
                         .iter()
                         .map(|v| {

@@ -3,12 +3,19 @@
 use crate::verdict::{Outcome, Summary, TaskResult, TaskRun};
 use std::fmt::Write;
 
+/// The note on a checked file without assertions: the exit code 0 then says nothing was found
+/// to check, not that something was proved.
+pub const NO_ASSERTIONS: &str = "no assertions (assert, __VERIFIER_assert, reach_error, __VERIFIER_error or __assert_fail): nothing was checked; the file counts as safe for the exit code";
+
 /// Renders one task's verdicts.
 pub fn task(r: &TaskResult) -> String {
     let mut out = String::new();
     match &r.outcome {
         Outcome::Checked(vs) => {
             let _ = writeln!(out, "{}: {} assertion(s) in {:.2} s", r.file, vs.len(), r.seconds);
+            if vs.is_empty() {
+                let _ = writeln!(out, "  note: {}", NO_ASSERTIONS);
+            }
             let width = vs.iter().map(|v| v.id.len()).max().unwrap_or(0);
             for v in vs {
                 // The deciding engine closes the verdict line, where the status column stays

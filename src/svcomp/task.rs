@@ -119,6 +119,11 @@ pub fn read(yml: &Path) -> Result<Read, TaskError> {
         Some("LP64") | None => DataModel::LP64,
         Some(other) => return Err(err(line_of("data_model"), format!("unknown data model `{other}`: expected ILP32 or LP64"))),
     };
+    // A missing C file is the task file's error, named with it, not a verdict.
+    if !input.is_file() {
+        let what = if input.exists() { "is not a file" } else { "does not exist" };
+        return Err(err(line_of("input_files"), format!("the input file {} {what}", input.display())));
+    }
     Ok(Read::Task(Task { yml: yml.to_path_buf(), input, expected, data_model }))
 }
 

@@ -196,7 +196,7 @@ fn slow_dev_set_expected_false_found_and_replayed_none_on_expected_true() {
         expected.insert(path.clone(), f[2] == "false");
         files.push(path);
     }
-    let mut args = vec!["predict", "--no-progress", "--workers", "2", "--timeout", "120", "--solver-timeout", "10", "--format", "json"];
+    let mut args = vec!["predict", "--no-progress", "--workers", "2", "--timeout", "120", "--search-time", "110", "--solver-timeout", "10", "--format", "json"];
     args.extend(files.iter().map(|s| s.as_str()));
     let out = duet(&args);
     let (stdout, stderr) = texts(&out);

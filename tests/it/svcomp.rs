@@ -144,13 +144,13 @@ fn bad_task_files_are_reported_and_the_others_run() {
     let absent = dir.join("h_absent.yml");
     let out = duet(&["svcomp", &good, &unknown, &malformed, &missing_input, &java, &other, &two, absent.to_str().unwrap()]);
     let (stdout, stderr) = texts(&out);
-    assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert_eq!(out.status.code(), Some(2), "unusable task files are input errors:\n{stdout}\n{stderr}");
     let rows = table_rows(&stdout);
     assert_eq!(rows.len(), 7, "the task without unreach-call is skipped:\n{stdout}");
     assert_eq!((rows[0].1.as_str(), rows[0].2.as_str(), rows[0].4), ("true", "TRUE", 2), "no failure point at all: TRUE");
     assert_eq!((rows[1].1.as_str(), rows[1].2.as_str(), rows[1].4), ("false", "UNKNOWN", 0));
     assert!(rows[2].5.starts_with("bad-task:") && rows[2].5.contains("c_malformed.yml:5: malformed YAML"), "{:?}", rows[2]);
-    assert!(rows[3].5.starts_with("error:") && rows[3].5.contains("absent.c: error: no such file"), "{:?}", rows[3]);
+    assert!(rows[3].5.starts_with("bad-task:") && rows[3].5.contains("d_missing_input.yml:2: the input file") && rows[3].5.contains("absent.c does not exist"), "{:?}", rows[3]);
     assert!(rows[4].5.contains("e_java.yml:7: language `Java` is not supported"), "{:?}", rows[4]);
     assert!(rows[5].5.contains("g_two.yml:2: 2 input files"), "{:?}", rows[5]);
     assert!(rows[6].5.contains("h_absent.yml: cannot read the task file"), "{:?}", rows[6]);
