@@ -7,6 +7,7 @@ mod batch;
 mod bounded;
 mod bounded_benchmarks;
 mod bp;
+mod cli_edges;
 mod cli_misc;
 mod coarsen;
 mod coarsen_symmetry;

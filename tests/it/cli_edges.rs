@@ -1,7 +1,7 @@
 //! Rough edges of the command line (issue 40): flag forms, missing inputs, waiting processes,
 //! `predict`'s help and budget, and per-file pragmas.
 
-mod common;
+use crate::common;
 use common::{duet, repo, texts};
 use std::io::BufRead;
 use std::path::PathBuf;
