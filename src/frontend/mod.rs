@@ -6,8 +6,8 @@
 
 pub mod attributes;
 pub mod bp;
-mod data_model;
 pub mod ctypes;
+mod data_model;
 mod lower;
 /// The default of [`FrontendOptions::inline_limit`].
 pub use lower::INLINE_LIMIT;
