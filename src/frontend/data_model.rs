@@ -54,8 +54,8 @@ mod tests {
         assert_eq!(file_says_ilp32("typedef long unsigned int size_t; typedef long int ptrdiff_t;").map(|w| w.0), Some(false));
         assert_eq!(file_says_ilp32("typedef unsigned int size_t; typedef long ptrdiff_t;"), None);
         assert_eq!(file_says_ilp32("typedef unsigned int uint;"), None);
-        assert_eq!(follow_file("typedef int ptrdiff_t;", false, false).0, true);
-        assert_eq!(follow_file("typedef int ptrdiff_t;", false, true).0, false);
+        assert!(follow_file("typedef int ptrdiff_t;", false, false).0);
+        assert!(!follow_file("typedef int ptrdiff_t;", false, true).0);
         assert!(follow_file("typedef unsigned long size_t;", true, false).1.unwrap().starts_with("warning"));
         assert_eq!(follow_file("int x;", false, false), (false, None));
     }
