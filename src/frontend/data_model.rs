@@ -3,7 +3,8 @@
 //! `sizeof`, pointer width and wrap-around differs from the program that was compiled.
 
 /// The type definitions that tell a target's pointer width.
-const WITNESSES: [&str; 5] = ["size_t", "ssize_t", "ptrdiff_t", "intptr_t", "uintptr_t"];
+/// (The kernel's own names matter: its headers define `size_t` from `__kernel_size_t`.)
+const WITNESSES: [&str; 9] = ["size_t", "ssize_t", "ptrdiff_t", "intptr_t", "uintptr_t", "__kernel_size_t", "__kernel_ssize_t", "__kernel_ptrdiff_t", "__intptr_t"];
 
 /// What the file's own definitions say: `Some((true, witness))` for 32-bit pointers,
 /// `Some((false, witness))` for 64-bit, `None` when they say nothing or disagree.
@@ -19,7 +20,9 @@ fn file_says_ilp32(text: &str) -> Option<(bool, String)> {
         }
         let ilp32 = if ty.iter().all(|w| matches!(*w, "unsigned" | "signed" | "int")) {
             true
-        } else if ty.iter().all(|w| matches!(*w, "unsigned" | "signed" | "int" | "long")) {
+        } else if ty.iter().all(|w| matches!(*w, "unsigned" | "signed" | "int" | "long")) && !name.contains("intptr") {
+            // A 32-bit target's `size_t` is `unsigned int` (GCC's i386 `__SIZE_TYPE__`), but
+            // its `uintptr_t` may well be `unsigned long` (the kernel's), which says nothing.
             false
         } else {
             continue;
@@ -54,6 +57,7 @@ mod tests {
         assert_eq!(file_says_ilp32("typedef long unsigned int size_t; typedef long int ptrdiff_t;").map(|w| w.0), Some(false));
         assert_eq!(file_says_ilp32("typedef unsigned int size_t; typedef long ptrdiff_t;"), None);
         assert_eq!(file_says_ilp32("typedef unsigned int uint;"), None);
+        assert_eq!(file_says_ilp32("typedef unsigned int __kernel_size_t;\ntypedef __kernel_long_t __kernel_ssize_t;\ntypedef unsigned long uintptr_t;").map(|w| w.0), Some(true));
         assert!(follow_file("typedef int ptrdiff_t;", false, false).0);
         assert!(!follow_file("typedef int ptrdiff_t;", false, true).0);
         assert!(follow_file("typedef unsigned long size_t;", true, false).1.unwrap().starts_with("warning"));
