@@ -228,7 +228,8 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
         let f = &prog.assertions[i].function;
         AssertionVerdict { engine: Some(Decider::Lowering), ..verdict(i, Status::Safe, format!("safe: no path reaches its failure (or `{f}` is never called)"), None) }
     };
-    let mut sections = Vec::new();
+    // What the front-end chose (the entry points taken as threads, the data model) comes first.
+    let mut sections: Vec<Section> = prog.notes.iter().map(|(title, body)| Section { title: title.clone(), body: body.clone() }).collect();
     let mut artifacts = crate::verdict::Artifacts::default();
     let mut proof = None;
     let mut facts = None;
@@ -359,6 +360,14 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
         artifacts.witness = proof.map(crate::witness::Witness::Correctness);
     }
     artifacts.facts = facts;
+    if !prog.mode.whole_program {
+        // Without a whole program, a proof is for the entry points' thread counts, which the
+        // engines' own words ("the threads the program creates") do not tell.
+        let counts = if prog.mode.parameterized { "every number of threads of each entry point" } else { "one thread of each entry point (--once)" };
+        for v in verdicts.iter_mut().filter(|v| v.status == Status::Safe) {
+            v.reason.push_str(&format!("; with {counts}"));
+        }
+    }
     CheckReport { verdicts, sections, artifacts }
 }
 

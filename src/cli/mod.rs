@@ -52,12 +52,25 @@ pub struct InputArgs {
     /// Add a directory to the include path.
     #[arg(short = 'I', value_name = "DIR")]
     includes: Vec<PathBuf>,
-    /// Preprocess for a 32-bit target (ILP32: 32-bit long and pointers).
-    #[arg(long)]
+    /// Preprocess for a 32-bit target (ILP32: 32-bit long and pointers). A preprocessed `.i`
+    /// file whose size_t/ptrdiff_t/intptr_t are 32-bit is read as ILP32 without it.
+    #[arg(long, conflicts_with = "m64")]
     m32: bool,
-    /// There is no single `main`: `init()` runs first and every other function is a thread.
+    /// Read a preprocessed file as LP64 (64-bit long and pointers) even when its own type
+    /// definitions say ILP32.
+    #[arg(long)]
+    m64: bool,
+    /// There is no single `main`: `init()` runs first, then every entry point runs in
+    /// unboundedly many threads (a driver's clients).
     #[arg(long)]
     no_whole_program: bool,
+    /// With --no-whole-program, the entry points (comma-separated); by default the functions
+    /// with external linkage that no function calls and those whose address is stored.
+    #[arg(long, value_name = "F,G,...", value_delimiter = ',', requires = "no_whole_program")]
+    entry: Vec<String>,
+    /// With --no-whole-program, run each entry point in one thread only (DUET's reading).
+    #[arg(long, requires = "no_whole_program", conflicts_with = "parameterized")]
+    once: bool,
     /// Every thread template has unboundedly many instances.
     #[arg(long)]
     parameterized: bool,
@@ -80,7 +93,10 @@ impl InputArgs {
             defines: self.defines.clone(),
             includes: self.includes.clone(),
             m32: self.m32,
+            m64: self.m64,
             whole_program: !self.no_whole_program,
+            entry_once: self.once,
+            entries: self.entry.clone(),
             parameterized: self.parameterized,
             recursion_depth: self.recursion_depth,
             inline_limit: self.inline_limit,

@@ -7,6 +7,7 @@
 pub mod attributes;
 pub mod bp;
 pub mod ctypes;
+mod data_model;
 mod lower;
 /// The default of [`FrontendOptions::inline_limit`].
 pub use lower::INLINE_LIMIT;
@@ -32,8 +33,20 @@ pub struct FrontendOptions {
     pub includes: Vec<PathBuf>,
     /// Preprocess for a 32-bit target (ILP32 data model).
     pub m32: bool,
-    /// `main` starts the program (otherwise `init` runs first and every function is a thread).
+    /// Preprocess for a 64-bit target (LP64) even when a preprocessed file's own type
+    /// definitions say ILP32 (`--m64`).
+    #[serde(default)]
+    pub m64: bool,
+    /// `main` starts the program (otherwise `init` runs first and the entry points are threads).
     pub whole_program: bool,
+    /// Without a whole program, each entry point runs in one thread (`--once`, DUET's
+    /// reading) instead of unboundedly many.
+    #[serde(default)]
+    pub entry_once: bool,
+    /// Without a whole program, the functions run as threads (`--entry`); empty: the
+    /// uncalled functions with external linkage and those whose address is stored.
+    #[serde(default)]
+    pub entries: Vec<String>,
     /// Every thread template has unboundedly many instances.
     pub parameterized: bool,
     /// Copies of a recursive function inlined exactly on one call chain (the outermost call
@@ -61,7 +74,10 @@ impl Default for FrontendOptions {
             defines: Vec::new(),
             includes: Vec::new(),
             m32: false,
+            m64: false,
             whole_program: true,
+            entry_once: false,
+            entries: Vec::new(),
             parameterized: false,
             recursion_depth: lower::RECURSION_DEPTH,
             inline_limit: lower::INLINE_LIMIT,
@@ -76,8 +92,20 @@ pub fn load(path: &Path, opts: &FrontendOptions) -> Result<Program, Diagnostic> 
     if path.extension().is_some_and(|e| e == "bp") {
         return bp::load(path, opts);
     }
-    let text = preprocess::preprocess(path, &display, opts)?;
-    lower_text(&text, &path.to_string_lossy(), &display, opts)
+    let mut opts = std::borrow::Cow::Borrowed(opts);
+    let mut note = None;
+    if path.extension().is_some_and(|e| e == "i") {
+        let raw = std::fs::read(path).map_err(|e| Diagnostic::file(&display, format!("cannot read: {e}")))?;
+        let (m32, why) = data_model::follow_file(&String::from_utf8_lossy(&raw), opts.m32, opts.m64);
+        if m32 != opts.m32 {
+            opts.to_mut().m32 = m32;
+        }
+        note = why;
+    }
+    let text = preprocess::preprocess(path, &display, &opts)?;
+    let mut prog = lower_text(&text, &path.to_string_lossy(), &display, &opts)?;
+    prog.notes.extend(note.map(|n| ("data model".to_string(), n)));
+    Ok(prog)
 }
 
 /// Parses and lowers already preprocessed text (markers naming `input_path` map to `display`).
@@ -100,7 +128,9 @@ pub fn lower_text(text: &str, input_path: &str, display: &str, opts: &FrontendOp
     l.declare_unit(&parsed.unit)?;
     l.register_uncalled_assertions();
     l.lower_program()?;
-    let mode = Mode { whole_program: opts.whole_program, parameterized: opts.parameterized };
+    // Unboundedly many threads of each entry point, and so of every thread they create: the
+    // parameterized reading, in which each of the root's forks stands for unboundedly many.
+    let mode = Mode { whole_program: opts.whole_program, parameterized: opts.parameterized || (!opts.whole_program && !opts.entry_once) };
     let sites = std::mem::take(&mut l.indirect_sites);
     let indeterminate = std::mem::take(&mut l.indeterminate_fn_ptrs);
     let mut prog = l.finish(map.files.clone(), mode);

@@ -534,6 +534,10 @@ pub struct Program {
     /// The function definitions of the input, by source extent (for witnesses, which name
     /// the function around a source position; inlining leaves locations no function).
     pub functions: Vec<SourceFunction>,
+    /// What the front-end chose that shapes every claim, as (title, text) for the report: the
+    /// entry points run as threads without a whole program, the data model a preprocessed file
+    /// was read with.
+    pub notes: Vec<(String, String)>,
 }
 
 /// A function definition's name and the lines it spans.

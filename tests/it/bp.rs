@@ -28,7 +28,12 @@ fn duet_bp_regressions_match_the_baselines() {
     let reg = std::fs::read_to_string(shared.join("duet-coarsen/regression.txt")).unwrap();
     for (file, baseline) in [("dekker.bp", "dekker_bp"), ("multiround.bp", "multiround"), ("coarsen_init_condition.bp", "coarsen_init_condition")] {
         let flags = common::duet_flags(&reg, file);
-        let opts = FrontendOptions { whole_program: !flags.iter().any(|f| f == "--no-whole-program"), parameterized: flags.iter().any(|f| f == "--parameterized"), ..Default::default() };
+        let opts = FrontendOptions {
+            whole_program: !flags.iter().any(|f| f == "--no-whole-program"),
+            parameterized: flags.iter().any(|f| f == "--parameterized"),
+            entry_once: flags.iter().any(|f| f == "--once"),
+            ..Default::default()
+        };
         let path = shared.join("duet-coarsen/code").join(file);
         let prog = load(&path, &opts).unwrap_or_else(|d| panic!("{file}: {d}"));
         let text = std::fs::read_to_string(shared.join(format!("duet-coarsen/baselines/{baseline}.baseline"))).unwrap();

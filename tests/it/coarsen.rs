@@ -124,7 +124,12 @@ fn figure2_popl12() {
 fn duet_options(shared: &Path, file: &str) -> FrontendOptions {
     let reg = std::fs::read_to_string(shared.join("duet-coarsen/regression.txt")).unwrap();
     let flags = common::duet_flags(&reg, file);
-    FrontendOptions { whole_program: !flags.iter().any(|f| f == "--no-whole-program"), parameterized: flags.iter().any(|f| f == "--parameterized"), ..Default::default() }
+    FrontendOptions {
+        whole_program: !flags.iter().any(|f| f == "--no-whole-program"),
+        parameterized: flags.iter().any(|f| f == "--parameterized"),
+        entry_once: flags.iter().any(|f| f == "--once"),
+        ..Default::default()
+    }
 }
 
 /// DUET's regression programs, with the flags its regression file gives: at least DUET's own

@@ -36,7 +36,7 @@ pub fn texts(o: &Output) -> (String, String) {
 pub fn duet_flags(regression: &str, file: &str) -> Vec<String> {
     for line in regression.lines() {
         if line.contains(&format!("@code/{file}")) {
-            return line
+            let mut flags: Vec<String> = line
                 .split_whitespace()
                 .filter_map(|w| match w {
                     "-no-whole-program" => Some("--no-whole-program".to_string()),
@@ -44,6 +44,11 @@ pub fn duet_flags(regression: &str, file: &str) -> Vec<String> {
                     _ => None,
                 })
                 .collect();
+            // DUET runs each entry point once unless parameterized.
+            if flags == ["--no-whole-program"] {
+                flags.push("--once".into());
+            }
+            return flags;
         }
     }
     Vec::new()

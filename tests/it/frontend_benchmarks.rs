@@ -30,6 +30,7 @@ fn options_for(path: &Path, shared: &Path) -> FrontendOptions {
         let flags = common::duet_flags(&reg, path.file_name().unwrap().to_str().unwrap());
         o.whole_program = !flags.iter().any(|f| f == "--no-whole-program");
         o.parameterized = flags.iter().any(|f| f == "--parameterized");
+        o.entry_once = flags.iter().any(|f| f == "--once");
     }
     // The driver tasks are preprocessed for a 32-bit target (their `tasks.tsv` says ILP32).
     o.m32 = path.starts_with(shared.join("drivers"));

@@ -2,6 +2,7 @@
 //! each `pthread_create` site becomes a thread template, statements become control flow.
 
 mod call;
+mod entries;
 mod expr;
 mod gnu;
 mod indirect;
@@ -175,6 +176,10 @@ pub(super) struct Lowerer<'a> {
     /// Set by [`Lowerer::static_type`] when it met an expression whose type it cannot tell,
     /// so that `sizeof` of it is not a guess.
     untyped: bool,
+    /// See [`Program::notes`].
+    notes: Vec<(String, String)>,
+    /// How the unit uses its functions, which decides the entry points without a whole program.
+    entry_uses: entries::Uses,
 }
 
 /// An error that stops lowering the file.
@@ -240,6 +245,8 @@ impl<'a> Lowerer<'a> {
             slot_offset: false,
             moves_by_slots: false,
             byte_moves: Vec::new(),
+            notes: Vec::new(),
+            entry_uses: Default::default(),
             untyped: false,
         }
     }
@@ -291,6 +298,9 @@ impl<'a> Lowerer<'a> {
         let is_function = |n: &str| self.functions.contains_key(n) || self.prototypes.contains_key(n);
         self.fn_names = indirect::address_taken(unit, &is_function);
         self.fn_index = self.fn_names.iter().enumerate().map(|(k, n)| (n.clone(), k)).collect();
+        if !self.opts.whole_program {
+            self.entry_uses = entries::uses(unit, &|n| self.functions.contains_key(n));
+        }
         Ok(())
     }
 
@@ -664,24 +674,41 @@ impl<'a> Lowerer<'a> {
         self.functions.get(name).map(|f| self.map.span(f.offset)).unwrap_or_default()
     }
 
-    /// `--no-whole-program`: the root runs `init()` if present, then starts every other
-    /// function as a thread.
+    /// `--no-whole-program`: the root runs `init()` if present, then starts every entry point
+    /// as a thread, unboundedly many of each unless `--once` (a driver's clients may call an
+    /// entry point any number of times at once).
     fn lower_driver(&mut self) -> Result<(), Fatal> {
         if self.functions.contains_key("init") {
             let span = self.fn_span("init");
             self.inline_call("init", Vec::new(), span, None)?;
         }
+        let candidate = |n: &str| n != "init" && !call::is_builtin(n) && !n.starts_with("__VERIFIER_atomic") && !n.starts_with(super::bp::GENERATED) && !self.is_library_function(n);
+        let named = &self.opts.entries;
+        for n in named {
+            if !self.functions.contains_key(n.as_str()) || !candidate(n) {
+                let why = if n == "init" { "`init` runs first, before the entry points" } else { "no function of that name is defined in the program" };
+                return Err(Diagnostic::file(&self.display, format!("--entry `{n}`: {why}")));
+            }
+        }
+        let u = &self.entry_uses;
         let mut entries: Vec<(usize, String)> = self
             .functions
             .iter()
-            .filter(|(n, _)| n.as_str() != "init" && !call::is_builtin(n) && !n.starts_with("__VERIFIER_atomic") && !n.starts_with(super::bp::GENERATED))
-            .filter(|(n, _)| !self.is_library_function(n))
+            .filter(|(n, _)| if named.is_empty() { candidate(n) && ((!u.called.contains(*n) && !u.internal.contains(*n)) || u.stored.contains(*n)) } else { named.contains(n) })
             .map(|(n, f)| (f.offset, n.clone()))
             .collect();
         entries.sort();
+        let how = if named.is_empty() { "the functions with external linkage that no function calls, and those whose address is stored; --entry names others" } else { "named by --entry" };
+        let count = if self.opts.entry_once { "one thread each (--once)" } else { "unboundedly many threads each" };
+        let list: Vec<String> = entries.iter().map(|(_, n)| format!("`{n}`")).collect();
+        let list = if list.is_empty() { "none".to_string() } else { list.join(", ") };
+        self.notes.push(("threads".into(), format!("entry points run in {count} after `init`: {list} ({how})\n")));
         for (_, name) in entries {
             let span = self.fn_span(&name);
             let t = self.template_for_fork(&name, false);
+            if !self.opts.entry_once {
+                self.templates[t.index()].multiplicity = Multiplicity::Unbounded;
+            }
             let at = self.emit(Action::Fork { template: t, handle: None, arg: None }, span);
             self.templates[t.index()].spawned_at.push(at);
         }
@@ -1075,6 +1102,7 @@ impl<'a> Lowerer<'a> {
             recursive_calls: self.recursive_calls,
             memory: MemoryModel::default(),
             functions,
+            notes: self.notes,
         }
     }
 }

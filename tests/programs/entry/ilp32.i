@@ -1,0 +1,10 @@
+# 1 "ilp32.c"
+typedef unsigned int size_t;
+typedef int ptrdiff_t;
+extern void __VERIFIER_assert(int);
+int main(void) {
+    size_t n = sizeof(long);
+    __VERIFIER_assert(sizeof(void *) == 4);
+    __VERIFIER_assert(n == 4);
+    return 0;
+}
