@@ -15,6 +15,7 @@ mod common;
 mod datalog_cli;
 mod docs_and_tables;
 mod drivers;
+mod entry_points;
 mod explore;
 mod facts_dump;
 mod finite;

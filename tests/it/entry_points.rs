@@ -3,7 +3,7 @@
 //! functions with external linkage and those whose address is stored. And the data model of a
 //! preprocessed file follows its own type definitions.
 
-mod common;
+use crate::common;
 
 use serde_json::Value;
 
