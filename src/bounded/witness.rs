@@ -311,3 +311,38 @@ fn has_nondet(a: &Action) -> bool {
         _ => false,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(spec: &[(u32, &str)]) -> Vec<(u32, String, String)> {
+        spec.iter().map(|(t, a)| (*t, a.to_string(), format!("  T{t} {a}"))).collect()
+    }
+
+    #[test]
+    fn repeated_iterations_of_one_thread_are_counted_not_printed() {
+        let mut out = String::new();
+        let mut spec = vec![(0, "fork")];
+        spec.extend(std::iter::repeat_n((2, "assume(ready == 0)"), 12));
+        spec.push((1, "ready := 1"));
+        summarise_repeats(&lines(&spec), &mut out);
+        assert_eq!(out, "  T0 fork\n  T2 assume(ready == 0)\n  ... 11 more iterations of `assume(ready == 0)` by T2 ...\n  T1 ready := 1\n");
+    }
+
+    #[test]
+    fn a_block_of_two_lines_repeats_as_one_iteration() {
+        let mut out = String::new();
+        let spec: Vec<(u32, &str)> = (0..4).flat_map(|_| [(1, "a"), (1, "b")]).collect();
+        summarise_repeats(&lines(&spec), &mut out);
+        assert_eq!(out, "  T1 a\n  T1 b\n  ... 3 more iterations of `a; b` by T1 ...\n");
+    }
+
+    #[test]
+    fn short_runs_and_other_threads_stay_as_they_are() {
+        let mut out = String::new();
+        let spec = [(1, "a"), (1, "a"), (2, "a"), (1, "a")];
+        summarise_repeats(&lines(&spec), &mut out);
+        assert_eq!(out, "  T1 a\n  T1 a\n  T2 a\n  T1 a\n");
+    }
+}
