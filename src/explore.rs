@@ -141,8 +141,18 @@ struct Frame<'a> {
 }
 
 /// Searches for failures of the assertions in `open`: depth first in rounds of more threads
-/// per template, then by sampled runs while something is left to try.
+/// per template, then by sampled runs while something is left to try. Each failure's schedule
+/// is shortened ([`crate::interp::minimise`]): a depth-first path carries whatever the search
+/// tried first, a sampled run its spins.
 pub fn search(prog: &Program, layout: &Layout, open: &[AssertId], opts: &ExploreOptions) -> Outcome {
+    let mut out = search_all(prog, layout, open, opts);
+    for f in &mut out.found {
+        f.steps = crate::interp::minimise::minimise(prog, layout, &zero, &f.steps, f.assert);
+    }
+    out
+}
+
+fn search_all(prog: &Program, layout: &Layout, open: &[AssertId], opts: &ExploreOptions) -> Outcome {
     let mut want: HashSet<AssertId> = open.iter().copied().collect();
     let pool = input_pool(prog);
     let start = Instant::now();

@@ -596,13 +596,14 @@ fn confirm(
     let Some(&(f, _)) = fail else { return Attempt::Done(BoundedOutcome::Unknown { reason: "internal error: the model selects no failing instance".into() }) };
     let ex = witness::extract(prog, sk, enc, z3, f);
     let oracle = |addr: i128| z3.init(addr);
-    match replay(prog, layout, &ex.steps, &oracle, a) {
+    let steps = crate::interp::minimise::minimise(prog, layout, &oracle, &ex.steps, a);
+    match replay(prog, layout, &steps, &oracle, a) {
         Ok(trace) => {
             let text = witness::render(prog, layout, &trace, (opts.unroll, opts.threads));
             if opts.witness && witness.is_none() {
                 *witness = Some(crate::witness::violation(prog, &trace, a, "bounded"));
             }
-            *schedule = Some(ex.steps.clone());
+            *schedule = Some(steps);
             Attempt::Done(BoundedOutcome::Violated { trace: text })
         }
         // The replay reached the failure only through a value the IR over-approximates: that

@@ -197,13 +197,14 @@ pub fn render(prog: &Program, layout: &Layout, trace: &[Executed], bound: (u32, 
     let templates: hashbrown::HashMap<i128, crate::ir::TemplateId> = trace.iter().map(|ex| (ex.thread as i128, prog.loc(ex.loc).template)).collect();
     let template_of = |t: i128| templates.get(&t).copied();
     let describe = |addr: i128| layout.describe_in(prog, addr, &template_of);
-    let mut shown = 0usize;
+    // Each shown step: its thread, its action's text, its line.
+    let mut lines: Vec<(u32, String, String)> = Vec::new();
     for (i, ex) in trace.iter().enumerate() {
         let l = prog.loc(ex.loc);
         let tname = thread_names.get(&ex.thread).cloned().unwrap_or_else(|| prog.template(l.template).function.clone());
         if ex.count > 1 {
-            let _ = writeln!(out, "  T{:<3} {:<14} {:<28} runs its loop to the exit ({} steps)", ex.thread, tname, short_span(prog, l.span), ex.count);
-            shown += 1;
+            let line = format!("  T{:<3} {:<14} {:<28} runs its loop to the exit ({} steps)", ex.thread, tname, short_span(prog, l.span), ex.count);
+            lines.push((ex.thread, "runs its loop to the exit".into(), line));
             continue;
         }
         let shared: Vec<String> =
@@ -223,7 +224,8 @@ pub fn render(prog: &Program, layout: &Layout, trace: &[Executed], bound: (u32, 
         if !interesting {
             continue;
         }
-        let mut what = crate::ir::display::action(prog, &l.action);
+        let action = crate::ir::display::action(prog, &l.action);
+        let mut what = action.clone();
         if !ex.created.is_empty() {
             let names: Vec<String> = ex.created.iter().map(|c| format!("T{c}")).collect();
             let _ = write!(what, "   => {}", names.join(", "));
@@ -234,20 +236,64 @@ pub fn render(prog: &Program, layout: &Layout, trace: &[Executed], bound: (u32, 
                 let _ = write!(what, "   [{}]", vals.join(", "));
             }
         }
-        let _ = write!(out, "  T{:<3} {:<14} {:<28} {}", ex.thread, tname, short_span(prog, l.span), what);
+        let mut line = format!("  T{:<3} {:<14} {:<28} {}", ex.thread, tname, short_span(prog, l.span), what);
         if !shared.is_empty() {
-            let _ = write!(out, "   ({})", shared.join("; "));
+            let _ = write!(line, "   ({})", shared.join("; "));
         }
         if i + 1 == trace.len() {
             if let Action::Assert(..) = l.action {
-                out.push_str("   <- fails");
+                line.push_str("   <- fails");
             }
         }
-        out.push('\n');
-        shown += 1;
+        lines.push((ex.thread, action, line));
     }
-    let _ = shown;
+    summarise_repeats(&lines, &mut out);
     out
+}
+
+/// Fewest repetitions of a block of identical lines that are summarised.
+const REPEATS_SHOWN: usize = 3;
+
+/// Longest block of lines (one loop iteration of one thread) whose repetitions are summarised.
+const LONGEST_PERIOD: usize = 4;
+
+/// Writes the lines, each run of at least [`REPEATS_SHOWN`] identical iterations of a block of
+/// one thread's lines (a spin that reads the same values each time) as its first iteration and
+/// a line that counts the rest. The schedule and the witness files keep every step.
+fn summarise_repeats(lines: &[(u32, String, String)], out: &mut String) {
+    let mut i = 0;
+    while i < lines.len() {
+        let mut best: Option<(usize, usize)> = None;
+        for p in 1..=LONGEST_PERIOD.min(lines.len() - i) {
+            let block = &lines[i..i + p];
+            if block.iter().any(|l| l.0 != block[0].0) {
+                break;
+            }
+            let mut k = 1;
+            while i + (k + 1) * p <= lines.len() && (0..p).all(|j| lines[i + k * p + j].2 == block[j].2) {
+                k += 1;
+            }
+            if k >= REPEATS_SHOWN && best.is_none_or(|(bp, bk)| k * p > bp * bk) {
+                best = Some((p, k));
+            }
+        }
+        match best {
+            Some((p, k)) => {
+                for l in &lines[i..i + p] {
+                    out.push_str(&l.2);
+                    out.push('\n');
+                }
+                let what: Vec<&str> = lines[i..i + p].iter().map(|l| l.1.as_str()).collect();
+                let _ = writeln!(out, "  ... {} more iterations of `{}` by T{} ...", k - 1, what.join("; "), lines[i].0);
+                i += k * p;
+            }
+            None => {
+                out.push_str(&lines[i].2);
+                out.push('\n');
+                i += 1;
+            }
+        }
+    }
 }
 
 fn short_span(prog: &Program, s: crate::ir::Span) -> String {
@@ -268,5 +314,40 @@ fn has_nondet(a: &Action) -> bool {
     match a {
         Action::Assign(_, x) | Action::Assume(x) | Action::Assert(_, x) => e(x),
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(spec: &[(u32, &str)]) -> Vec<(u32, String, String)> {
+        spec.iter().map(|(t, a)| (*t, a.to_string(), format!("  T{t} {a}"))).collect()
+    }
+
+    #[test]
+    fn repeated_iterations_of_one_thread_are_counted_not_printed() {
+        let mut out = String::new();
+        let mut spec = vec![(0, "fork")];
+        spec.extend(std::iter::repeat_n((2, "assume(ready == 0)"), 12));
+        spec.push((1, "ready := 1"));
+        summarise_repeats(&lines(&spec), &mut out);
+        assert_eq!(out, "  T0 fork\n  T2 assume(ready == 0)\n  ... 11 more iterations of `assume(ready == 0)` by T2 ...\n  T1 ready := 1\n");
+    }
+
+    #[test]
+    fn a_block_of_two_lines_repeats_as_one_iteration() {
+        let mut out = String::new();
+        let spec: Vec<(u32, &str)> = (0..4).flat_map(|_| [(1, "a"), (1, "b")]).collect();
+        summarise_repeats(&lines(&spec), &mut out);
+        assert_eq!(out, "  T1 a\n  T1 b\n  ... 3 more iterations of `a; b` by T1 ...\n");
+    }
+
+    #[test]
+    fn short_runs_and_other_threads_stay_as_they_are() {
+        let mut out = String::new();
+        let spec = [(1, "a"), (1, "a"), (2, "a"), (1, "a")];
+        summarise_repeats(&lines(&spec), &mut out);
+        assert_eq!(out, "  T1 a\n  T1 a\n  T2 a\n  T1 a\n");
     }
 }

@@ -14,6 +14,7 @@
 //! is not a real execution of the C program.
 
 pub mod layout;
+pub mod minimise;
 pub mod ops;
 
 use crate::ir::{Action, ApproxId, AssertId, CType, Expr, Halt, LocId, Lval, Program, TemplateId, Ty};

@@ -105,7 +105,8 @@ pub fn run_program(prog: &Program, opts: &PredictOptions) -> CheckReport {
         if let observe::End::Failed(a) = obs.end {
             if matches!(found[a.index()], Finding::Nothing) {
                 let oracle = |_: i128| 0i128;
-                if let Ok(trace) = crate::bounded::replay(prog, &layout, &obs.steps, &oracle, a) {
+                let steps = crate::interp::minimise::minimise(prog, &layout, &oracle, &obs.steps, a);
+                if let Ok(trace) = crate::bounded::replay(prog, &layout, &steps, &oracle, a) {
                     found[a.index()] = Finding::Observed { run: r, text: render(prog, &layout, &trace, "observed run") };
                 }
             }
