@@ -229,7 +229,7 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
         AssertionVerdict { engine: Some(Decider::Lowering), ..verdict(i, Status::Safe, format!("safe: no path reaches its failure (or `{f}` is never called)"), None) }
     };
     // What the front-end chose (the entry points taken as threads, the data model) comes first.
-    let mut sections: Vec<Section> = prog.notes.iter().map(|(title, body)| Section { title: title.clone(), body: body.clone() }).collect();
+    let mut sections: Vec<Section> = prog.notes.iter().map(|(title, body)| Section { title: title.clone(), body: body.clone(), data: None }).collect();
     let mut artifacts = crate::verdict::Artifacts::default();
     let mut proof = None;
     let mut facts = None;
