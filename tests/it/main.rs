@@ -34,6 +34,7 @@ mod report_formats;
 mod rules_cli;
 mod soundness_regressions;
 mod svcomp;
+mod trace_minimise;
 mod transactions;
 mod verdict_words;
 mod witness_yaml;

@@ -3,7 +3,7 @@
 //! replayed `violated`, and its YAML witness still validates; the correct twin is never
 //! `violated`.
 
-mod common;
+use crate::common;
 
 use common::{duet, repo, texts};
 use serde_json::Value;
