@@ -144,3 +144,11 @@ fn bounds_are_counted_in_the_singular_too() {
     assert!(out.contains("1 loop iteration, 1 instance per unbounded thread template"), "{out}");
     assert!(!out.contains("1 loop iterations"), "{out}");
 }
+
+/// An assertion's text is what the user wrote: a line marker the preprocessor put inside its
+/// argument (for ten blank lines) stays out of it.
+#[test]
+fn no_line_marker_leaks_into_an_assertion_text() {
+    let (j, out) = json_of(&["check", "--engines", "coarsen", "--format", "json", "tests/programs/verdict_words/line_marker_in_assertion.c"]);
+    assert_eq!(j["tasks"][0]["assertions"][0]["text"], "x == 0", "{out}");
+}

@@ -277,10 +277,13 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    /// The source text of a node, with whitespace runs collapsed.
+    /// The source text of a node, with whitespace runs collapsed. The preprocessor's line
+    /// markers (`# 15 "f.c"`, which it writes inside an expression in place of ten or more
+    /// blank or comment lines) are dropped: they are not what the user wrote.
     pub fn text(&self, s: LSpan) -> String {
         let raw = self.src.get(s.start..s.end).unwrap_or("");
-        raw.split_whitespace().collect::<Vec<_>>().join(" ")
+        let is_marker = |l: &str| l.trim_start().strip_prefix('#').is_some_and(|r| r.trim_start().starts_with(|c: char| c.is_ascii_digit()) || r.trim_start().starts_with("line"));
+        raw.lines().filter(|l| !is_marker(l)).flat_map(str::split_whitespace).collect::<Vec<_>>().join(" ")
     }
 
     // ---------------------------------------------------------------- declarations (pass 1)
