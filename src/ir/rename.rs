@@ -162,7 +162,7 @@ mod tests {
         assert!(a.matches(&b, &mut |x, y| *map.entry(x).or_insert(y) == y));
         // `x := x + 1` is not `x := y + 1`: the renaming must be a function.
         let mut map = std::collections::HashMap::new();
-        assert!(!a.matches(&c, &mut |x, y| *map.entry(x).or_insert(y) == y));
+        assert!(!c.matches(&a, &mut |x, y| *map.entry(x).or_insert(y) == y));
         let sub = Action::Assign(Lval::Var(VarId(1)), Expr::Binary(BinOp::Sub, Box::new(load(2)), Box::new(Expr::int(1)), Ty::INT));
         assert!(!a.matches(&Shape::of(&sub, false), &mut |_, _| true));
     }
