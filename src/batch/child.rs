@@ -44,8 +44,9 @@ pub fn main() -> i32 {
     let label = req.spec.label();
     inject_fault(&label);
     let start = Instant::now();
-    let front = req.spec.front.clone();
-    let (outcome, sections, artifacts) = match load_program(&req.spec.file, &front) {
+    // A file's own pragma adds to the command line's flags; a bad one fails this file only.
+    let loaded = crate::frontend::pragma::file_options(&req.spec.file, &req.spec.front).and_then(|front| load_program(&req.spec.file, &front));
+    let (outcome, sections, artifacts) = match loaded {
         Ok(prog) => {
             let opts = req.spec.check.clone();
             let predict = req.spec.predict.clone();

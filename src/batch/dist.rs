@@ -108,7 +108,7 @@ impl Gather {
         let Some(render) = self.stream else { return };
         while let Some(Some(run)) = self.results.get(self.printed) {
             let text = render(run);
-            self.progress.suspend(|| crate::report::stdout::write(&text));
+            self.progress.suspend(|| crate::diag::stdout::write(&text));
             self.printed += 1;
         }
     }

@@ -456,13 +456,13 @@ impl BatchArgs {
 /// and any other failure makes the run end with [`exit::OUTPUT_ERROR`] (see
 /// [`stdout_failed`]).
 pub fn emit(text: &str) {
-    report::stdout::write(text);
+    crate::diag::stdout::write(text);
 }
 
 /// `code`, unless writing to stdout failed: then the error is reported and the run exits
 /// with [`exit::OUTPUT_ERROR`], since whatever the verdicts, nobody received them.
 pub fn stdout_failed(code: i32) -> i32 {
-    match report::stdout::failure() {
+    match crate::diag::stdout::failure() {
         Some(e) => {
             crate::stderr!("error: cannot write the report to stdout: {e}");
             exit::OUTPUT_ERROR
@@ -510,16 +510,8 @@ pub fn run(a: &CheckArgs) -> i32 {
         crate::stderr!("error: {e}");
         return exit::USAGE;
     }
-    let mut specs = Vec::with_capacity(files.len());
-    for file in files {
-        match super::pragma::file_options(&file, &front) {
-            Ok(front) => specs.push(TaskSpec { file, front, check: opts.clone(), predict: None }),
-            Err(e) => {
-                crate::stderr!("error: {e}");
-                return exit::INPUT_ERROR;
-            }
-        }
-    }
+    // Each file's `// duet-rs:` pragma is read by its own task (`frontend::pragma`).
+    let specs: Vec<TaskSpec> = files.into_iter().map(|file| TaskSpec { file, front: front.clone(), check: opts.clone(), predict: None }).collect();
     run_and_report(&a.batch, specs, a.format, (a.output.as_deref(), a.csv.as_deref()), start, Some(&a.analysis))
 }
 

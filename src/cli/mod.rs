@@ -3,7 +3,6 @@
 mod check;
 mod datalog;
 mod ir;
-mod pragma;
 mod predict;
 mod rules;
 mod svcomp;

@@ -81,15 +81,7 @@ pub fn run(a: &PredictArgs) -> i32 {
         crate::stderr!("error: no .c or .i files found in the given paths");
         return exit::USAGE;
     }
-    let mut specs = Vec::with_capacity(files.len());
-    for file in files {
-        match super::pragma::file_options(&file, &front) {
-            Ok(front) => specs.push(TaskSpec { file, front, check: CheckOptions::default(), predict: Some(opts.clone()) }),
-            Err(e) => {
-                crate::stderr!("error: {e}");
-                return exit::INPUT_ERROR;
-            }
-        }
-    }
+    // Each file's `// duet-rs:` pragma is read by its own task (`frontend::pragma`).
+    let specs: Vec<TaskSpec> = files.into_iter().map(|file| TaskSpec { file, front: front.clone(), check: CheckOptions::default(), predict: Some(opts.clone()) }).collect();
     super::check::run_and_report(&a.batch, specs, a.format, (a.output.as_deref(), None), start, None)
 }

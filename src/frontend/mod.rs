@@ -14,6 +14,7 @@ pub use lower::INLINE_LIMIT;
 /// The default of [`FrontendOptions::recursion_depth`].
 pub use lower::RECURSION_DEPTH;
 pub mod passes;
+pub mod pragma;
 pub mod preprocess;
 pub mod source_map;
 

@@ -9,7 +9,6 @@ pub mod graphml;
 pub mod json;
 pub mod location;
 pub mod sarif;
-pub mod stdout;
 pub mod text;
 pub mod witness;
 

@@ -185,8 +185,13 @@ fn a_pragma_gives_one_file_of_a_batch_its_own_flags() {
     // The twin without the pragma has no main.
     let out = duet(&["check", "--no-progress", "tests/programs/cli_edges/no_pragma_driver.c"]);
     assert_eq!(out.status.code(), Some(2), "{}", texts(&out).0);
-    let out = duet(&["check", "--no-progress", "tests/programs/cli_edges/bad_pragma.c", ONE]);
-    let (_, stderr) = texts(&out);
+    // A bad pragma fails its own file, located, and the batch goes on past it.
+    let out = duet(&["check", "--no-progress", "--format", "json", "tests/programs/cli_edges/bad_pragma.c", ONE]);
+    let (stdout, stderr) = texts(&out);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("bad_pragma.c:1:32: unknown flag `--bogus`") && stderr.contains("--no-whole-program, --parameterized, --m32"), "{stderr}");
+    let r: serde_json::Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"));
+    let e = &r["tasks"][0]["error"];
+    assert_eq!((e["kind"].as_str(), e["line"].as_u64(), e["column"].as_u64()), (Some("input"), Some(1), Some(32)), "{e}");
+    assert!(e["message"].as_str().unwrap().contains("unknown flag `--bogus`") && e["message"].as_str().unwrap().contains("--no-whole-program, --parameterized, --m32"), "{e}");
+    assert_eq!(r["tasks"][1]["outcome"], "checked", "{stdout}");
 }

@@ -64,3 +64,18 @@ pub fn slow(test: &str) -> bool {
         false
     }
 }
+
+/// A YAML document as JSON, to check a witness against its JSON schema.
+pub fn yaml_json(y: &yaml_rust2::Yaml) -> serde_json::Value {
+    use serde_json::Value;
+    use yaml_rust2::Yaml;
+    match y {
+        Yaml::Real(r) => r.parse::<f64>().map(Value::from).unwrap_or(Value::Null),
+        Yaml::Integer(i) => Value::from(*i),
+        Yaml::String(s) => Value::from(s.clone()),
+        Yaml::Boolean(b) => Value::from(*b),
+        Yaml::Array(a) => Value::Array(a.iter().map(yaml_json).collect()),
+        Yaml::Hash(h) => Value::Object(h.iter().map(|(k, v)| (k.as_str().map(String::from).unwrap_or_else(|| format!("{k:?}")), yaml_json(v))).collect()),
+        _ => Value::Null,
+    }
+}

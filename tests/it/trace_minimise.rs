@@ -5,9 +5,10 @@
 
 use crate::common;
 
+use common::yaml_json as json;
 use common::{duet, repo, texts};
 use serde_json::Value;
-use yaml_rust2::{Yaml, YamlLoader};
+use yaml_rust2::YamlLoader;
 
 const BUG: &str = "tests/programs/witness/flag_protocol_bug.c";
 const OK: &str = "tests/programs/witness/flag_protocol_ok.c";
@@ -66,18 +67,6 @@ fn the_correct_twin_is_never_violated() {
     assert_eq!(a.len(), 1);
     assert!(["safe", "bounded-safe", "unknown"].contains(&a[0]["status"].as_str().unwrap_or("?")), "{a:?}");
     assert_ne!(code, 10);
-}
-
-fn json(y: &Yaml) -> Value {
-    match y {
-        Yaml::Real(r) => r.parse::<f64>().map(Value::from).unwrap_or(Value::Null),
-        Yaml::Integer(i) => Value::from(*i),
-        Yaml::String(s) => Value::from(s.clone()),
-        Yaml::Boolean(b) => Value::from(*b),
-        Yaml::Array(a) => Value::Array(a.iter().map(json).collect()),
-        Yaml::Hash(h) => Value::Object(h.iter().map(|(k, v)| (k.as_str().map(String::from).unwrap_or_else(|| format!("{k:?}")), json(v))).collect()),
-        _ => Value::Null,
-    }
 }
 
 /// The witness file, parsed and validated against the shipped schema subset.

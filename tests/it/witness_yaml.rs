@@ -5,27 +5,16 @@
 
 use crate::common;
 
+use common::yaml_json as json;
 use common::{duet, repo, texts};
 use serde_json::Value;
-use yaml_rust2::{Yaml, YamlLoader};
+use yaml_rust2::YamlLoader;
 
 fn tmp(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("duet-witness-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
-}
-
-fn json(y: &Yaml) -> Value {
-    match y {
-        Yaml::Real(r) => r.parse::<f64>().map(Value::from).unwrap_or(Value::Null),
-        Yaml::Integer(i) => Value::from(*i),
-        Yaml::String(s) => Value::from(s.clone()),
-        Yaml::Boolean(b) => Value::from(*b),
-        Yaml::Array(a) => Value::Array(a.iter().map(json).collect()),
-        Yaml::Hash(h) => Value::Object(h.iter().map(|(k, v)| (k.as_str().map(String::from).unwrap_or_else(|| format!("{k:?}")), json(v))).collect()),
-        _ => Value::Null,
-    }
 }
 
 fn validator() -> (boon::Schemas, boon::SchemaIndex) {

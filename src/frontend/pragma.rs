@@ -2,7 +2,8 @@
 //! one batch can mix, say, drivers (`--no-whole-program`) with whole programs. The flags add to
 //! the command line's; only the few that describe the program itself are allowed.
 
-use crate::frontend::FrontendOptions;
+use super::FrontendOptions;
+use crate::diag::Diagnostic;
 use std::path::Path;
 
 /// How many lines at the top of a file are searched for the pragma.
@@ -17,10 +18,15 @@ pub const ALLOWED: &[&str] = &["--no-whole-program", "--parameterized", "--m32"]
 /// The front-end options of `file`: `base` with the flags of its pragma, if any. An unknown
 /// flag is an input error at `file:line:col`. Files that cannot be read keep `base` (the
 /// front end reports them).
-pub fn file_options(file: &Path, base: &FrontendOptions) -> Result<FrontendOptions, String> {
+pub fn file_options(file: &Path, base: &FrontendOptions) -> Result<FrontendOptions, Diagnostic> {
     let mut front = base.clone();
     // Preprocessed files have no comments left; only C sources can carry the pragma.
     if file.extension().and_then(|e| e.to_str()) != Some("c") {
+        return Ok(front);
+    }
+    // Only a regular file is read: a FIFO's data is the preprocessor's, which reads it under
+    // the task's time limit.
+    if !std::fs::metadata(file).is_ok_and(|m| m.is_file()) {
         return Ok(front);
     }
     let Ok(f) = std::fs::File::open(file) else { return Ok(front) };
@@ -32,7 +38,9 @@ pub fn file_options(file: &Path, base: &FrontendOptions) -> Result<FrontendOptio
                 "--no-whole-program" => front.whole_program = false,
                 "--parameterized" => front.parameterized = true,
                 "--m32" => front.m32 = true,
-                _ => return Err(format!("{}:{}:{col}: unknown flag `{flag}` in the `// duet-rs:` pragma; allowed: {}", file.display(), n + 1, ALLOWED.join(", "))),
+                _ => {
+                    return Err(Diagnostic::input(file.display().to_string(), n as u32 + 1, col as u32, format!("unknown flag `{flag}` in the `// duet-rs:` pragma; allowed: {}", ALLOWED.join(", "))))
+                }
             }
         }
     }
