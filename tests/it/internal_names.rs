@@ -1,0 +1,38 @@
+//! Issue 40, "internal names in messages": invariants and reasons printed to the user name
+//! source variables and source lines, not the front-end's `n#2`, `$r21` or bare addresses.
+
+use crate::common;
+
+fn text(args: &[&str]) -> String {
+    let out = common::duet(args);
+    format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+}
+
+/// A second local `n` is written `n (declared at line 8)`, and the unsigned `p`'s bound at its
+/// type's maximum is left out of the reason's invariant.
+#[test]
+fn unproved_reason_names_the_source_variable() {
+    let t = text(&["check", "--engines", "coarsen", "tests/programs/internal_names/unproved.c"]);
+    assert!(t.contains("'p + n != 7'") && t.contains("unknown"), "{t}");
+    assert!(t.contains("invariant: n (declared at line 8) == 2"), "{t}");
+    assert!(!t.contains("n#2"), "{t}");
+    assert!(!t.contains("18446744073709551615"), "{t}");
+    // The verdicts themselves are unchanged: the outer `n` is proved.
+    assert!(t.contains("13:3  safe"), "{t}");
+}
+
+/// `--invariants` leaves out conjuncts on compiler temporaries and bounds at a type's extreme,
+/// and writes shadowing locals by their source name and declaration line.
+#[test]
+fn printed_invariants_hide_temporaries_and_extremes() {
+    let t = text(&["check", "--invariants", "tests/programs/internal_names/shadowed.c"]);
+    let invs: Vec<&str> = t.lines().filter_map(|l| l.split_once(" { ").map(|(_, inv)| inv)).collect();
+    assert!(invs.len() > 10, "{t}");
+    for inv in &invs {
+        assert!(!inv.contains('$') && !inv.contains('#'), "internal name in `{inv}`:\n{t}");
+        assert!(!inv.contains("18446744073709551615") && !inv.contains("2147483647"), "type extreme in `{inv}`:\n{t}");
+    }
+    assert!(invs.iter().any(|i| i.contains("1 <= n (declared at line 9) <= 2")), "{t}");
+    assert!(invs.iter().any(|i| i.starts_with("g >= 0 }")), "{t}");
+    assert!(t.contains("safe          'n == 3'") && t.contains("safe          'g >= 0'"), "{t}");
+}
