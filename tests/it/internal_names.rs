@@ -36,3 +36,21 @@ fn printed_invariants_hide_temporaries_and_extremes() {
     assert!(invs.iter().any(|i| i.starts_with("g >= 0 }")), "{t}");
     assert!(t.contains("safe          'n == 3'") && t.contains("safe          'g >= 0'"), "{t}");
 }
+
+/// The finite-state engine's failing state writes a read-write lock's value as a word.
+#[test]
+fn finite_state_shows_a_rwlock_as_a_word() {
+    let t = text(&["check", "--engines", "finite", "tests/programs/internal_names/rwlock_race.c"]);
+    assert!(t.contains("15:3  unknown"), "{t}");
+    assert!(t.contains("reader at line 15 with rw free count=1"), "{t}");
+    assert!(!t.contains("rw=0") && !t.contains("rw=-1"), "{t}");
+}
+
+/// A replayed interleaving's accesses to a read-write lock say what its value means.
+#[test]
+fn replayed_trace_shows_a_rwlock_as_a_word() {
+    let t = text(&["check", "--engines", "explore", "tests/programs/internal_names/rwlock_race.c"]);
+    assert!(t.contains("15:3  violated"), "{t}");
+    assert!(t.contains("(write rw = -1 (write-locked))") && t.contains("(write rw = 0 (free))"), "{t}");
+    assert!(!t.contains("rw = -1)"), "{t}");
+}
