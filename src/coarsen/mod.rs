@@ -515,13 +515,22 @@ fn read_facts<D: NumDomain>(
 /// out of the text; the invariant itself is unchanged.
 fn pretty<D: NumDomain>(prog: &Program, st: &D, locs: &[AbsLoc], names: &[String]) -> String {
     let hidden = |d: usize| prog.memory.info(locs[d]).name.starts_with('$');
-    let says_nothing = |c: &domains::LinCons| {
-        let (&[(d, a)], domains::ConsKind::Ge0) = (c.expr.terms(), c.kind) else { return false };
-        let Some((lo, hi)) = prog.memory.info(locs[d]).ty.range(prog.data_model) else { return false };
-        // `a·x + k >= 0` with a = ±1: `x >= -k` or `x <= k`.
-        (a == 1 && c.expr.cst().checked_neg().is_some_and(|m| m <= lo)) || (a == -1 && c.expr.cst() >= hi)
+    let cons = st.to_constraints();
+    // `a·x + k >= 0` with a = ±1 is `x >= -k` or `x <= k`: (dimension, is lower, bound).
+    let one_bound = |c: &domains::LinCons| match (c.expr.terms(), c.kind) {
+        (&[(d, 1)], domains::ConsKind::Ge0) => c.expr.cst().checked_neg().map(|m| (d, true, m)),
+        (&[(d, -1)], domains::ConsKind::Ge0) => Some((d, false, c.expr.cst())),
+        _ => None,
     };
-    let kept: Vec<domains::LinCons> = st.to_constraints().into_iter().filter(|c| !c.expr.terms().iter().any(|&(d, _)| hidden(d)) && !says_nothing(c)).collect();
+    let bounds: Vec<(usize, bool, i128)> = cons.iter().filter_map(one_bound).collect();
+    // A variable at its type's extreme (`b == 1` for a `_Bool`) keeps both bounds.
+    let point = |d: usize, v: i128| [true, false].iter().all(|&side| bounds.contains(&(d, side, v)));
+    let says_nothing = |c: &domains::LinCons| {
+        let Some((d, lower, v)) = one_bound(c) else { return false };
+        let Some((lo, hi)) = prog.memory.info(locs[d]).ty.range(prog.data_model) else { return false };
+        ((lower && v <= lo) || (!lower && v >= hi)) && !point(d, v)
+    };
+    let kept: Vec<domains::LinCons> = cons.iter().filter(|c| !c.expr.terms().iter().any(|&(d, _)| hidden(d)) && !says_nothing(c)).cloned().collect();
     let text = domains::format_constraints(&kept, &|d| names[d].clone());
     if text.is_empty() {
         "true".into()

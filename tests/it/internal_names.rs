@@ -54,3 +54,12 @@ fn replayed_trace_shows_a_rwlock_as_a_word() {
     assert!(t.contains("(write rw = -1 (write-locked))") && t.contains("(write rw = 0 (free))"), "{t}");
     assert!(!t.contains("rw = -1)"), "{t}");
 }
+
+/// A variable that sits at its type's extreme keeps its value in the printed invariant: only a
+/// bound that says nothing is left out.
+#[test]
+fn a_value_at_the_extreme_is_still_printed() {
+    let t = text(&["check", "--engines", "coarsen", "--invariants", "tests/programs/internal_names/extreme_point.c"]);
+    assert!(t.contains("safe          'c == 255 && b'"), "{t}");
+    assert!(t.contains("{ c == 255 }") && t.contains("{ b == 1 }"), "{t}");
+}
