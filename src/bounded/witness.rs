@@ -172,6 +172,21 @@ pub fn extract(prog: &Program, sk: &Skeleton, enc: &Encoding, z3: &mut Z3, fail:
     Extracted { steps: items.into_iter().map(|(_, s)| s).collect() }
 }
 
+/// One shared access of a step, for the reader: a cell no source variable names (the layout's
+/// bare `@4129`) is placed by its source line, and a read-write lock's value gets its word.
+fn access(cell: &str, write: bool, value: i128, line: u32, rwlock: &dyn Fn(&str) -> bool) -> String {
+    let what = if write { "write" } else { "read" };
+    if cell.starts_with('@') {
+        return format!("{what} at line {line} = {value}");
+    }
+    let base: String = cell.chars().take_while(|c| *c != '[' && *c != '.' && *c != '+').collect();
+    if rwlock(&base) {
+        format!("{what} {cell} = {value} ({})", crate::ir::display::rwlock_word(value))
+    } else {
+        format!("{what} {cell} = {value}")
+    }
+}
+
 /// Whether an address is one of a thread's registers (a local whose address is never taken).
 fn is_register(prog: &Program, layout: &Layout, addr: i128, template_of: &dyn Fn(i128) -> Option<crate::ir::TemplateId>) -> bool {
     let d = layout.describe_in(prog, addr, template_of);
@@ -197,6 +212,7 @@ pub fn render(prog: &Program, layout: &Layout, trace: &[Executed], bound: (u32, 
     let templates: hashbrown::HashMap<i128, crate::ir::TemplateId> = trace.iter().map(|ex| (ex.thread as i128, prog.loc(ex.loc).template)).collect();
     let template_of = |t: i128| templates.get(&t).copied();
     let describe = |addr: i128| layout.describe_in(prog, addr, &template_of);
+    let rwlock = |base: &str| prog.vars.iter().any(|v| v.is_global() && v.name == base && crate::ir::display::is_rwlock(&v.ty));
     // Each shown step: its thread, its action's text, its line.
     let mut lines: Vec<(u32, String, String)> = Vec::new();
     for (i, ex) in trace.iter().enumerate() {
@@ -207,8 +223,7 @@ pub fn render(prog: &Program, layout: &Layout, trace: &[Executed], bound: (u32, 
             lines.push((ex.thread, "runs its loop to the exit".into(), line));
             continue;
         }
-        let shared: Vec<String> =
-            ex.accesses.iter().filter(|a| !is_register(prog, layout, a.addr, &template_of)).map(|a| format!("{} {} = {}", if a.write { "write" } else { "read" }, describe(a.addr), a.value)).collect();
+        let shared: Vec<String> = ex.accesses.iter().filter(|a| !is_register(prog, layout, a.addr, &template_of)).map(|a| access(&describe(a.addr), a.write, a.value, l.span.line, &rwlock)).collect();
         let interesting = !shared.is_empty()
             || matches!(
                 l.action,
@@ -323,6 +338,15 @@ mod tests {
 
     fn lines(spec: &[(u32, &str)]) -> Vec<(u32, String, String)> {
         spec.iter().map(|(t, a)| (*t, a.to_string(), format!("  T{t} {a}"))).collect()
+    }
+
+    #[test]
+    fn unnamed_cells_get_their_line_and_rwlocks_a_word() {
+        let rw = |b: &str| b == "rw";
+        assert_eq!(access("@4129", true, 5, 7, &rw), "write at line 7 = 5");
+        assert_eq!(access("rw", true, -1, 6, &rw), "write rw = -1 (write-locked)");
+        assert_eq!(access("rw", false, 2, 6, &rw), "read rw = 2 (2 readers)");
+        assert_eq!(access("count", false, -1, 6, &rw), "read count = -1");
     }
 
     #[test]

@@ -403,8 +403,9 @@ fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog
     for v in prog.loc_ids() {
         let r = fold.rep[v.index()];
         let st = if r == v { solver.input(&dfg, v) } else { states[r.index()].clone() };
-        let ns: Vec<String> = solver.frames[r.index()].dims.iter().map(|a| prog.memory.info(fold.to_copy(prog, v, *a)).name.clone()).collect();
-        invariants.push(st.as_ref().map(|s| pretty(s, &ns)));
+        let locs: Vec<AbsLoc> = solver.frames[r.index()].dims.iter().map(|a| fold.to_copy(prog, v, *a)).collect();
+        let ns: Vec<String> = locs.iter().map(|a| crate::ir::display::source_name(prog, *a)).collect();
+        invariants.push(st.as_ref().map(|s| pretty(prog, s, &locs, &ns)));
         states.push(st);
     }
     let bounds = prog
@@ -508,8 +509,29 @@ fn read_facts<D: NumDomain>(
     (flows, ranges)
 }
 
-fn pretty<D: NumDomain>(st: &D, names: &[String]) -> String {
-    let text = st.pretty(&|d| names[d].clone());
+/// The invariant as a user reads it, over source names (`locs` are the state's dimensions).
+/// Conjuncts on compiler temporaries (`$r21` is no source variable) and bounds equal to a
+/// type's own extreme (`p <= 18446744073709551615` for an unsigned long says nothing) are left
+/// out of the text; the invariant itself is unchanged.
+fn pretty<D: NumDomain>(prog: &Program, st: &D, locs: &[AbsLoc], names: &[String]) -> String {
+    let hidden = |d: usize| prog.memory.info(locs[d]).name.starts_with('$');
+    let cons = st.to_constraints();
+    // `a·x + k >= 0` with a = ±1 is `x >= -k` or `x <= k`: (dimension, is lower, bound).
+    let one_bound = |c: &domains::LinCons| match (c.expr.terms(), c.kind) {
+        (&[(d, 1)], domains::ConsKind::Ge0) => c.expr.cst().checked_neg().map(|m| (d, true, m)),
+        (&[(d, -1)], domains::ConsKind::Ge0) => Some((d, false, c.expr.cst())),
+        _ => None,
+    };
+    let bounds: Vec<(usize, bool, i128)> = cons.iter().filter_map(one_bound).collect();
+    // A variable at its type's extreme (`b == 1` for a `_Bool`) keeps both bounds.
+    let point = |d: usize, v: i128| [true, false].iter().all(|&side| bounds.contains(&(d, side, v)));
+    let says_nothing = |c: &domains::LinCons| {
+        let Some((d, lower, v)) = one_bound(c) else { return false };
+        let Some((lo, hi)) = prog.memory.info(locs[d]).ty.range(prog.data_model) else { return false };
+        ((lower && v <= lo) || (!lower && v >= hi)) && !point(d, v)
+    };
+    let kept: Vec<domains::LinCons> = cons.iter().filter(|c| !c.expr.terms().iter().any(|&(d, _)| hidden(d)) && !says_nothing(c)).cloned().collect();
+    let text = domains::format_constraints(&kept, &|d| names[d].clone());
     if text.is_empty() {
         "true".into()
     } else {
@@ -529,7 +551,7 @@ fn judge<D: NumDomain>(prog: &Program, id: AssertId, a: &crate::ir::Assertion, s
         let (_, may_fail) = transfer::may_hold(prog, &frames[r.index()], st, cond);
         if may_fail {
             let template = &prog.template(prog.loc(l).template).name;
-            let (at, inv) = shown_invariant(prog, r, cond, states, frames, &|x| prog.memory.info(fold.to_copy(prog, l, x)).name.clone());
+            let (at, inv) = shown_invariant(prog, r, cond, states, frames, &|x| fold.to_copy(prog, l, x));
             let at = fold.to_copy_loc(prog, l, at);
             return AssertionResult {
                 status: Status::Unknown,
@@ -604,7 +626,7 @@ fn unreached<D: NumDomain>(prog: &Program, a: &crate::ir::Assertion, l: LocId, s
 /// branch (`assert` from <assert.h>, `if (!c) reach_error()`) has the constant condition
 /// `0`: its condition is the `assume` that guards the branch, and the invariant shown is the
 /// one where that condition is tested, before the branch refines it.
-fn shown_invariant<D: NumDomain>(prog: &Program, l: LocId, cond: &Expr, states: &[Option<D>], frames: &[transfer::Frame], name: &dyn Fn(AbsLoc) -> String) -> (LocId, String) {
+fn shown_invariant<D: NumDomain>(prog: &Program, l: LocId, cond: &Expr, states: &[Option<D>], frames: &[transfer::Frame], copy: &dyn Fn(AbsLoc) -> AbsLoc) -> (LocId, String) {
     let mut at = l;
     let mut cond = cond;
     let mut reads_nothing = true;
@@ -630,6 +652,7 @@ fn shown_invariant<D: NumDomain>(prog: &Program, l: LocId, cond: &Expr, states: 
     vars.retain(|&d| !prog.memory.info(frame.dims[d]).name.starts_with('$'));
     vars.sort_unstable();
     vars.dedup();
-    let names: Vec<String> = vars.iter().map(|&d| name(frame.dims[d])).collect();
-    (at, pretty(&st.project(&vars), &names))
+    let locs: Vec<AbsLoc> = vars.iter().map(|&d| copy(frame.dims[d])).collect();
+    let names: Vec<String> = locs.iter().map(|a| crate::ir::display::source_name(prog, *a)).collect();
+    (at, pretty(prog, &st.project(&vars), &locs, &names))
 }

@@ -23,7 +23,7 @@
 
 use crate::ir::rename::Shape;
 use crate::ir::{self, Action, AssertId, BinOp, CType, Expr, Halt, LocId, LockRef, Lval, Multiplicity, Program, TemplateId, Ty, UnOp, VarId, VarKind};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// "Any value": a cell the projection does not track, or a value it cannot compute.
@@ -84,6 +84,8 @@ pub struct Model<'p> {
     home: HashMap<VarId, (Home, u32)>,
     /// Names of the global cells, for displays and exception files.
     pub global_names: Vec<String>,
+    /// The global cells that hold a `pthread_rwlock_t`, shown as words (`write-locked`).
+    rwlock_cells: HashSet<usize>,
     n_globals: usize,
     lock_base: usize,
     owner_cell: usize,
@@ -154,6 +156,7 @@ impl<'p> Model<'p> {
         let tracked = tracked_vars(prog);
         let mut home = HashMap::new();
         let mut global_names = Vec::new();
+        let mut rwlock_cells = HashSet::new();
         let mut local_len = vec![0usize; prog.templates.len()];
         for (vi, var) in prog.vars.iter().enumerate() {
             let v = VarId(vi as u32);
@@ -161,7 +164,11 @@ impl<'p> Model<'p> {
             match var.kind {
                 VarKind::Global => {
                     home.insert(v, (Home::Global(global_names.len()), len));
+                    let rwlock = ir::display::is_rwlock(&var.ty);
                     for k in 0..len {
+                        if rwlock {
+                            rwlock_cells.insert(global_names.len());
+                        }
                         global_names.push(if matches!(var.ty, CType::Array(..)) { format!("{}[{k}]", var.source_name) } else { var.source_name.clone() });
                     }
                 }
@@ -187,6 +194,7 @@ impl<'p> Model<'p> {
             slots: Vec::new(),
             home,
             global_names,
+            rwlock_cells,
             n_globals,
             lock_base,
             owner_cell,
@@ -841,6 +849,8 @@ impl<'p> Model<'p> {
             }
             if *v == TOP {
                 lost.push(&self.global_names[k]);
+            } else if self.rwlock_cells.contains(&k) {
+                parts.push(format!("{} {}", self.global_names[k], ir::display::rwlock_word(*v)));
             } else {
                 parts.push(format!("{}={}", self.global_names[k], v));
             }

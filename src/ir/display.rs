@@ -195,3 +195,49 @@ pub fn program(p: &Program) -> String {
     }
     out
 }
+
+/// The name a user reads for an abstract location: the source name of its variable (`n`, not
+/// the front-end's `n#2`), with the declaration line when another variable of that name is
+/// visible in the same thread template. Machine-facing outputs keep `AbsLocInfo::name`.
+pub fn source_name(p: &Program, a: AbsLoc) -> String {
+    let info = p.memory.info(a);
+    let (AbsKind::Var(v) | AbsKind::Cell(v, _)) = &info.kind else { return info.name.clone() };
+    let var = p.var(*v);
+    let Some(rest) = info.name.strip_prefix(var.name.as_str()) else { return info.name.clone() };
+    let base = format!("{}{rest}", var.source_name);
+    let scope = |k: &VarKind| match k {
+        VarKind::Local(t) | VarKind::Temp(t) => Some(*t),
+        _ => None,
+    };
+    let line = var.span.map(|s| s.line);
+    let visible = |w: &Variable| match (scope(&var.kind), scope(&w.kind)) {
+        (Some(t), Some(u)) => t == u,
+        (a, b) => a.is_none() || b.is_none(),
+    };
+    let ambiguous = p.vars.iter().any(|w| w.source_name == var.source_name && visible(w) && w.span.map(|s| s.line) != line);
+    match line {
+        Some(l) if ambiguous => format!("{base} (declared at line {l})"),
+        _ => base,
+    }
+}
+
+/// A read-write lock's value as a word: the front-end keeps `-1` for a writer, the number of
+/// readers otherwise.
+pub fn rwlock_word(v: i128) -> String {
+    match v {
+        0 => "free".into(),
+        -1 => "write-locked".into(),
+        1 => "1 reader".into(),
+        n if n > 1 => format!("{n} readers"),
+        n => n.to_string(),
+    }
+}
+
+/// Whether a variable's type (or its array's element type) is `pthread_rwlock_t`.
+pub fn is_rwlock(t: &CType) -> bool {
+    match t {
+        CType::Array(e, _) => is_rwlock(e),
+        CType::Int(_, n) => n == "pthread_rwlock_t",
+        _ => false,
+    }
+}
