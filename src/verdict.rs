@@ -154,6 +154,19 @@ pub enum Outcome {
     Interrupted(String),
 }
 
+impl Outcome {
+    /// The word the reports (JSON, CSV, text, the SV-COMP table) give this outcome.
+    pub fn word(&self) -> &'static str {
+        match self {
+            Outcome::Checked(_) => "checked",
+            Outcome::Error(_) => "error",
+            Outcome::Timeout(_) => "timeout",
+            Outcome::OutOfMemory(_) => "out-of-memory",
+            Outcome::Interrupted(_) => "interrupted",
+        }
+    }
+}
+
 /// The result of one task.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct TaskResult {

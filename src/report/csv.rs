@@ -1,22 +1,11 @@
 //! The per-file table of a run as CSV (`check --csv FILE`): a header row, then one row per
 //! task in input order with its verdict counts, outcome, time and peak memory.
 
-use crate::verdict::{Outcome, Summary, TaskResult, TaskRun};
+use crate::verdict::{Summary, TaskRun};
 use std::fmt::Write;
 
 /// The header row's columns.
 pub const COLUMNS: &str = "file,safe,violated,bounded-safe,unknown,outcome,seconds,memory_mb";
-
-/// The outcome word of a task, as in the JSON report.
-pub fn outcome_word(r: &TaskResult) -> &'static str {
-    match r.outcome {
-        Outcome::Checked(_) => "checked",
-        Outcome::Error(_) => "error",
-        Outcome::Timeout(_) => "timeout",
-        Outcome::OutOfMemory(_) => "out-of-memory",
-        Outcome::Interrupted(_) => "interrupted",
-    }
-}
 
 /// A field quoted as RFC 4180 asks when it holds a comma, a quote or a line break.
 fn field(s: &str) -> String {
@@ -35,7 +24,7 @@ pub fn render(runs: &[TaskRun]) -> String {
         let mut s = Summary::default();
         s.add(r);
         let memory = run.peak_memory_mb.map(|m| format!("{m:.1}")).unwrap_or_default();
-        let _ = writeln!(out, "{},{},{},{},{},{},{:.2},{memory}", field(&r.file), s.safe, s.violated, s.bounded_safe, s.unknown, outcome_word(r), r.seconds);
+        let _ = writeln!(out, "{},{},{},{},{},{},{:.2},{memory}", field(&r.file), s.safe, s.violated, s.bounded_safe, s.unknown, r.outcome.word(), r.seconds);
     }
     out
 }

@@ -131,7 +131,7 @@ pub fn report(runs: &[TaskRun], exit_code: i32, total_seconds: f64) -> Report {
             let mut t = Task {
                 index,
                 file: r.file.clone(),
-                outcome: String::new(),
+                outcome: r.outcome.word().into(),
                 exit_code: r.exit_code(),
                 seconds: r.seconds,
                 memory_mb: run.peak_memory_mb,
@@ -142,7 +142,6 @@ pub fn report(runs: &[TaskRun], exit_code: i32, total_seconds: f64) -> Report {
             };
             match &r.outcome {
                 Outcome::Checked(vs) => {
-                    t.outcome = "checked".into();
                     if vs.is_empty() {
                         t.reason = Some(super::text::NO_ASSERTIONS.into());
                     }
@@ -168,19 +167,15 @@ pub fn report(runs: &[TaskRun], exit_code: i32, total_seconds: f64) -> Report {
                         .collect();
                 }
                 Outcome::Error(d) => {
-                    t.outcome = "error".into();
                     t.error = Some(error_of(d));
                 }
                 Outcome::Timeout(why) => {
-                    t.outcome = "timeout".into();
                     t.reason = Some(why.clone());
                 }
                 Outcome::OutOfMemory(why) => {
-                    t.outcome = "out-of-memory".into();
                     t.reason = Some(why.clone());
                 }
                 Outcome::Interrupted(why) => {
-                    t.outcome = "interrupted".into();
                     t.reason = Some(why.clone());
                 }
             }

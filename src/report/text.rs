@@ -93,7 +93,7 @@ pub fn per_file(runs: &[TaskRun]) -> String {
         s.add(r);
         let counts = match r.outcome {
             Outcome::Checked(_) => format!("safe {} violated {} bounded-safe {} unknown {}", s.safe, s.violated, s.bounded_safe, s.unknown),
-            _ => super::csv::outcome_word(r).to_string(),
+            _ => r.outcome.word().to_string(),
         };
         let _ = writeln!(out, "  {:<width$}  {counts}  {:.2} s", r.file, r.seconds);
     }

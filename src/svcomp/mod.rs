@@ -43,9 +43,7 @@ impl Row {
                 ("checked", note.unwrap_or_default())
             }
             Outcome::Error(d) => ("error", d.to_string().lines().next().unwrap_or("").to_string()),
-            Outcome::Timeout(why) => ("timeout", why.clone()),
-            Outcome::OutOfMemory(why) => ("out-of-memory", why.clone()),
-            Outcome::Interrupted(why) => ("interrupted", why.clone()),
+            Outcome::Timeout(why) | Outcome::OutOfMemory(why) | Outcome::Interrupted(why) => (r.outcome.word(), why.clone()),
         };
         Row { task: task.to_string(), expected, got, seconds: r.seconds, outcome, note }
     }
