@@ -6,9 +6,10 @@ use crate::common;
 
 use common::{duet, texts};
 use duet_rs::bounded::unroll::Counts;
-use duet_rs::engine::{check_program, CheckOptions};
+use duet_rs::engine::CheckOptions;
 use duet_rs::frontend::{load, lower_text, FrontendOptions};
 use duet_rs::ir::DataModel;
+use duet_rs::strategy::check_program;
 use duet_rs::svcomp::task::{self, Read};
 use duet_rs::verdict::Status;
 use serde_json::Value;
