@@ -201,37 +201,9 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
     let mut stats = Stats::default();
     let layout = Layout::new(prog);
     let t0 = Instant::now();
-    // Counted loops unrolled exactly while the encoding can afford them: past
-    // `opts.exact_limit` the longest ones are cut at the bound instead (the cut recorded, so no
-    // exhaustive claim), halving the longest count kept until the encoding fits.
-    let all_counts = opts.counts.clone().unwrap_or_else(|| std::sync::Arc::new(unroll::Counts::of(prog, opts.max_unroll, opts.max_threads)));
-    let mut cap = opts.max_unroll;
-    let (mut sk, pr) = loop {
-        let counts = all_counts.capped(cap);
-        let longest = counts.loops.values().copied().max().unwrap_or(0);
-        let counted = (counts.loops.len(), counts.threads.len());
-        let mut sk = match summary::Summariser::new(prog, &layout, opts.unroll, opts.threads).with_counts(counts).with_atomic_threads(opts.atomic_threads).run() {
-            Ok(s) => {
-                (stats.counted_loops, stats.counted_templates) = counted;
-                s
-            }
-            // Exact counts can make the program too large to summarise where the bounds do not.
-            Err(_) if counted != (0, 0) => match summary::Summariser::new(prog, &layout, opts.unroll, opts.threads).with_atomic_threads(opts.atomic_threads).run() {
-                Ok(s) => s,
-                Err(summary::Failure::Unsupported(why)) => return all(why),
-            },
-            Err(summary::Failure::Unsupported(why)) => return all(why),
-        };
-        let pr = prune::prune(prog, &mut sk, !opts.no_prune, hints);
-        let (pairs, between) = encode::estimate(&pr);
-        match opts.exact_limit {
-            Some(limit) if pairs + between > limit && longest > opts.unroll => {
-                // A counted loop no longer than the bound costs no more exact than cut.
-                cap = (longest / 2).max(opts.unroll);
-                stats.exact_cap = Some(cap);
-            }
-            _ => break (sk, pr),
-        }
+    let (mut sk, pr) = match summarise(prog, &layout, opts, hints, &mut stats) {
+        Ok(x) => x,
+        Err(why) => return all(why),
     };
     stats.summarise = t0.elapsed().as_secs_f64();
     stats.instances = sk.instances.len();
@@ -327,66 +299,8 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
             solve::Answer::Unsat => safe("no violation"),
             solve::Answer::Unknown(why) => unknown_from_solver(&why, opts),
             solve::Answer::Sat => {
-                let mut o = confirm(prog, &layout, &sk, &enc, z3, q, opts, &mut witness, &mut schedule);
-                // A rejected witness that overflowed a signed integer (no C execution) or ran a
-                // loop beyond the bound (whose summary is coarse) is searched for again without
-                // that licence; so is one that failed only through a value an over-approximation
-                // made up, among executions that read no such value (a path around the
-                // unmodelled call may fail for real).
-                let mut assume = vec![q.activate];
-                let mut approx_reason: Option<String> = None;
-                for _ in 0..3 {
-                    let beyond = matches!(&o, Attempt::Rejected(_, true));
-                    let (licence, why) = match &o {
-                        Attempt::Rejected(why, _) if why.contains(crate::interp::ops::SIGNED_OVERFLOW) && !assume.contains(&enc.no_overflow) => (enc.no_overflow, why.clone()),
-                        Attempt::Rejected(why, true) if !assume.contains(&enc.no_havoc) => (enc.no_havoc, why.clone()),
-                        Attempt::RestsOn(why) if !assume.contains(&enc.no_approx) => {
-                            approx_reason = Some(why.clone());
-                            (enc.no_approx, why.clone())
-                        }
-                        _ => break,
-                    };
-                    assume.push(licence);
-                    // Each search again gets only what is left of the budget: with the first
-                    // query's limit again, each could run that long past the deadline.
-                    if let Some(d) = opts.deadline {
-                        let left = d.saturating_duration_since(Instant::now());
-                        if left.is_zero() {
-                            o = Attempt::Rejected(format!("{why}; searching again: {SEARCH_BUDGET_SPENT}"), beyond);
-                            break;
-                        }
-                        z3.set_timeout(left.min(opts.timeout));
-                    }
-                    o = match z3.check(&sk.terms, &assume) {
-                        solve::Answer::Sat => confirm(prog, &layout, &sk, &enc, z3, q, opts, &mut witness, &mut schedule),
-                        solve::Answer::Unsat => match &approx_reason {
-                            // No candidate avoids the unmodelled values: what those calls really
-                            // return may still make the assertion fail.
-                            Some(a) => Attempt::RestsOn(a.clone()),
-                            // Every candidate left overflows a signed integer or runs a loop past
-                            // the bound: no execution within the bound that C defines fails. Never
-                            // `safe`, even when exhaustive: the claim leaves undefined behaviour out.
-                            None => Attempt::Done(BoundedOutcome::BoundedSafe {
-                                reason: format!("no violation within the bound ({bound_text}) that avoids signed overflow and runs no loop past the bound (a candidate did not replay: {why})"),
-                            }),
-                        },
-                        solve::Answer::Unknown(w) => match &approx_reason {
-                            Some(a) => Attempt::RestsOn(format!("{a}; searching again for a violation that avoids it: {w}")),
-                            None => Attempt::Rejected(format!("{why}; searching again: {w}"), beyond),
-                        },
-                    };
-                }
-                match o {
-                    Attempt::Done(x) => x,
-                    Attempt::RestsOn(why) => BoundedOutcome::Unknown { reason: why },
-                    Attempt::Rejected(why, _) => {
-                        let mut why = format!("a candidate violation did not replay ({why})");
-                        if let Some(ap) = sk.approximations.first() {
-                            why.push_str(&format!("; the encoding over-approximates {ap}"));
-                        }
-                        BoundedOutcome::Unknown { reason: why }
-                    }
-                }
+                let first = confirm(prog, &layout, &sk, &enc, z3, q, opts, &mut witness, &mut schedule);
+                search_again(prog, &layout, &sk, &enc, z3, q, opts, &mut witness, &mut schedule, first, &bound_text)
             }
         };
         if let BoundedOutcome::Unknown { reason } = &mut outcome {
@@ -408,6 +322,118 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
         }
     }
     Report { outcomes, schedules, stats, exhaustive, witness, smt }
+}
+
+/// Summarises the program for the bounded encoding. Counted loops are unrolled exactly while
+/// the encoding can afford them: past `opts.exact_limit` the longest ones are cut at the bound
+/// instead (the cut recorded, so no exhaustive claim), halving the longest count kept until the
+/// encoding fits. An error is why the program cannot be summarised.
+fn summarise(prog: &Program, layout: &Layout, opts: &BoundedOptions, hints: Option<&Hints>, stats: &mut Stats) -> Result<(skeleton::Skeleton, prune::Pruned), String> {
+    let all_counts = opts.counts.clone().unwrap_or_else(|| std::sync::Arc::new(unroll::Counts::of(prog, opts.max_unroll, opts.max_threads)));
+    let mut cap = opts.max_unroll;
+    loop {
+        let counts = all_counts.capped(cap);
+        let longest = counts.loops.values().copied().max().unwrap_or(0);
+        let counted = (counts.loops.len(), counts.threads.len());
+        let mut sk = match summary::Summariser::new(prog, layout, opts.unroll, opts.threads).with_counts(counts).with_atomic_threads(opts.atomic_threads).run() {
+            Ok(s) => {
+                (stats.counted_loops, stats.counted_templates) = counted;
+                s
+            }
+            // Exact counts can make the program too large to summarise where the bounds do not.
+            Err(_) if counted != (0, 0) => match summary::Summariser::new(prog, layout, opts.unroll, opts.threads).with_atomic_threads(opts.atomic_threads).run() {
+                Ok(s) => s,
+                Err(summary::Failure::Unsupported(why)) => return Err(why),
+            },
+            Err(summary::Failure::Unsupported(why)) => return Err(why),
+        };
+        let pr = prune::prune(prog, &mut sk, !opts.no_prune, hints);
+        let (pairs, between) = encode::estimate(&pr);
+        match opts.exact_limit {
+            Some(limit) if pairs + between > limit && longest > opts.unroll => {
+                // A counted loop no longer than the bound costs no more exact than cut.
+                cap = (longest / 2).max(opts.unroll);
+                stats.exact_cap = Some(cap);
+            }
+            _ => return Ok((sk, pr)),
+        }
+    }
+}
+
+/// A candidate that did not replay, searched for again: one that overflowed a signed integer
+/// (no C execution) or ran a loop beyond the bound (whose summary is coarse) is searched for
+/// without that licence; so is one that failed only through a value an over-approximation made
+/// up, among executions that read no such value (a path around the unmodelled call may fail
+/// for real).
+#[allow(clippy::too_many_arguments)]
+fn search_again(
+    prog: &Program,
+    layout: &Layout,
+    sk: &skeleton::Skeleton,
+    enc: &encode::Encoding,
+    z3: &mut solve::Z3,
+    q: &encode::Query,
+    opts: &BoundedOptions,
+    witness: &mut Option<crate::witness::Violation>,
+    schedule: &mut Option<Vec<crate::interp::Step>>,
+    first: Attempt,
+    bound_text: &str,
+) -> BoundedOutcome {
+    let mut o = first;
+    let mut assume = vec![q.activate];
+    let mut approx_reason: Option<String> = None;
+    for _ in 0..3 {
+        let beyond = matches!(&o, Attempt::Rejected(_, true));
+        let (licence, why) = match &o {
+            Attempt::Rejected(why, _) if why.contains(crate::interp::ops::SIGNED_OVERFLOW) && !assume.contains(&enc.no_overflow) => (enc.no_overflow, why.clone()),
+            Attempt::Rejected(why, true) if !assume.contains(&enc.no_havoc) => (enc.no_havoc, why.clone()),
+            Attempt::RestsOn(why) if !assume.contains(&enc.no_approx) => {
+                approx_reason = Some(why.clone());
+                (enc.no_approx, why.clone())
+            }
+            _ => break,
+        };
+        assume.push(licence);
+        // Each search again gets only what is left of the budget: with the first
+        // query's limit again, each could run that long past the deadline.
+        if let Some(d) = opts.deadline {
+            let left = d.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                o = Attempt::Rejected(format!("{why}; searching again: {SEARCH_BUDGET_SPENT}"), beyond);
+                break;
+            }
+            z3.set_timeout(left.min(opts.timeout));
+        }
+        o = match z3.check(&sk.terms, &assume) {
+            solve::Answer::Sat => confirm(prog, layout, sk, enc, z3, q, opts, witness, schedule),
+            solve::Answer::Unsat => match &approx_reason {
+                // No candidate avoids the unmodelled values: what those calls really
+                // return may still make the assertion fail.
+                Some(a) => Attempt::RestsOn(a.clone()),
+                // Every candidate left overflows a signed integer or runs a loop past
+                // the bound: no execution within the bound that C defines fails. Never
+                // `safe`, even when exhaustive: the claim leaves undefined behaviour out.
+                None => Attempt::Done(BoundedOutcome::BoundedSafe {
+                    reason: format!("no violation within the bound ({bound_text}) that avoids signed overflow and runs no loop past the bound (a candidate did not replay: {why})"),
+                }),
+            },
+            solve::Answer::Unknown(w) => match &approx_reason {
+                Some(a) => Attempt::RestsOn(format!("{a}; searching again for a violation that avoids it: {w}")),
+                None => Attempt::Rejected(format!("{why}; searching again: {w}"), beyond),
+            },
+        };
+    }
+    match o {
+        Attempt::Done(x) => x,
+        Attempt::RestsOn(why) => BoundedOutcome::Unknown { reason: why },
+        Attempt::Rejected(why, _) => {
+            let mut why = format!("a candidate violation did not replay ({why})");
+            if let Some(ap) = sk.approximations.first() {
+                why.push_str(&format!("; the encoding over-approximates {ap}"));
+            }
+            BoundedOutcome::Unknown { reason: why }
+        }
+    }
 }
 
 /// The share of a query's time limit the under-approximating slices may spend before the
