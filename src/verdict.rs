@@ -1,4 +1,21 @@
 //! Verdicts: what duet-rs concludes about each assertion, and about each task (file).
+//!
+//! These are data, below every engine and above every report, so that engines produce
+//! conclusions without knowing how they are run or reported, and reports render them without
+//! knowing any engine. A verdict's reason is structured ([`Why`]) and rendered to text in one
+//! place ([`Why::text`]).
+//!
+//! Artifacts flow one way too: engines write no files. What a task is asked to produce besides
+//! verdicts travels in its result: [`CheckReport::artifacts`] (a `witness::Witness`, the
+//! bounded search's SMT-LIB2 text, COARSEN's Datalog facts as a `dump::FactsDump`) becomes
+//! [`TaskResult::artifacts`], which is serialized with the rest from the task process to the
+//! parent. COARSEN's invariants become a correctness witness only when every assertion ends
+//! proved. The command line checks every output path before the analysis, and after the batch
+//! renders each artifact (`report::witness`, `report::facts`) and writes it with
+//! `report::atomic`. The DFG (`--dot`) and invariants are [`Section`]s of the result; with
+//! `--dot=FILE` or `--invariants=FILE` the command line moves that section out of the result and
+//! writes it (one input only), and prints the text report whole at the end instead of streaming,
+//! so that the section cannot reach stdout.
 
 use crate::diag::Diagnostic;
 use crate::ir::{AssertId, Program};

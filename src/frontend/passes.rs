@@ -1,5 +1,15 @@
 //! Passes over the lowered IR that establish its invariants: dead code removed, atomic
 //! sections marked, one shared access per action, template multiplicities, and the alias model.
+//!
+//! They also turn into unsupported constructs what the IR cannot hold exactly, since a proof
+//! or a replay over a wrong model would be wrong: a character lvalue on a wider scalar (a byte
+//! view), a wider lvalue over an object of bytes (for heap and unknown memory too, whose cells
+//! are per accessed type, when a site is accessed at both widths), arithmetic on an address
+//! converted to an integer, a character pointer moved by bytes inside an object of wider
+//! scalars (`Program::byte_moves`), and a member access to a union whose members differ in
+//! their scalars (the IR lays every member over the same slots). A member access through a
+//! pointer that may reach an object of another record type (`container_of` of a bare list
+//! head) is guarded by that object's address range, an incomplete approximation (no `safe`).
 
 use crate::ir::memory::LockId;
 use crate::ir::*;
