@@ -22,6 +22,8 @@ fn synthetic() -> Vec<TaskRun> {
         engine: None,
         unreachable: false,
         custom_rules: None,
+        why: Default::default(),
+        trace: None,
     };
     let run =
         |file: &str, outcome: Outcome| TaskRun { result: TaskResult { file: file.into(), outcome, seconds: 0.5, sections: Vec::new(), artifacts: Default::default() }, peak_memory_mb: Some(12.0) };
