@@ -9,7 +9,7 @@
 //! may fail there, or when it is after the commit and its next action is not a left mover (or
 //! it has none); else it is in R (before the commit) or L (after it), conditions C1 and C2.
 //!
-//! The two levels of Section 5: level II ([`Transactions::summarize`]) runs one thread alone
+//! The two levels of Section 5: level II (`Transactions::summarize`) runs one thread alone
 //! from a state in which every other thread is in N until its transaction ends, and caches the
 //! ends as summary edges (`Sum`: entry node to exit node, no stack frames); level I explores
 //! the global states in which every thread is in N, stepping one thread by a summary edge at a

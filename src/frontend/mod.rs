@@ -1,7 +1,7 @@
 //! The front-end: C source (and Boolean programs, through C: [`bp`]) to the concurrent IR.
 //!
 //! `cc -E` preprocesses (run directly, never through a shell), `lang-c` parses in its GNU C11
-//! flavour, [`lower`] inlines and lowers to control flow, and [`passes`] establish the IR's
+//! flavour, `lower` inlines and lowers to control flow, and [`passes`] establish the IR's
 //! invariants.
 
 pub mod attributes;
