@@ -127,7 +127,7 @@ fn guard_mistyped(prog: &mut Program) -> bool {
 /// makes a mutex error-checking, a lock that a thread may already hold when it acquires it
 /// (a may-analysis per template; a lock the alias model cannot name may be any of them) is an
 /// unsupported construct. Unlocking one the thread does not hold returns `EPERM` and leaves it
-/// alone, where the IR releases it; see ARCHITECTURE.md.
+/// alone, where the IR releases it; see the exactness notes of `ir`.
 fn reject_errorcheck_relocks(prog: &mut Program) {
     let Some(made) = prog.errorcheck_mutex else { return };
     // The locks a thread may hold, and whether it may hold one the alias model cannot name.
