@@ -20,7 +20,7 @@ void worker(int me) {
             while (flag[other] >= 2) {}
         }
         inside = inside + 1;
-        assert(inside == 1);
+        assert(inside == 1); // expect: safe
         inside = inside - 1;
         if (me == 0) {
             // One read per test: `flag[other] == 2 || flag[other] == 3` reads twice, and a
