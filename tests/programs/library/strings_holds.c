@@ -23,3 +23,4 @@ int main(void) {
   assert(cp[2] == 'c' && memcmp(cp, d.name, 4) == 0); // expect: safe
   return 0;
 }
+// PARAM: --bound 1 --search-time 60
