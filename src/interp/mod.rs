@@ -216,6 +216,12 @@ impl<'a> Interp<'a> {
         self.threads.iter().filter(|th| th.scheduled && th.template == t).count()
     }
 
+    /// Whether nothing in the state rests on an approximation: no tainted memory, and no step
+    /// taken after a decision that depended on one (a race replay must be exact throughout).
+    pub fn exact(&self) -> bool {
+        self.control.is_none() && self.taint.is_empty()
+    }
+
     /// The approximation the last failure rests on (`None`: a real failure).
     pub fn failure_rests_on(&self) -> Option<ApproxId> {
         self.failed_on
