@@ -511,7 +511,8 @@ fn stream_text(run: &TaskRun) -> String {
 /// Runs `duet-rs check`.
 pub fn run(a: &CheckArgs) -> i32 {
     let start = Instant::now();
-    let front = a.input.frontend_options();
+    let mut front = a.input.frontend_options();
+    front.for_races = a.races.options().is_some();
     if let Err(e) = a.analysis.validate() {
         crate::stderr!("error: {e}");
         return exit::USAGE;

@@ -200,6 +200,12 @@ impl<'a> Interp<'a> {
             .collect()
     }
 
+    /// Every live scheduled thread with the locations it may execute next, whether or not
+    /// another thread's atomic section keeps it from stepping now.
+    pub fn positions(&self) -> Vec<(u32, Vec<LocId>)> {
+        (0..self.threads.len()).filter(|&ti| !self.threads[ti].done && self.threads[ti].scheduled).map(|ti| (self.threads[ti].id, self.next_locs(ti))).collect()
+    }
+
     /// The instance number the next created thread takes (threads are numbered in creation
     /// order, the root 0).
     pub fn next_thread_id(&self) -> u32 {

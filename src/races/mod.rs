@@ -22,8 +22,8 @@ pub mod rules;
 
 use crate::coarsen::locks;
 use crate::interp::layout::Layout;
-use crate::ir::memory::AbsLoc;
-use crate::ir::{display, Action, Expr, LocId, Program};
+use crate::ir::memory::{AbsKind, AbsLoc};
+use crate::ir::{display, Action, CType, Expr, LocId, Program};
 use crate::verdict::races::{RaceAccess, RacePair, RaceStatus, RaceVerdict};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -106,9 +106,12 @@ pub fn check(prog: &Program, opts: &RaceOptions) -> Result<Vec<RaceVerdict>, Str
         let key = (*x, format!("{}|{}|{}", sa.at, sa.write, sa.thread), format!("{}|{}|{}", sb.at, sb.write, sb.thread));
         let found = replayed.get(&(*a, *b)).or_else(|| replayed.get(&(*b, *a)));
         let pair = match found {
-            Some(steps) => {
-                RacePair { status: RaceStatus::Race, reason: format!("race: replayed in {} steps, the two accesses adjacent", steps.len()), accesses: [sa, sb], interleaving: steps.clone() }
-            }
+            Some(steps) => RacePair {
+                status: RaceStatus::Race,
+                reason: format!("race: replayed in {} steps, the two accesses adjacent (an atomic section one step)", steps.len()),
+                accesses: [sa, sb],
+                interleaving: steps.clone(),
+            },
             None if havoc[a.index()] || havoc[b.index()] => {
                 let l = if havoc[a.index()] { a } else { b };
                 RacePair {
@@ -145,6 +148,10 @@ pub fn check(prog: &Program, opts: &RaceOptions) -> Result<Vec<RaceVerdict>, Str
             (RaceStatus::Unknown, format!("unknown: {} pair(s) may race, none replayed", pairs.len()))
         } else if let Some(a) = incomplete {
             (RaceStatus::Unknown, format!("unknown: {} may access it unseen", prog.approx_str(a)))
+        } else if let Some((f, at)) = prog.external_calls.first() {
+            // Code without a definition may read any object it can name, or call back
+            // functions whose address it received, none of which the program shows.
+            (RaceStatus::Unknown, format!("unknown: the call of `{f}` at {}, which has no definition, may access it unseen", prog.span_str(*at)))
         } else if writers.is_empty() {
             (RaceStatus::RaceFree, format!("race-free: only read{custom}"))
         } else {
@@ -153,6 +160,14 @@ pub fn check(prog: &Program, opts: &RaceOptions) -> Result<Vec<RaceVerdict>, Str
         out.push(RaceVerdict { memory: name, status, reason, pairs });
     }
     out.sort_by(|a, b| a.memory.cmp(&b.memory));
+    if let Some((f, at)) = prog.external_calls.first() {
+        out.push(RaceVerdict {
+            memory: "*".into(),
+            status: RaceStatus::Unknown,
+            reason: format!("unknown: the call of `{f}` at {}, which has no definition, may run code or access memory unseen", prog.span_str(*at)),
+            pairs: Vec::new(),
+        });
+    }
     Ok(out)
 }
 
@@ -184,7 +199,7 @@ fn accesses(prog: &Program) -> Vec<Access> {
             _ => false,
         };
         let acc = prog.memory.access(LocId(i as u32));
-        let shared = |x: &&AbsLoc| prog.memory.info(**x).shared;
+        let shared = |x: &&AbsLoc| prog.memory.info(**x).shared && !sync_object(prog, **x);
         for x in acc.mods.iter().filter(shared) {
             out.push(Access { loc: LocId(i as u32), x: *x, write: !reads_only });
         }
@@ -195,6 +210,23 @@ fn accesses(prog: &Program) -> Vec<Access> {
     out.sort_unstable();
     out.dedup();
     out
+}
+
+/// Whether the location is (part of) a synchronisation object the front-end models on an
+/// integer (`pthread_once_t`, semaphores, read-write locks, barriers, spin locks): its
+/// accesses are the model's, synchronised by the library, not the program's data.
+fn sync_object(prog: &Program, x: AbsLoc) -> bool {
+    fn named(t: &CType) -> bool {
+        match t {
+            CType::Array(e, _) => named(e),
+            CType::Int(_, n) => matches!(n.as_str(), "pthread_once_t" | "sem_t" | "pthread_rwlock_t" | "pthread_barrier_t" | "pthread_spinlock_t"),
+            _ => false,
+        }
+    }
+    match &prog.memory.info(x).kind {
+        AbsKind::Var(v) | AbsKind::Cell(v, _) => named(&prog.var(*v).ty),
+        _ => false,
+    }
 }
 
 /// The root's locations that run before its first fork, on every path (its deterministic

@@ -85,10 +85,12 @@ pub(super) fn search(prog: &Program, layout: &Layout, pairs: &[(LocId, LocId)], 
 /// Records every wanted pair whose two accesses can execute next, back to back, on one address.
 fn probe(prog: &Program, it: &Interp, partners: &HashMap<LocId, Vec<LocId>>, wanted: &HashSet<(LocId, LocId)>, found: &mut HashMap<(LocId, LocId), Vec<String>>) {
     let threads = it.runnable();
+    // A thread inside an atomic section runs alone: the other side of its pair waits anywhere.
+    let all = it.positions();
     for (t1, locs1) in &threads {
         for a in locs1 {
             let Some(bs) = partners.get(a) else { continue };
-            for (t2, locs2) in threads.iter().filter(|(t, _)| t != t1) {
+            for (t2, locs2) in all.iter().filter(|(t, _)| t != t1) {
                 for b in locs2.iter().filter(|b| bs.contains(b)) {
                     let key = if wanted.contains(&(*a, *b)) { (*a, *b) } else { (*b, *a) };
                     if found.contains_key(&key) {
@@ -104,7 +106,9 @@ fn probe(prog: &Program, it: &Interp, partners: &HashMap<LocId, Vec<LocId>>, wan
 }
 
 /// The whole execution, when thread `t1` at `a` and then thread `t2` at `b` can run next and
-/// touch a common address, one of them writing.
+/// touch a common address, one of them writing. When `a` is inside an atomic section, `t1`
+/// first finishes the section (its own steps only, the first enabled successor each time, no
+/// further input): the section is one step for every other thread.
 fn adjacent(prog: &Program, it: &Interp, (t1, a): (u32, LocId), (t2, b): (u32, LocId)) -> Option<Vec<String>> {
     for s1 in steps_of(prog, it, t1, &[a]) {
         let mut first = it.clone();
@@ -112,6 +116,9 @@ fn adjacent(prog: &Program, it: &Interp, (t1, a): (u32, LocId), (t2, b): (u32, L
             continue;
         }
         let acc1 = first.trace.last().map(|e| e.accesses.clone()).unwrap_or_default();
+        if !finish_section(prog, &mut first, t1) {
+            continue;
+        }
         for s2 in steps_of(prog, &first, t2, &[b]) {
             let mut second = first.clone();
             if second.step(&s2).is_err() || !second.exact() {
@@ -124,6 +131,23 @@ fn adjacent(prog: &Program, it: &Interp, (t1, a): (u32, LocId), (t2, b): (u32, L
         }
     }
     None
+}
+
+/// Runs thread `t` until no atomic section keeps the others from stepping; false when it
+/// cannot (blocked, ended inside, or too long).
+fn finish_section(prog: &Program, it: &mut Interp, t: u32) -> bool {
+    for _ in 0..10_000 {
+        let runnable = it.runnable();
+        if runnable.len() != 1 || runnable[0].0 != t || !it.positions().iter().any(|(o, _)| *o != t) {
+            return true;
+        }
+        let next = steps_of(prog, it, t, &runnable[0].1).into_iter().find(|s| it.clone().step(s).is_ok());
+        match next {
+            Some(s) if it.step(&s).is_ok() => {}
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// The next steps: a thread with only private steps ahead takes them alone, when one can run.
