@@ -222,10 +222,15 @@ impl<'a> Interp<'a> {
         self.threads.iter().filter(|th| th.scheduled && th.template == t).count()
     }
 
-    /// Whether nothing in the state rests on an approximation: no tainted memory, and no step
-    /// taken after a decision that depended on one (a race replay must be exact throughout).
-    pub fn exact(&self) -> bool {
-        self.control.is_none() && self.taint.is_empty()
+    /// Whether no step so far was taken after a decision (or a store to an address) that
+    /// depended on an approximated value: the steps are then the program's own.
+    pub fn control_exact(&self) -> bool {
+        self.control.is_none()
+    }
+
+    /// Whether the slot at `addr` holds a value that depends on an approximation.
+    pub fn is_tainted(&self, addr: i128) -> bool {
+        self.taint.contains_key(&addr)
     }
 
     /// The approximation the last failure rests on (`None`: a real failure).

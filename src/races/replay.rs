@@ -1,7 +1,8 @@
 //! The replay of candidate races: a depth-first search over the interpreter's states (each
 //! stored as a 128-bit digest) for a state in which one thread's access and then another
-//! thread's execute back to back on the same address, at least one writing, with nothing in
-//! the execution resting on an approximation. Every step is the interpreter's, so what it finds
+//! thread's execute back to back on the same address, at least one writing, with no step
+//! taken on a decision that rested on an approximation and neither access reading a value
+//! (or through an address) that does. Every step is the interpreter's, so what it finds
 //! is a real execution by construction, every nondeterministic value a program input.
 //!
 //! At most two threads of each template run (a template racing with itself needs two); a
@@ -72,7 +73,7 @@ pub(super) fn search(prog: &Program, layout: &Layout, pairs: &[(LocId, LocId)], 
             continue;
         }
         // A step resting on an approximation leads only to executions that are not the program's.
-        if !it.exact() {
+        if !it.control_exact() {
             continue;
         }
         probe(prog, &it, &partners, &wanted, &mut found);
@@ -116,15 +117,19 @@ fn adjacent(prog: &Program, it: &Interp, (t1, a): (u32, LocId), (t2, b): (u32, L
             continue;
         }
         let acc1 = first.trace.last().map(|e| e.accesses.clone()).unwrap_or_default();
-        if !finish_section(prog, &mut first, t1) {
+        // A step that read an approximated value (through a pointer, say) stored it tainted.
+        if !first.control_exact() || acc1.iter().any(|x| x.write && first.is_tainted(x.addr)) || !finish_section(prog, &mut first, t1) {
             continue;
         }
         for s2 in steps_of(prog, &first, t2, &[b]) {
             let mut second = first.clone();
-            if second.step(&s2).is_err() || !second.exact() {
+            if second.step(&s2).is_err() || !second.control_exact() {
                 continue;
             }
             let acc2 = second.trace.last().map(|e| e.accesses.as_slice()).unwrap_or_default();
+            if acc2.iter().any(|x| x.write && second.is_tainted(x.addr)) {
+                continue;
+            }
             if acc1.iter().any(|x| acc2.iter().any(|y| x.addr == y.addr && (x.write || y.write))) {
                 return Some(second.trace.iter().map(|e| format!("T{} {} {}", e.thread, prog.span_str(prog.loc(e.loc).span), display::action(prog, &prog.loc(e.loc).action))).collect());
             }
