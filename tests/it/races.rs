@@ -133,3 +133,28 @@ fn race_rules_flag() {
     assert!(v["reason"].as_str().unwrap().contains("may be unsound"), "{v}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A call without a definition: its havoc of `g` may race but is no replayable access, and no
+/// location is race-free, since the call may touch memory unseen; the SARIF log of races of
+/// every kind satisfies the schema.
+#[test]
+fn unmodelled_calls_leave_races_unknown_and_sarif_validates() {
+    let (json, code) = races("extern_call.c", &[]);
+    assert_eq!(code, 5, "{json}");
+    assert_eq!(status(&json, "g"), "unknown", "{json}");
+    assert!(verdict(&json, "g")["pairs"][0]["reason"].as_str().unwrap().contains("unmodelled call"), "{json}");
+    assert_eq!(status(&json, "other"), "unknown", "{json}");
+    assert_eq!(status(&json, "*"), "unknown", "{json}");
+    let out = common::duet(&["check", "--races-only", "--format", "sarif", "tests/programs/races/extern_call.c", "tests/programs/races/counter_lock_racy.c"]);
+    let sarif: Value = serde_json::from_str(&common::texts(&out).0).unwrap();
+    let schema: Value = serde_json::from_str(&std::fs::read_to_string(common::repo("schemas/sarif-schema-2.1.0.json")).unwrap()).unwrap();
+    let mut schemas = boon::Schemas::new();
+    let mut compiler = boon::Compiler::new();
+    compiler.add_resource("file:///sarif-schema-2.1.0.json", schema).unwrap();
+    let index = compiler.compile("file:///sarif-schema-2.1.0.json", &mut schemas).unwrap();
+    if let Err(e) = schemas.validate(&sarif, index) {
+        panic!("invalid SARIF: {e}\n{sarif}");
+    }
+    let rules: Vec<&str> = sarif["runs"][0]["results"].as_array().unwrap().iter().map(|r| r["ruleId"].as_str().unwrap()).collect();
+    assert!(rules.contains(&"DUET006") && rules.contains(&"DUET007"), "{rules:?}");
+}
