@@ -24,6 +24,8 @@ use serde::{Deserialize, Serialize};
 /// A shown step of a replayed interleaving (reports draw violations from it).
 pub use crate::interp::trace::TraceStep;
 
+pub mod races;
+
 /// The conclusion about one assertion.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -426,6 +428,9 @@ pub struct TaskResult {
     /// Files asked for (witness, SMT-LIB2 encoding), which the command line writes.
     #[serde(default, skip_serializing_if = "Artifacts::is_empty")]
     pub artifacts: Artifacts,
+    /// The data-race verdicts (`--races`), one per shared memory location; `None` when not asked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub races: Option<Vec<races::RaceVerdict>>,
 }
 
 /// One task's result with what the parent measured about its process.
@@ -464,9 +469,10 @@ impl TaskResult {
         use crate::diag::{exit, ErrorKind};
         match &self.outcome {
             Outcome::Checked(vs) => {
-                if vs.iter().any(|v| v.status == Status::Violated) {
+                let races = self.races.as_deref().map_or(races::RaceStatus::RaceFree, races::worst);
+                if vs.iter().any(|v| v.status == Status::Violated) || races == races::RaceStatus::Race {
                     exit::VIOLATED
-                } else if vs.iter().all(|v| v.status == Status::Safe) {
+                } else if vs.iter().all(|v| v.status == Status::Safe) && races == races::RaceStatus::RaceFree {
                     exit::SAFE
                 } else {
                     exit::INCONCLUSIVE

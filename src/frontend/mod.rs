@@ -58,6 +58,12 @@ pub struct FrontendOptions {
     /// this enters one shared copy of the callee per thread template instead of a copy.
     #[serde(default = "default_inline_limit")]
     pub inline_limit: usize,
+    /// Lower for the race check (`check --races` sets it): the integer and pointer arguments
+    /// of a call to a function without a definition become reads of the caller (C evaluates
+    /// them there), and a single atomic load or store (`__atomic_load_n`) its own atomic
+    /// section. Neither changes what the program does; only the race check needs them.
+    #[serde(default)]
+    pub for_races: bool,
 }
 
 fn default_recursion_depth() -> usize {
@@ -82,6 +88,7 @@ impl Default for FrontendOptions {
             parameterized: false,
             recursion_depth: lower::RECURSION_DEPTH,
             inline_limit: lower::INLINE_LIMIT,
+            for_races: false,
         }
     }
 }
