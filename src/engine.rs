@@ -141,6 +141,9 @@ pub struct CheckOptions {
     /// Timely workers for COARSEN's Datalog engine (0 counts as 1); results do not depend on it.
     #[serde(default)]
     pub datalog_workers: usize,
+    /// `--explain FILE:LINE`: why COARSEN did not prove the assertions on that line (a section).
+    #[serde(default)]
+    pub explain: Option<(String, u32)>,
 }
 
 impl Default for CheckOptions {
@@ -166,6 +169,7 @@ impl Default for CheckOptions {
             dot: false,
             stats: false,
             datalog_workers: 0,
+            explain: None,
         }
     }
 }
@@ -241,7 +245,7 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
         let verdicts = (0..prog.assertions.len()).map(|i| if never_called(i) { called(i) } else { verdict(i, Status::Unknown, "unknown: COARSEN was not run".into(), None) }).collect();
         (verdicts, None)
     } else {
-        let copts = coarsen::CoarsenOptions { domain: opts.domain, rules: opts.rules.clone(), workers: opts.datalog_workers.max(1), no_symmetry: opts.no_symmetry, dump_facts: opts.dump_facts };
+        let copts = coarsen::CoarsenOptions { domain: opts.domain, rules: opts.rules.clone(), workers: opts.datalog_workers.max(1), no_symmetry: opts.no_symmetry, dump_facts: opts.dump_facts, explain: opts.explain.as_ref().map(|e| e.1) };
         match coarsen::run(prog, &copts) {
             Ok(mut out) => {
                 facts = out.facts.take();
@@ -276,6 +280,9 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
                 }
                 if opts.stats {
                     sections.push(Section { title: "stats".into(), body: coarsen::report::stats(&out), data: Some(coarsen::report::stats_data(&out)) });
+                }
+                if let Some(e) = &out.explain {
+                    sections.push(Section { title: "explain".into(), body: e.text(prog), data: Some(e.data(prog)) });
                 }
                 // Rules a user edits may be unsound; their facts stay out of the other engines.
                 if opts.rules.is_none() && !opts.no_hints && opts.runs(Engine::Finite) {
