@@ -76,9 +76,13 @@ fn explain_spec(a: &CheckArgs, specs: &mut [TaskSpec]) -> Result<(), (i32, Strin
         return Err((exit::USAGE, "--explain needs the coarsen engine, which --engines leaves out".into()));
     }
     let same = |p: &std::path::Path| p == file || matches!((p.canonicalize(), file.canonicalize()), (Ok(x), Ok(y)) if x == y);
-    let Some(spec) = specs.iter_mut().find(|s| same(&s.file)) else {
-        return Err((exit::INPUT_ERROR, format!("--explain names {}, which is not among the input files", file.display())));
+    // Else the one input whose path ends with FILE (`--explain f.c:9 DIR/`).
+    let ends: Vec<usize> = (0..specs.len()).filter(|&i| specs[i].file.ends_with(file)).collect();
+    let Some(i) = specs.iter().position(|s| same(&s.file)).or(if ends.len() == 1 { Some(ends[0]) } else { None }) else {
+        let why = if ends.len() > 1 { "which names more than one input file" } else { "which is not among the input files" };
+        return Err((exit::INPUT_ERROR, format!("--explain names {}, {why}", file.display())));
     };
+    let spec = &mut specs[i];
     // A file the front-end rejects is reported by its task, as without --explain.
     if let Ok(prog) = crate::frontend::pragma::file_options(&spec.file, &spec.front).and_then(|front| crate::frontend::load_program(&spec.file, &front)) {
         if crate::coarsen::explain::on_line(&prog, *line).is_empty() {
