@@ -245,7 +245,14 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
         let verdicts = (0..prog.assertions.len()).map(|i| if never_called(i) { called(i) } else { verdict(i, Status::Unknown, "unknown: COARSEN was not run".into(), None) }).collect();
         (verdicts, None)
     } else {
-        let copts = coarsen::CoarsenOptions { domain: opts.domain, rules: opts.rules.clone(), workers: opts.datalog_workers.max(1), no_symmetry: opts.no_symmetry, dump_facts: opts.dump_facts, explain: opts.explain.as_ref().map(|e| e.1) };
+        let copts = coarsen::CoarsenOptions {
+            domain: opts.domain,
+            rules: opts.rules.clone(),
+            workers: opts.datalog_workers.max(1),
+            no_symmetry: opts.no_symmetry,
+            dump_facts: opts.dump_facts,
+            explain: opts.explain.as_ref().map(|e| e.1),
+        };
         match coarsen::run(prog, &copts) {
             Ok(mut out) => {
                 facts = out.facts.take();

@@ -207,7 +207,17 @@ impl Interference {
     /// Starts the engine on the rules and feeds the facts that never change; `dump` keeps
     /// every round's facts for [`Interference::take_dump`].
     #[allow(clippy::too_many_arguments)]
-    pub fn new(rules: &Rules, prog: &Program, cells: &Cells, conds: &Conditions, reads: &[Vec<super::CellId>], workers: usize, symmetry: bool, dump: bool, explain: bool) -> Result<Interference, FactError> {
+    pub fn new(
+        rules: &Rules,
+        prog: &Program,
+        cells: &Cells,
+        conds: &Conditions,
+        reads: &[Vec<super::CellId>],
+        workers: usize,
+        symmetry: bool,
+        dump: bool,
+        explain: bool,
+    ) -> Result<Interference, FactError> {
         // Only cond_val changes between rounds: the other inputs are joined and negated by lookup.
         let fixed = SCHEMA.with_role(Role::Input).map(|r| r.name).filter(|&n| n != COND_VAL && rules.relation(n).is_some_and(|r| r.is_input() && !r.has_rules())).map(String::from).collect();
         let mut engine = Engine::with_config(rules, &EngineConfig { workers, fixed, ..EngineConfig::default() }).map_err(|e| format!("cannot start the Datalog engine: {e}"))?;

@@ -432,7 +432,19 @@ fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog
     let read_ranges = rep_ranges.into_iter().flat_map(|((v, a), r)| fold.members(v).iter().map(move |&w| ((w, a), r)).collect::<Vec<_>>()).collect();
     let assertions: Vec<AssertionResult> = prog.assertions.iter().enumerate().map(|(i, a)| judge(prog, AssertId(i as u32), a, &states, &solver.frames, &fold)).collect();
     let explain = opts.explain.map(|line| {
-        let run = explain::Run { prog, rules, rules_file: opts.rules.as_deref(), interference: &interference, dfg: &dfg, rep: &fold.rep, cells: &cells, conds: &conds, results: &assertions, rounds: rounds.len(), workers: opts.workers.max(1) };
+        let run = explain::Run {
+            prog,
+            rules,
+            rules_file: opts.rules.as_deref(),
+            interference: &interference,
+            dfg: &dfg,
+            rep: &fold.rep,
+            cells: &cells,
+            conds: &conds,
+            results: &assertions,
+            rounds: rounds.len(),
+            workers: opts.workers.max(1),
+        };
         explain::explain(&run, line)
     });
     let folded_locations = interference.folded();

@@ -59,7 +59,10 @@ fn the_writers_store_is_traced_to_input_facts() {
     assert_eq!(a["assertion"], format!("{FLAG}:17:5"));
     assert_eq!(a["proved"], false);
     let edge = writer_edge(&data);
-    assert_eq!((edge["from"].as_str().unwrap(), edge["to"].as_str().unwrap(), edge["cell"].as_str().unwrap(), edge["use"].as_str().unwrap()), (&*format!("{FLAG}:10"), &*format!("{FLAG}:17"), "flag", "exec"));
+    assert_eq!(
+        (edge["from"].as_str().unwrap(), edge["to"].as_str().unwrap(), edge["cell"].as_str().unwrap(), edge["use"].as_str().unwrap()),
+        (&*format!("{FLAG}:10"), &*format!("{FLAG}:17"), "flag", "exec")
+    );
     let proof = &edge["proof"];
     assert_eq!(shape(proof), EXPECTED.split_whitespace().collect::<Vec<_>>().join(" "));
     // Every rule is named by the line it is on in the rule file.
