@@ -41,6 +41,7 @@
 #![warn(missing_docs)]
 
 pub mod diag;
+pub mod explain;
 pub mod facts;
 pub mod program;
 pub mod schema;

@@ -55,6 +55,46 @@ pub struct CheckArgs {
     /// outcome, seconds, peak memory in MB.
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
+    /// Explain why COARSEN did not prove the assertion at FILE:LINE (an `explain` section):
+    /// the derivation, by the interference rules, of each interference edge that reaches its
+    /// failing branch, down to input facts with their source lines.
+    #[arg(long, value_name = "FILE:LINE", value_parser = explain_target)]
+    pub explain: Option<(PathBuf, u32)>,
+}
+
+fn explain_target(s: &str) -> Result<(PathBuf, u32), String> {
+    let (file, line) = s.rsplit_once(':').ok_or_else(|| format!("expected FILE:LINE, found `{s}`"))?;
+    match line.parse::<u32>() {
+        Ok(n) if n > 0 && !file.is_empty() => Ok((PathBuf::from(file), n)),
+        _ => Err(format!("expected FILE:LINE with a line number from 1, found `{s}`")),
+    }
+}
+
+/// Gives `--explain` to the task of its file, after checking that the file is an input and that
+/// the line has an assertion (a usage or input error otherwise, before any analysis).
+fn explain_spec(a: &CheckArgs, specs: &mut [TaskSpec]) -> Result<(), (i32, String)> {
+    let Some((file, line)) = &a.explain else { return Ok(()) };
+    if a.analysis.engines.as_ref().is_some_and(|l| !l.0.contains(&EngineId::Coarsen)) {
+        return Err((exit::USAGE, "--explain needs the coarsen engine, which --engines leaves out".into()));
+    }
+    let same = |p: &std::path::Path| p == file || matches!((p.canonicalize(), file.canonicalize()), (Ok(x), Ok(y)) if x == y);
+    // Else the one input whose path ends with FILE (`--explain f.c:9 DIR/`).
+    let ends: Vec<usize> = (0..specs.len()).filter(|&i| specs[i].file.ends_with(file)).collect();
+    let Some(i) = specs.iter().position(|s| same(&s.file)).or(if ends.len() == 1 { Some(ends[0]) } else { None }) else {
+        let why = if ends.len() > 1 { "which names more than one input file" } else { "which is not among the input files" };
+        return Err((exit::INPUT_ERROR, format!("--explain names {}, {why}", file.display())));
+    };
+    let spec = &mut specs[i];
+    // A file the front-end rejects is reported by its task, as without --explain.
+    if let Ok(prog) = crate::frontend::pragma::file_options(&spec.file, &spec.front).and_then(|front| crate::frontend::load_program(&spec.file, &front)) {
+        if crate::coarsen::explain::on_line(&prog, *line).is_empty() {
+            let lines: Vec<String> = crate::coarsen::explain::assertion_lines(&prog).iter().map(u32::to_string).collect();
+            let has = if lines.is_empty() { "it has no assertion".to_string() } else { format!("its assertions are on line{} {}", if lines.len() > 1 { "s" } else { "" }, lines.join(", ")) };
+            return Err((exit::INPUT_ERROR, format!("--explain {}:{line}: no assertion on that line of {}; {has}", file.display(), spec.file.display())));
+        }
+    }
+    spec.check.explain = Some((spec.file.display().to_string(), *line));
+    Ok(())
 }
 
 /// The data-race flags of `check`.
@@ -364,6 +404,7 @@ impl AnalysisArgs {
             stats: self.stats,
             // Set per batch, from the workers its tasks leave idle.
             datalog_workers: 1,
+            explain: None,
         }
     }
 }
@@ -549,7 +590,11 @@ pub fn run(a: &CheckArgs) -> i32 {
         return exit::USAGE;
     }
     // Each file's `// duet-rs:` pragma is read by its own task (`frontend::pragma`).
-    let specs: Vec<TaskSpec> = files.into_iter().map(|file| TaskSpec { file, front: front.clone(), check: opts.clone(), predict: None, races: a.races.options() }).collect();
+    let mut specs: Vec<TaskSpec> = files.into_iter().map(|file| TaskSpec { file, front: front.clone(), check: opts.clone(), predict: None, races: a.races.options() }).collect();
+    if let Err((code, e)) = explain_spec(a, &mut specs) {
+        crate::stderr!("error: {e}");
+        return code;
+    }
     run_and_report(&a.batch, specs, a.format, (a.output.as_deref(), a.csv.as_deref()), start, Some(&a.analysis))
 }
 

@@ -50,6 +50,8 @@ pub struct Interference {
     sym: Symmetry,
     /// The facts and derived relations of every round, when asked for (`--dump-facts`).
     dump: Option<Recorder>,
+    /// The facts that never change, kept for `--explain` only (the default run keeps none).
+    fixed: Option<crate::dump::Relations>,
 }
 
 /// What `--dump-facts` needs beyond what the rounds keep anyway: the derived relations as
@@ -220,7 +222,17 @@ impl Interference {
     /// Starts the engine on the rules and feeds the facts that never change; `dump` keeps
     /// every round's facts for [`Interference::take_dump`].
     #[allow(clippy::too_many_arguments)]
-    pub fn new(rules: &Rules, prog: &Program, cells: &Cells, conds: &Conditions, reads: &[Vec<super::CellId>], workers: usize, symmetry: bool, dump: bool) -> Result<Interference, FactError> {
+    pub fn new(
+        rules: &Rules,
+        prog: &Program,
+        cells: &Cells,
+        conds: &Conditions,
+        reads: &[Vec<super::CellId>],
+        workers: usize,
+        symmetry: bool,
+        dump: bool,
+        explain: bool,
+    ) -> Result<Interference, FactError> {
         // Only cond_val changes between rounds: the other inputs are joined and negated by lookup.
         let fixed = SCHEMA.with_role(Role::Input).map(|r| r.name).filter(|&n| n != COND_VAL && rules.relation(n).is_some_and(|r| r.is_input() && !r.has_rules())).map(String::from).collect();
         let mut engine = Engine::with_config(rules, &EngineConfig { workers, fixed, ..EngineConfig::default() }).map_err(|e| format!("cannot start the Datalog engine: {e}"))?;
@@ -292,11 +304,12 @@ impl Interference {
                 engine.insert(rel.name, tuples.iter().map(|t| t.as_slice())).map_err(|e| format!("Datalog relation `{}`: {e}", rel.name))?;
             }
         }
+        let fixed = explain.then(|| facts.iter().filter(|(r, _)| declared(r.name)).map(|(r, t)| (r.name.to_string(), t.clone())).collect());
         let dump = dump.then(|| Recorder {
             out: crate::dump::FactsDump { fixed: facts.into_iter().map(|(r, t)| (r.name.to_string(), t)).collect(), rounds: Vec::new(), symbols: symbols(prog, cells, conds, &sym) },
             derived: Default::default(),
         });
-        Ok(Interference { engine, cond_val: HashSet::new(), feeds_cond_val: declared(COND_VAL), sym, dump })
+        Ok(Interference { engine, cond_val: HashSet::new(), feeds_cond_val: declared(COND_VAL), sym, dump, fixed })
     }
 
     /// Locations folded into an identical template's.
@@ -345,6 +358,41 @@ impl Interference {
             rec.out.rounds.push(crate::dump::FactsRound { inputs: vec![(COND_VAL.to_string(), cond_val)], derived });
         }
         Ok(flows)
+    }
+
+    /// The last round's relations, every tuple with a proof (`--explain`): the rules evaluated
+    /// afresh on the facts that round fed them, with every relation observed. `None` unless
+    /// [`Interference::new`] was asked to keep the facts.
+    pub fn last_round(&self, rules: &Rules, workers: usize) -> Option<Result<datalog::explain::Model, FactError>> {
+        let fixed = self.fixed.as_ref()?;
+        let mut cond_val: Vec<Vec<u32>> = self.cond_val.iter().map(|t| t.to_vec()).collect();
+        cond_val.sort_unstable();
+        let mut inputs: Vec<(&str, &[Vec<u32>])> = fixed.iter().map(|(n, t)| (n.as_str(), t.as_slice())).collect();
+        if self.feeds_cond_val {
+            inputs.push((COND_VAL, &cond_val));
+        }
+        Some(datalog::explain::Model::evaluate(rules, &inputs, workers).map_err(|e| format!("Datalog evaluation for --explain failed: {e}")))
+    }
+
+    /// Per data-flow edge between the interpreter's locations (`to`, as in [`Interference::round`]),
+    /// the tuples of `rel` the rules derived that stand for it.
+    pub fn preimages(&self, model: &datalog::explain::Model, rel: &str, to: &[LocId]) -> HashMap<[u32; 3], Vec<[u32; 3]>> {
+        let mut out: HashMap<[u32; 3], Vec<[u32; 3]>> = HashMap::new();
+        let Some(tuples) = model.relation(rel) else { return out };
+        let (mut cache, mut unfolded) = (HashMap::new(), Vec::new());
+        for t in tuples.iter() {
+            unfolded.clear();
+            self.sym.expand([t[0], t[1], t[2]], to, &mut cache, &mut unfolded);
+            for e in &unfolded {
+                out.entry(*e).or_default().push([t[0], t[1], t[2]]);
+            }
+        }
+        out
+    }
+
+    /// What the ids of the facts stand for, with source lines.
+    pub fn symbols(&self, prog: &Program, cells: &Cells, conds: &Conditions) -> Vec<crate::dump::Symbol> {
+        symbols(prog, cells, conds, &self.sym)
     }
 
     /// Every round's facts so far, if they were asked for.

@@ -52,6 +52,7 @@ pub mod cells;
 pub mod conditions;
 pub mod counts;
 pub mod dfg;
+pub mod explain;
 pub mod facts;
 pub mod fold;
 pub mod locks;
@@ -103,6 +104,8 @@ pub struct CoarsenOptions {
     pub no_symmetry: bool,
     /// Keep the Datalog facts of every round ([`Outcome::facts`]).
     pub dump_facts: bool,
+    /// Explain the assertions on this line of the main file ([`Outcome::explain`]).
+    pub explain: Option<u32>,
 }
 
 /// What one round cost and produced.
@@ -167,6 +170,8 @@ pub struct Outcome {
     /// The interference rules' input facts and derived flows, round by round, when
     /// [`CoarsenOptions::dump_facts`] asked for them.
     pub facts: Option<crate::dump::FactsDump>,
+    /// Why the assertions on the line [`CoarsenOptions::explain`] names are not proved.
+    pub explain: Option<explain::Explanation>,
 }
 
 impl Outcome {
@@ -290,11 +295,19 @@ pub fn run(prog: &Program, opts: &CoarsenOptions) -> Result<Outcome, String> {
             how.push(format!("{} cached under the lock of its object while held", plan.protected.join(", ")));
         }
         if let Some(rewritten) = cached.or(partitioned).or(counted).or(equal).or(settled) {
-            let more = go(&rewritten)?;
+            // The rewritten program's locations are not the ones explained.
+            let plain = CoarsenOptions { explain: None, ..opts.clone() };
+            let more = match opts.domain {
+                DomainKind::Interval => run_with::<Intervals>(&rewritten, &plain, &rules),
+                DomainKind::Octagon => run_with::<Octagon>(&rewritten, &plain, &rules),
+            }?;
             for (a, b) in out.assertions.iter_mut().zip(more.assertions) {
                 if a.status != Status::Safe && b.status == Status::Safe {
                     *a = AssertionResult { status: Status::Safe, reason: format!("{}, with {}", b.reason, how.join(" and ")), detail: None, unreachable: b.unreachable };
                 }
+            }
+            if let Some(e) = out.explain.as_mut() {
+                e.settle(&out.assertions);
             }
         }
     }
@@ -381,7 +394,7 @@ fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog
     solver.narrow(&dfg);
     let mut absint_seconds = start.elapsed().as_secs_f64();
 
-    let mut interference = facts::Interference::new(rules, prog, &cells, &conds, &need, opts.workers.max(1), symmetry, opts.dump_facts)?;
+    let mut interference = facts::Interference::new(rules, prog, &cells, &conds, &need, opts.workers.max(1), symmetry, opts.dump_facts, opts.explain.is_some())?;
     let mut rounds = Vec::new();
     for round in 1u32.. {
         let cond_val = cond_values(prog, aprog, &fold, &solver, &dfg, &conds);
@@ -432,11 +445,27 @@ fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog
         .collect();
     let (folded_read_flows, rep_ranges) = read_facts(aprog, &cells, &dfg, &states, &solver.frames, &fold.rep);
     let read_ranges = rep_ranges.into_iter().flat_map(|((v, a), r)| fold.members(v).iter().map(move |&w| ((w, a), r)).collect::<Vec<_>>()).collect();
-    let assertions = prog.assertions.iter().enumerate().map(|(i, a)| judge(prog, AssertId(i as u32), a, &states, &solver.frames, &fold)).collect();
+    let assertions: Vec<AssertionResult> = prog.assertions.iter().enumerate().map(|(i, a)| judge(prog, AssertId(i as u32), a, &states, &solver.frames, &fold)).collect();
+    let explain = opts.explain.map(|line| {
+        let run = explain::Run {
+            prog,
+            rules,
+            rules_file: opts.rules.as_deref(),
+            interference: &interference,
+            dfg: &dfg,
+            rep: &fold.rep,
+            cells: &cells,
+            conds: &conds,
+            results: &assertions,
+            rounds: rounds.len(),
+            workers: opts.workers.max(1),
+        };
+        explain::explain(&run, line)
+    });
     let folded_locations = interference.folded();
     let facts = interference.take_dump();
     let representative = fold.rep;
-    Ok(Outcome { assertions, rounds, dfg, cells, invariants, sequential_edges, folded_read_flows, representative, read_ranges, folded_locations, bounds, facts })
+    Ok(Outcome { assertions, rounds, dfg, cells, invariants, sequential_edges, folded_read_flows, representative, read_ranges, folded_locations, bounds, facts, explain })
 }
 
 /// The `cond_val` facts of a round: which observable conditions may hold, and which may fail,

@@ -27,7 +27,14 @@ impl Engine for Coarsen {
         let (prog, opts) = (cx.prog, cx.opts);
         // The lowering's proofs (no path reaches the failure) stand whatever COARSEN says.
         let open = super::assertions(verdicts, |v| v.status != Status::Safe);
-        let copts = coarsen::CoarsenOptions { domain: opts.domain, rules: opts.rules.clone(), workers: opts.datalog_workers.max(1), no_symmetry: opts.no_symmetry, dump_facts: opts.dump_facts };
+        let copts = coarsen::CoarsenOptions {
+            domain: opts.domain,
+            rules: opts.rules.clone(),
+            workers: opts.datalog_workers.max(1),
+            no_symmetry: opts.no_symmetry,
+            dump_facts: opts.dump_facts,
+            explain: opts.explain.as_ref().map(|e| e.1),
+        };
         let mut out = match coarsen::run(prog, &copts) {
             Ok(out) => out,
             Err(e) => return open.into_iter().map(|a| (a, Conclusion::Open { finding: Finding { kind: FindingKind::Open, engine: None, text: e.clone() }, detail: None })).collect(),
@@ -75,6 +82,9 @@ fn sections(prog: &Program, opts: &CheckOptions, out: &coarsen::Outcome, section
     }
     if opts.stats {
         sections.push(Section { title: "stats".into(), body: coarsen::report::stats(out), data: Some(coarsen::report::stats_data(out)) });
+    }
+    if let Some(e) = &out.explain {
+        sections.push(Section { title: "explain".into(), body: e.text(prog), data: Some(e.data(prog)) });
     }
 }
 

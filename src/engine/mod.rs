@@ -150,6 +150,9 @@ pub struct CheckOptions {
     /// Timely workers for COARSEN's Datalog engine (0 counts as 1); results do not depend on it.
     #[serde(default)]
     pub datalog_workers: usize,
+    /// `--explain FILE:LINE`: why COARSEN did not prove the assertions on that line (a section).
+    #[serde(default)]
+    pub explain: Option<(String, u32)>,
 }
 
 impl Default for CheckOptions {
@@ -175,6 +178,7 @@ impl Default for CheckOptions {
             dot: false,
             stats: false,
             datalog_workers: 0,
+            explain: None,
         }
     }
 }

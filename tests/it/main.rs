@@ -17,6 +17,7 @@ mod docs_and_tables;
 mod drivers;
 mod entry_points;
 mod expect;
+mod explain;
 mod explore;
 mod facts_dump;
 mod finite;

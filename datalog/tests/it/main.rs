@@ -2,6 +2,7 @@
 
 mod engine_api;
 mod errors;
+mod explain;
 mod oracle;
 mod oracle_examples;
 mod oracle_interference;
