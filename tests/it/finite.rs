@@ -76,7 +76,10 @@ fn szymanski() {
 /// In `check`'s default strategy the engine proves the correct protocols, and the bounded
 /// search finds every broken twin with a replayed interleaving.
 #[test]
-fn default_strategy_proves_the_protocols_and_finds_the_broken_twins() {
+fn slow_default_strategy_proves_the_protocols_and_finds_the_broken_twins() {
+    if !common::slow("default_strategy_proves_the_protocols_and_finds_the_broken_twins") {
+        return;
+    }
     let run = |file: &str| check_verdicts(&["--search-time", "60", "--finite-time", "120", &format!("tests/programs/finite/{file}")]);
     for file in ["peterson.c", "bakery.c", "ticket.c", "szymanski.c"] {
         let vs = run(file);
