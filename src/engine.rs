@@ -269,10 +269,10 @@ pub fn check_program(prog: &Program, opts: &CheckOptions) -> CheckReport {
                     custom = hold_custom_proofs(&mut verdicts, &rules.display().to_string());
                 }
                 if opts.invariants {
-                    sections.push(Section { title: "invariants".into(), body: coarsen::report::invariants(prog, &out), data: None });
+                    sections.push(Section { title: "invariants".into(), body: coarsen::report::invariants(prog, &out), data: Some(coarsen::report::invariants_data(prog, &out)) });
                 }
                 if opts.dot {
-                    sections.push(Section { title: "dfg".into(), body: coarsen::report::dot(prog, &out), data: None });
+                    sections.push(Section { title: "dfg".into(), body: coarsen::report::dot(prog, &out), data: Some(coarsen::report::dfg_data(prog, &out)) });
                 }
                 if opts.stats {
                     sections.push(Section { title: "stats".into(), body: coarsen::report::stats(&out), data: Some(coarsen::report::stats_data(&out)) });
