@@ -82,7 +82,7 @@ impl Default for ExploreOptions {
 pub struct Found {
     /// The failing assertion.
     pub assert: AssertId,
-    /// The schedule from the initial state to the failing step, for [`crate::bounded::replay`]
+    /// The schedule from the initial state to the failing step, for [`crate::interp::trace::replay`]
     /// with an oracle that gives 0.
     pub steps: Vec<Step>,
     /// The sampled run that found it (`None`: the depth-first rounds).

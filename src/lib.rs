@@ -18,6 +18,7 @@ pub mod interp;
 pub mod ir;
 pub mod predict;
 pub mod report;
+pub mod strategy;
 pub mod svcomp;
 pub mod verdict;
 pub mod witness;

@@ -4,6 +4,9 @@ use crate::diag::Diagnostic;
 use crate::ir::{AssertId, Program};
 use serde::{Deserialize, Serialize};
 
+/// A shown step of a replayed interleaving (reports draw violations from it).
+pub use crate::interp::trace::TraceStep;
+
 /// The conclusion about one assertion.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -53,6 +56,19 @@ pub enum Decider {
 }
 
 impl Decider {
+    /// The engine as a reason names it.
+    pub fn phrase(self) -> &'static str {
+        match self {
+            Decider::Finite => "the finite-state engine",
+            Decider::Transactions => "the transactions",
+            Decider::Coarsen => "COARSEN",
+            Decider::Explore => "the explicit-state search",
+            Decider::Bounded | Decider::Sequential => "the bounded search",
+            Decider::Lowering => "the lowering",
+            Decider::Predict => "predict",
+        }
+    }
+
     /// The name reports print.
     pub fn name(self) -> &'static str {
         match self {
@@ -96,6 +112,12 @@ pub struct AssertionVerdict {
     /// The `--rules` file the verdict's proof rests on, when it is not the built-in rules.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub custom_rules: Option<String>,
+    /// The reason as data; [`Why::text`] renders `reason` from it.
+    #[serde(default)]
+    pub why: Why,
+    /// A violation's replayed interleaving, step by step (the same steps `detail` prints).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<Vec<TraceStep>>,
 }
 
 impl AssertionVerdict {
@@ -107,6 +129,199 @@ impl AssertionVerdict {
             Status::Safe if self.unreachable => "safe (unreachable)".into(),
             _ => self.status.word().into(),
         }
+    }
+}
+
+/// Why a verdict is what it is, as data: the finding that decided it or left it open, what
+/// the engines that ran after it said without deciding, and, for a proof, the threads it covers.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Why {
+    /// The first clause: what decided the verdict, or what left it open.
+    pub finding: Finding,
+    /// What each engine that ran afterwards said without deciding, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Note>,
+    /// A proof's claim: the thread counts it covers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<Scope>,
+    /// Without a whole program, the entry points' thread counts a proof covers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entry_points: Option<EntryPoints>,
+    /// A proof or bounded claim withdrawn because it rested on an incomplete over-approximation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub withdrawn: Option<Box<Withdrawn>>,
+}
+
+/// The first clause of a reason.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Finding {
+    /// What kind of finding it is.
+    pub kind: FindingKind,
+    /// The engine that found it, when one did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<Decider>,
+    /// Its words, after the label.
+    pub text: String,
+}
+
+/// What kind of finding a reason starts with; it chooses the label before the words.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FindingKind {
+    /// A proof.
+    Proof,
+    /// A replayed violation.
+    Violation,
+    /// A proof attempt whose invariant does not imply the assertion (COARSEN's "not proved").
+    NotProved,
+    /// Nothing decided it: an engine did not run, declined, or failed.
+    #[default]
+    Open,
+    /// `duet-rs predict`: an observed run reached the failure.
+    Observed,
+    /// `duet-rs predict`: a predicted interleaving of an observed run, replayed.
+    Predicted,
+}
+
+/// What an engine that ran on an assertion said without deciding it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Note {
+    /// The engine did not run on it.
+    DidNotRun {
+        /// The engine.
+        engine: Decider,
+        /// Why.
+        why: String,
+    },
+    /// The engine declined it (outside what it handles).
+    Declined {
+        /// The engine.
+        engine: Decider,
+        /// Why.
+        why: String,
+    },
+    /// The engine ran and did not prove it.
+    NotProved {
+        /// The engine.
+        engine: Decider,
+        /// Why.
+        why: String,
+    },
+    /// The bounded search at one bound found no violation, or stopped: what it said.
+    Bounded {
+        /// Its words.
+        why: String,
+    },
+    /// Iterative deepening ended without deciding.
+    Deepening {
+        /// The deepest bound completed with no violation, with the search's words.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        deepest: Option<(u32, String)>,
+        /// The last round that left it undecided, with why.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        last: Option<(u32, String)>,
+        /// Why deepening stopped.
+        stopped: String,
+    },
+}
+
+/// The thread counts a proof covers.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Scope {
+    /// Every number of threads of every template.
+    EveryThreadCount,
+    /// Every number of threads of some templates, the others as the program creates them.
+    Parameterized,
+    /// The threads the program creates.
+    ThreadsCreated,
+}
+
+/// The entry points' thread counts a proof covers, without a whole program.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EntryPoints {
+    /// Every number of threads of each entry point.
+    EveryNumber,
+    /// One thread of each (`--once`).
+    Once,
+}
+
+/// A claim withdrawn because the program's IR over-approximates incompletely.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Withdrawn {
+    /// `proof` or `bounded claim`.
+    pub claim: String,
+    /// The over-approximation, in words.
+    pub approximation: String,
+    /// The reason the claim had, without the approximation.
+    pub without: String,
+}
+
+impl Note {
+    /// The note's clause of the reason.
+    pub fn text(&self) -> String {
+        match self {
+            Note::DidNotRun { engine, why } => format!("{} did not run: {why}", engine.phrase()),
+            Note::Declined { engine, why } => format!("{} declined: {why}", engine.phrase()),
+            Note::NotProved { engine, why } => format!("{} did not prove it: {why}", engine.phrase()),
+            Note::Bounded { why } => format!("bounded search: {why}"),
+            Note::Deepening { deepest, last, stopped } => {
+                let mut t = String::from("bounded search: ");
+                match deepest {
+                    Some((k, why)) => {
+                        t.push_str(&format!("{why}; deepest bound completed: {k}"));
+                        if let Some((j, w)) = last {
+                            t.push_str(&format!("; at bound {j}: {w}"));
+                        }
+                    }
+                    None => match last {
+                        Some((j, w)) => t.push_str(&format!("at bound {j}: {w}")),
+                        None => t.push_str("no bound was completed within the budget"),
+                    },
+                }
+                t.push_str(&format!("; deepening stopped: {stopped}"));
+                t
+            }
+        }
+    }
+}
+
+impl Why {
+    /// A first clause alone.
+    pub fn new(kind: FindingKind, engine: Option<Decider>, text: impl Into<String>) -> Why {
+        Why { finding: Finding { kind, engine, text: text.into() }, ..Why::default() }
+    }
+
+    /// The reason line of a verdict with this status (and `--rules` file its proof rests on).
+    /// Every reason duet-rs prints is rendered here.
+    pub fn text(&self, status: &Status, custom_rules: Option<&str>) -> String {
+        if let Some(w) = &self.withdrawn {
+            return format!("unknown: no {} can rest on an incomplete over-approximation: {} (without it: {})", w.claim, w.approximation, w.without);
+        }
+        let label = match (status, self.finding.kind) {
+            (Status::Safe, _) => match custom_rules {
+                Some(r) => format!("safe under custom rules {r}"),
+                None => "safe".into(),
+            },
+            (Status::BoundedSafe, FindingKind::NotProved) => "bounded-safe: not proved".into(),
+            (Status::Unknown, FindingKind::NotProved) => "not proved".into(),
+            (_, FindingKind::Observed) => "violated (observed)".into(),
+            (_, FindingKind::Predicted) => "violated (predicted, replayed)".into(),
+            (s, _) => s.word().into(),
+        };
+        let mut t = format!("{label}: {}", self.finding.text);
+        for n in &self.notes {
+            t.push_str("; ");
+            t.push_str(&n.text());
+        }
+        match self.entry_points {
+            Some(EntryPoints::EveryNumber) => t.push_str("; with every number of threads of each entry point"),
+            Some(EntryPoints::Once) => t.push_str("; with one thread of each entry point (--once)"),
+            None => {}
+        }
+        t
     }
 }
 
@@ -122,9 +337,22 @@ pub struct Section {
     pub data: Option<serde_json::Value>,
 }
 
-/// The verdict on assertion `i` of the program, with no bound.
-pub fn assertion_verdict(prog: &Program, i: usize, status: Status, reason: String, detail: Option<String>) -> AssertionVerdict {
-    AssertionVerdict { id: prog.assertion_id(AssertId(i as u32)), text: prog.assertions[i].text.clone(), status, reason, detail, bound: None, engine: None, unreachable: false, custom_rules: None }
+/// The verdict on assertion `i` of the program, with no bound; its reason is rendered from `why`.
+pub fn assertion_verdict(prog: &Program, i: usize, status: Status, why: Why, detail: Option<String>) -> AssertionVerdict {
+    let reason = why.text(&status, None);
+    AssertionVerdict {
+        id: prog.assertion_id(AssertId(i as u32)),
+        text: prog.assertions[i].text.clone(),
+        status,
+        reason,
+        detail,
+        bound: None,
+        engine: None,
+        unreachable: false,
+        custom_rules: None,
+        why,
+        trace: None,
+    }
 }
 
 /// The verdicts on a program, with the extra outputs asked for.

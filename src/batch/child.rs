@@ -6,7 +6,6 @@ use super::budget;
 use super::spec::ChildRequest;
 use super::sys;
 use crate::diag::Diagnostic;
-use crate::engine;
 use crate::frontend::load_program;
 use crate::verdict::{Outcome, TaskResult};
 use std::io::{Read, Write};
@@ -52,7 +51,7 @@ pub fn main() -> i32 {
             let predict = req.spec.predict.clone();
             let run = move || match &predict {
                 Some(p) => crate::predict::run_program(&prog, p),
-                None => engine::check_program(&prog, &opts),
+                None => crate::strategy::check_program(&prog, &opts),
             };
             match std::panic::catch_unwind(run) {
                 Ok(r) => (Outcome::Checked(r.verdicts), r.sections, r.artifacts),

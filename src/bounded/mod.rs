@@ -22,7 +22,7 @@ pub mod unroll;
 pub mod witness;
 
 use crate::interp::layout::Layout;
-use crate::interp::{Interp, Outcome};
+use crate::interp::trace::{self, replay, ReplayError};
 use crate::ir::{AbsLoc, AssertId, LocId, Program};
 use hashbrown::{HashMap, HashSet};
 use std::time::{Duration, Instant};
@@ -113,6 +113,8 @@ pub enum BoundedOutcome {
     Violated {
         /// The interleaving, readably.
         trace: String,
+        /// The same interleaving, step by step.
+        steps: Vec<trace::TraceStep>,
     },
     /// No violation within the bound.
     BoundedSafe {
@@ -199,37 +201,9 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
     let mut stats = Stats::default();
     let layout = Layout::new(prog);
     let t0 = Instant::now();
-    // Counted loops unrolled exactly while the encoding can afford them: past
-    // `opts.exact_limit` the longest ones are cut at the bound instead (the cut recorded, so no
-    // exhaustive claim), halving the longest count kept until the encoding fits.
-    let all_counts = opts.counts.clone().unwrap_or_else(|| std::sync::Arc::new(unroll::Counts::of(prog, opts.max_unroll, opts.max_threads)));
-    let mut cap = opts.max_unroll;
-    let (mut sk, pr) = loop {
-        let counts = all_counts.capped(cap);
-        let longest = counts.loops.values().copied().max().unwrap_or(0);
-        let counted = (counts.loops.len(), counts.threads.len());
-        let mut sk = match summary::Summariser::new(prog, &layout, opts.unroll, opts.threads).with_counts(counts).with_atomic_threads(opts.atomic_threads).run() {
-            Ok(s) => {
-                (stats.counted_loops, stats.counted_templates) = counted;
-                s
-            }
-            // Exact counts can make the program too large to summarise where the bounds do not.
-            Err(_) if counted != (0, 0) => match summary::Summariser::new(prog, &layout, opts.unroll, opts.threads).with_atomic_threads(opts.atomic_threads).run() {
-                Ok(s) => s,
-                Err(summary::Failure::Unsupported(why)) => return all(why),
-            },
-            Err(summary::Failure::Unsupported(why)) => return all(why),
-        };
-        let pr = prune::prune(prog, &mut sk, !opts.no_prune, hints);
-        let (pairs, between) = encode::estimate(&pr);
-        match opts.exact_limit {
-            Some(limit) if pairs + between > limit && longest > opts.unroll => {
-                // A counted loop no longer than the bound costs no more exact than cut.
-                cap = (longest / 2).max(opts.unroll);
-                stats.exact_cap = Some(cap);
-            }
-            _ => break (sk, pr),
-        }
+    let (mut sk, pr) = match summarise(prog, &layout, opts, hints, &mut stats) {
+        Ok(x) => x,
+        Err(why) => return all(why),
     };
     stats.summarise = t0.elapsed().as_secs_f64();
     stats.instances = sk.instances.len();
@@ -263,7 +237,7 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
     stats.found_on_slice = found.len();
     let exhaustive = sk.cut_loops.is_empty() && sk.havoc_loops.is_empty() && sk.unscheduled_forks == 0 && sk.incomplete.is_empty() && !prog.mode.parameterized && !opts.atomic_threads;
     // (In parameterized mode a template always has more instances than any bound models.)
-    let bound_text = format!("{}, {} per unbounded thread template", witness::count(opts.unroll, "loop iteration"), witness::count(opts.threads, "instance"));
+    let bound_text = format!("{}, {} per unbounded thread template", trace::count(opts.unroll, "loop iteration"), trace::count(opts.threads, "instance"));
     let safe = |what: &str| -> BoundedOutcome {
         if exhaustive {
             BoundedOutcome::Safe { reason: format!("{what}; the bounded exploration was exhaustive (no loop reached its unrolling bound and no thread template its instance bound)") }
@@ -325,65 +299,8 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
             solve::Answer::Unsat => safe("no violation"),
             solve::Answer::Unknown(why) => unknown_from_solver(&why, opts),
             solve::Answer::Sat => {
-                let mut o = confirm(prog, &layout, &sk, &enc, z3, q, opts, &mut witness, &mut schedule);
-                // A rejected witness that overflowed a signed integer (no C execution) or ran a
-                // loop beyond the bound (whose summary is coarse) is searched for again without
-                // that licence; so is one that failed only through a value an over-approximation
-                // made up, among executions that read no such value (a path around the
-                // unmodelled call may fail for real).
-                let mut assume = vec![q.activate];
-                let mut approx_reason: Option<String> = None;
-                for _ in 0..3 {
-                    let (licence, why) = match &o {
-                        Attempt::Rejected(why) if why.contains(crate::interp::ops::SIGNED_OVERFLOW) && !assume.contains(&enc.no_overflow) => (enc.no_overflow, why.clone()),
-                        Attempt::Rejected(why) if why.contains(HAVOC_MARK) && !assume.contains(&enc.no_havoc) => (enc.no_havoc, why.clone()),
-                        Attempt::RestsOn(why) if !assume.contains(&enc.no_approx) => {
-                            approx_reason = Some(why.clone());
-                            (enc.no_approx, why.clone())
-                        }
-                        _ => break,
-                    };
-                    assume.push(licence);
-                    // Each search again gets only what is left of the budget: with the first
-                    // query's limit again, each could run that long past the deadline.
-                    if let Some(d) = opts.deadline {
-                        let left = d.saturating_duration_since(Instant::now());
-                        if left.is_zero() {
-                            o = Attempt::Rejected(format!("{why}; searching again: {SEARCH_BUDGET_SPENT}"));
-                            break;
-                        }
-                        z3.set_timeout(left.min(opts.timeout));
-                    }
-                    o = match z3.check(&sk.terms, &assume) {
-                        solve::Answer::Sat => confirm(prog, &layout, &sk, &enc, z3, q, opts, &mut witness, &mut schedule),
-                        solve::Answer::Unsat => match &approx_reason {
-                            // No candidate avoids the unmodelled values: what those calls really
-                            // return may still make the assertion fail.
-                            Some(a) => Attempt::RestsOn(a.clone()),
-                            // Every candidate left overflows a signed integer or runs a loop past
-                            // the bound: no execution within the bound that C defines fails. Never
-                            // `safe`, even when exhaustive: the claim leaves undefined behaviour out.
-                            None => Attempt::Done(BoundedOutcome::BoundedSafe {
-                                reason: format!("no violation within the bound ({bound_text}) that avoids signed overflow and runs no loop past the bound (a candidate did not replay: {why})"),
-                            }),
-                        },
-                        solve::Answer::Unknown(w) => match &approx_reason {
-                            Some(a) => Attempt::RestsOn(format!("{a}; searching again for a violation that avoids it: {w}")),
-                            None => Attempt::Rejected(format!("{why}; searching again: {w}")),
-                        },
-                    };
-                }
-                match o {
-                    Attempt::Done(x) => x,
-                    Attempt::RestsOn(why) => BoundedOutcome::Unknown { reason: why },
-                    Attempt::Rejected(why) => {
-                        let mut why = format!("a candidate violation did not replay ({why})");
-                        if let Some(ap) = sk.approximations.first() {
-                            why.push_str(&format!("; the encoding over-approximates {ap}"));
-                        }
-                        BoundedOutcome::Unknown { reason: why }
-                    }
-                }
+                let first = confirm(prog, &layout, &sk, &enc, z3, q, opts, &mut witness, &mut schedule);
+                search_again(prog, &layout, &sk, &enc, z3, q, opts, &mut witness, &mut schedule, first, &bound_text)
             }
         };
         if let BoundedOutcome::Unknown { reason } = &mut outcome {
@@ -405,6 +322,118 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
         }
     }
     Report { outcomes, schedules, stats, exhaustive, witness, smt }
+}
+
+/// Summarises the program for the bounded encoding. Counted loops are unrolled exactly while
+/// the encoding can afford them: past `opts.exact_limit` the longest ones are cut at the bound
+/// instead (the cut recorded, so no exhaustive claim), halving the longest count kept until the
+/// encoding fits. An error is why the program cannot be summarised.
+fn summarise(prog: &Program, layout: &Layout, opts: &BoundedOptions, hints: Option<&Hints>, stats: &mut Stats) -> Result<(skeleton::Skeleton, prune::Pruned), String> {
+    let all_counts = opts.counts.clone().unwrap_or_else(|| std::sync::Arc::new(unroll::Counts::of(prog, opts.max_unroll, opts.max_threads)));
+    let mut cap = opts.max_unroll;
+    loop {
+        let counts = all_counts.capped(cap);
+        let longest = counts.loops.values().copied().max().unwrap_or(0);
+        let counted = (counts.loops.len(), counts.threads.len());
+        let mut sk = match summary::Summariser::new(prog, layout, opts.unroll, opts.threads).with_counts(counts).with_atomic_threads(opts.atomic_threads).run() {
+            Ok(s) => {
+                (stats.counted_loops, stats.counted_templates) = counted;
+                s
+            }
+            // Exact counts can make the program too large to summarise where the bounds do not.
+            Err(_) if counted != (0, 0) => match summary::Summariser::new(prog, layout, opts.unroll, opts.threads).with_atomic_threads(opts.atomic_threads).run() {
+                Ok(s) => s,
+                Err(summary::Failure::Unsupported(why)) => return Err(why),
+            },
+            Err(summary::Failure::Unsupported(why)) => return Err(why),
+        };
+        let pr = prune::prune(prog, &mut sk, !opts.no_prune, hints);
+        let (pairs, between) = encode::estimate(&pr);
+        match opts.exact_limit {
+            Some(limit) if pairs + between > limit && longest > opts.unroll => {
+                // A counted loop no longer than the bound costs no more exact than cut.
+                cap = (longest / 2).max(opts.unroll);
+                stats.exact_cap = Some(cap);
+            }
+            _ => return Ok((sk, pr)),
+        }
+    }
+}
+
+/// A candidate that did not replay, searched for again: one that overflowed a signed integer
+/// (no C execution) or ran a loop beyond the bound (whose summary is coarse) is searched for
+/// without that licence; so is one that failed only through a value an over-approximation made
+/// up, among executions that read no such value (a path around the unmodelled call may fail
+/// for real).
+#[allow(clippy::too_many_arguments)]
+fn search_again(
+    prog: &Program,
+    layout: &Layout,
+    sk: &skeleton::Skeleton,
+    enc: &encode::Encoding,
+    z3: &mut solve::Z3,
+    q: &encode::Query,
+    opts: &BoundedOptions,
+    witness: &mut Option<crate::witness::Violation>,
+    schedule: &mut Option<Vec<crate::interp::Step>>,
+    first: Attempt,
+    bound_text: &str,
+) -> BoundedOutcome {
+    let mut o = first;
+    let mut assume = vec![q.activate];
+    let mut approx_reason: Option<String> = None;
+    for _ in 0..3 {
+        let beyond = matches!(&o, Attempt::Rejected(_, true));
+        let (licence, why) = match &o {
+            Attempt::Rejected(why, _) if why.contains(crate::interp::ops::SIGNED_OVERFLOW) && !assume.contains(&enc.no_overflow) => (enc.no_overflow, why.clone()),
+            Attempt::Rejected(why, true) if !assume.contains(&enc.no_havoc) => (enc.no_havoc, why.clone()),
+            Attempt::RestsOn(why) if !assume.contains(&enc.no_approx) => {
+                approx_reason = Some(why.clone());
+                (enc.no_approx, why.clone())
+            }
+            _ => break,
+        };
+        assume.push(licence);
+        // Each search again gets only what is left of the budget: with the first
+        // query's limit again, each could run that long past the deadline.
+        if let Some(d) = opts.deadline {
+            let left = d.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                o = Attempt::Rejected(format!("{why}; searching again: {SEARCH_BUDGET_SPENT}"), beyond);
+                break;
+            }
+            z3.set_timeout(left.min(opts.timeout));
+        }
+        o = match z3.check(&sk.terms, &assume) {
+            solve::Answer::Sat => confirm(prog, layout, sk, enc, z3, q, opts, witness, schedule),
+            solve::Answer::Unsat => match &approx_reason {
+                // No candidate avoids the unmodelled values: what those calls really
+                // return may still make the assertion fail.
+                Some(a) => Attempt::RestsOn(a.clone()),
+                // Every candidate left overflows a signed integer or runs a loop past
+                // the bound: no execution within the bound that C defines fails. Never
+                // `safe`, even when exhaustive: the claim leaves undefined behaviour out.
+                None => Attempt::Done(BoundedOutcome::BoundedSafe {
+                    reason: format!("no violation within the bound ({bound_text}) that avoids signed overflow and runs no loop past the bound (a candidate did not replay: {why})"),
+                }),
+            },
+            solve::Answer::Unknown(w) => match &approx_reason {
+                Some(a) => Attempt::RestsOn(format!("{a}; searching again for a violation that avoids it: {w}")),
+                None => Attempt::Rejected(format!("{why}; searching again: {w}"), beyond),
+            },
+        };
+    }
+    match o {
+        Attempt::Done(x) => x,
+        Attempt::RestsOn(why) => BoundedOutcome::Unknown { reason: why },
+        Attempt::Rejected(why, _) => {
+            let mut why = format!("a candidate violation did not replay ({why})");
+            if let Some(ap) = sk.approximations.first() {
+                why.push_str(&format!("; the encoding over-approximates {ap}"));
+            }
+            BoundedOutcome::Unknown { reason: why }
+        }
+    }
 }
 
 /// The share of a query's time limit the under-approximating slices may spend before the
@@ -550,12 +579,10 @@ fn relevance(sk: &skeleton::Skeleton, pr: &prune::Pruned, q: &encode::Query) -> 
     order
 }
 
-/// Appended to a rejection when the schedule ran a loop past the bound.
-const HAVOC_MARK: &str = "; it runs a loop beyond the bound";
-
 enum Attempt {
     Done(BoundedOutcome),
-    Rejected(String),
+    /// The replay did not reach the failure: why, and whether it ran a loop past the bound.
+    Rejected(String, bool),
     /// The candidate fails only through a value an over-approximation made up: why, in words.
     RestsOn(String),
 }
@@ -599,52 +626,17 @@ fn confirm(
     let steps = crate::interp::minimise::minimise(prog, layout, &oracle, &ex.steps, a);
     match replay(prog, layout, &steps, &oracle, a) {
         Ok(trace) => {
-            let text = witness::render(prog, layout, &trace, (opts.unroll, opts.threads));
+            let shown = trace::steps(prog, layout, &trace);
+            let text = format!("interleaving (replayed; bound: {}, {} per template):\n{}", trace::count(opts.unroll, "loop iteration"), trace::count(opts.threads, "thread"), trace::text(&shown));
             if opts.witness && witness.is_none() {
                 *witness = Some(crate::witness::violation(prog, &trace, a, "bounded"));
             }
             *schedule = Some(steps);
-            Attempt::Done(BoundedOutcome::Violated { trace: text })
+            Attempt::Done(BoundedOutcome::Violated { trace: text, steps: shown })
         }
         // The replay reached the failure only through a value the IR over-approximates: that
         // is no execution of the C program.
         Err(ReplayError::RestsOn(ap)) => Attempt::RestsOn(format!("a candidate violation rests on an over-approximation: {}", prog.approx_str(ap))),
-        Err(ReplayError::Fails(why)) => Attempt::Rejected(why),
-    }
-}
-
-/// Why a replayed schedule is not a violation.
-#[derive(Clone, Debug)]
-pub enum ReplayError {
-    /// It reaches the failure, but only through a value an over-approximation produced.
-    RestsOn(crate::ir::ApproxId),
-    /// It does not reach the failure: why.
-    Fails(String),
-}
-
-impl ReplayError {
-    /// The reason, in words, for a program's approximations.
-    pub fn describe(&self, prog: &Program) -> String {
-        match self {
-            ReplayError::RestsOn(ap) => format!("it rests on an over-approximation: {}", prog.approx_str(*ap)),
-            ReplayError::Fails(why) => why.clone(),
-        }
-    }
-}
-
-/// Replays a schedule in the interpreter from the initial state (`oracle` gives memory that
-/// does not start as zero): the executed steps when it makes assertion `a` fail, else why it
-/// does not. Every engine reports a violation only after this check.
-pub fn replay(prog: &Program, layout: &Layout, steps: &[crate::interp::Step], oracle: &dyn Fn(i128) -> i128, a: AssertId) -> Result<Vec<crate::interp::Executed>, ReplayError> {
-    let mut it = Interp::new(prog, layout, oracle);
-    match it.run(steps) {
-        Outcome::Failed { assert, rests_on: Some(ap), .. } if assert == a => Err(ReplayError::RestsOn(ap)),
-        Outcome::Failed { assert, .. } if assert == a => Ok(std::mem::take(&mut it.trace)),
-        Outcome::Failed { assert, .. } => Err(ReplayError::Fails(format!("the schedule fails {} first", prog.assertion_id(assert)))),
-        Outcome::Rejected { step, reason } => {
-            let havoc = steps.iter().any(|s| matches!(s, crate::interp::Step::RunUntil { .. }));
-            Err(ReplayError::Fails(format!("step {}: {reason}{}", step + 1, if havoc { HAVOC_MARK } else { "" })))
-        }
-        Outcome::Finished => Err(ReplayError::Fails("the schedule ends before the failure".into())),
+        Err(e @ ReplayError::Fails { beyond_bound, .. }) => Attempt::Rejected(e.describe(prog), beyond_bound),
     }
 }

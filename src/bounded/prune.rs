@@ -173,6 +173,31 @@ fn dominates_what_follows(preds: &[Vec<u32>], succs: &[Vec<u32>], j: usize) -> b
     true
 }
 
+/// The events in Kahn's order of the happens-before edges `preds` (join edges point backwards
+/// in event numbering), or `None` on a cycle.
+fn topological(preds: &[Vec<u32>]) -> Option<Vec<u32>> {
+    let n = preds.len();
+    let mut succs: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for (e, ps) in preds.iter().enumerate() {
+        for &p in ps {
+            succs[p as usize].push(e as u32);
+        }
+    }
+    let mut indeg: Vec<usize> = preds.iter().map(|p| p.len()).collect();
+    let mut topo: Vec<u32> = Vec::with_capacity(n);
+    let mut ready: Vec<u32> = (0..n as u32).filter(|&e| indeg[e as usize] == 0).rev().collect();
+    while let Some(e) = ready.pop() {
+        topo.push(e);
+        for &s in succs[e as usize].iter().rev() {
+            indeg[s as usize] -= 1;
+            if indeg[s as usize] == 0 {
+                ready.push(s);
+            }
+        }
+    }
+    (topo.len() == n).then_some(topo)
+}
+
 /// Computes the may-copy sets; with `prune` false every write (and the initial value) is a
 /// candidate for every read, as in the eager encoding.
 pub fn prune(prog: &Program, sk: &mut Skeleton, prune: bool, hints: Option<&Hints>) -> Pruned {
@@ -187,29 +212,10 @@ pub fn prune(prog: &Program, sk: &mut Skeleton, prune: bool, hints: Option<&Hint
         return Pruned { reads, writes, may_copy, may_intervene: Vec::new(), before_w: Vec::new(), write_index, pruned: false };
     }
     let preds = edges(sk);
-    let mut succs: Vec<Vec<u32>> = vec![Vec::new(); n];
-    for (e, ps) in preds.iter().enumerate() {
-        for &p in ps {
-            succs[p as usize].push(e as u32);
-        }
-    }
-    // Kahn's order (join edges point backwards in event numbering).
-    let mut indeg: Vec<usize> = preds.iter().map(|p| p.len()).collect();
-    let mut topo: Vec<u32> = Vec::with_capacity(n);
-    let mut ready: Vec<u32> = (0..n as u32).filter(|&e| indeg[e as usize] == 0).rev().collect();
-    while let Some(e) = ready.pop() {
-        topo.push(e);
-        for &s in succs[e as usize].iter().rev() {
-            indeg[s as usize] -= 1;
-            if indeg[s as usize] == 0 {
-                ready.push(s);
-            }
-        }
-    }
-    if topo.len() != n {
+    let Some(topo) = topological(&preds) else {
         // A cycle can only come from join edges of an inconsistent program; fall back to eager.
         return self::prune(prog, sk, false, hints);
-    }
+    };
     let w = writes.len();
     // Writes that are ancestors of each event; reads that are ancestors of each event.
     let read_index: HashMap<u32, usize> = reads.iter().enumerate().map(|(i, &r)| (r, i)).collect();

@@ -4,7 +4,7 @@ use super::{expand_inputs, InputArgs};
 use crate::batch::{self, progress, BatchConfig, Distribution, Limits, TaskSpec};
 use crate::coarsen::DomainKind;
 use crate::diag::exit;
-use crate::engine::{Bound, CheckOptions, Engine};
+use crate::engine::{Bound, CheckOptions, EngineId};
 use crate::report::{self, witness::WitnessFormat, Format};
 use crate::verdict::combined_exit_code;
 use crate::verdict::TaskRun;
@@ -23,10 +23,10 @@ pub enum DomainArg {
 
 /// A comma-separated list of engines (`--engines`).
 #[derive(Clone, Debug)]
-pub struct EngineList(pub Vec<Engine>);
+pub struct EngineList(pub Vec<EngineId>);
 
 fn engine_list(s: &str) -> Result<EngineList, String> {
-    Engine::parse_list(s).map(EngineList)
+    EngineId::parse_list(s).map(EngineList)
 }
 
 /// Arguments of `duet-rs check`.
@@ -155,7 +155,7 @@ pub struct AnalysisArgs {
 impl AnalysisArgs {
     /// Flags that contradict each other, as a usage error.
     pub fn validate(&self) -> Result<(), String> {
-        let bounded = self.engines.as_ref().is_none_or(|l| l.0.contains(&Engine::Bounded));
+        let bounded = self.engines.as_ref().is_none_or(|l| l.0.contains(&EngineId::Bounded));
         if !bounded {
             let search =
                 [(self.bound.is_some(), "--bound"), (self.unroll.is_some(), "--unroll"), (self.threads.is_some(), "--threads"), (self.no_prune, "--no-prune"), (self.dump_smt.is_some(), "--dump-smt")];
@@ -163,14 +163,14 @@ impl AnalysisArgs {
                 return Err(format!("{flag} needs the bounded engine, which --engines leaves out"));
             }
         }
-        let hinted = self.engines.as_ref().is_none_or(|l| l.0.contains(&Engine::Bounded) || l.0.contains(&Engine::Finite));
+        let hinted = self.engines.as_ref().is_none_or(|l| l.0.contains(&EngineId::Bounded) || l.0.contains(&EngineId::Finite));
         if self.no_coarsen_hints && !hinted {
             return Err("--no-coarsen-hints needs the bounded or the finite-state engine, which --engines leaves out".into());
         }
-        if (self.dump_facts.is_some() || self.rules_diff) && self.engines.as_ref().is_some_and(|l| !l.0.contains(&Engine::Coarsen)) {
+        if (self.dump_facts.is_some() || self.rules_diff) && self.engines.as_ref().is_some_and(|l| !l.0.contains(&EngineId::Coarsen)) {
             return Err(format!("{} needs the coarsen engine, which --engines leaves out", if self.rules_diff { "--rules-diff" } else { "--dump-facts" }));
         }
-        if self.exceptions.is_some() && self.engines.as_ref().is_some_and(|l| !l.0.contains(&Engine::Finite)) {
+        if self.exceptions.is_some() && self.engines.as_ref().is_some_and(|l| !l.0.contains(&EngineId::Finite)) {
             return Err("--exceptions needs the finite engine, which --engines leaves out".into());
         }
         if self.engines.as_ref().is_some_and(|l| l.0.is_empty()) {
@@ -296,7 +296,7 @@ impl AnalysisArgs {
         let Some(dir) = &self.html else { return Ok(()) };
         report::html::write(dir, &report::html::render(runs, exit_code, seconds, svcomp))?;
         for run in runs.iter_mut() {
-            run.result.sections.retain(|s| !(s.title == "invariants" && self.invariants.is_none() || s.title == "dfg" && self.dot.is_none()));
+            run.result.sections.retain(|s| !((s.title == "invariants" && self.invariants.is_none()) || (s.title == "dfg" && self.dot.is_none())));
         }
         Ok(())
     }
@@ -328,7 +328,7 @@ impl AnalysisArgs {
     /// The analysis options these flags select, for tasks limited to `task_timeout` seconds.
     pub fn check_options(&self, task_timeout: f64) -> CheckOptions {
         CheckOptions {
-            engines: self.engines.as_ref().map(|l| l.0.clone()).unwrap_or_else(|| Engine::ALL.to_vec()),
+            engines: self.engines.as_ref().map(|l| l.0.clone()).unwrap_or_else(|| EngineId::ALL.to_vec()),
             search_time: self.search_time,
             task_timeout: Some(task_timeout),
             max_unroll: self.max_unroll,

@@ -343,33 +343,7 @@ fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog
     let mut interference = facts::Interference::new(rules, prog, &cells, &conds, &need, opts.workers.max(1), symmetry, opts.dump_facts)?;
     let mut rounds = Vec::new();
     for round in 1u32.. {
-        let mut cond_val: HashSet<[u32; 3]> = HashSet::new();
-        // Conditions read only shared cells, which every frame tracks: a folded location's
-        // values are its representative's.
-        let mut at_rep: HashMap<LocId, Vec<(u32, u32)>> = HashMap::new();
-        for v in prog.loc_ids() {
-            let r = fold.rep[v.index()];
-            if r != v {
-                cond_val.extend(at_rep.get(&r).into_iter().flatten().map(|&(i, b)| [v.0, i, b]));
-                continue;
-            }
-            let Some(st) = solver.standing(&dfg, v) else { continue };
-            let frame = &solver.frames[v.index()];
-            let mut vals = Vec::new();
-            for (i, c) in conds.conds.iter().enumerate() {
-                let (t, f) = transfer::may_hold(aprog, frame, &st, c);
-                if t {
-                    vals.push((i as u32, 1));
-                }
-                if f {
-                    vals.push((i as u32, 0));
-                }
-            }
-            cond_val.extend(vals.iter().map(|&(i, b)| [v.0, i, b]));
-            if fold.members(v).len() > 1 {
-                at_rep.insert(v, vals);
-            }
-        }
+        let cond_val = cond_values(prog, aprog, &fold, &solver, &dfg, &conds);
         let t0 = Instant::now();
         let flows = interference.round(cond_val, &fold.rep)?;
         let datalog_seconds = t0.elapsed().as_secs_f64();
@@ -422,6 +396,38 @@ fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog
     let facts = interference.take_dump();
     let representative = fold.rep;
     Ok(Outcome { assertions, rounds, dfg, cells, invariants, sequential_edges, folded_read_flows, representative, read_ranges, folded_locations, bounds, facts })
+}
+
+/// The `cond_val` facts of a round: which observable conditions may hold, and which may fail,
+/// where each thread stands. Conditions read only shared cells, which every frame tracks: a
+/// folded location's values are its representative's.
+fn cond_values<D: NumDomain>(prog: &Program, aprog: &Program, fold: &fold::Fold, solver: &Solver<D>, dfg: &dfg::Dfg, conds: &conditions::Conditions) -> HashSet<[u32; 3]> {
+    let mut cond_val: HashSet<[u32; 3]> = HashSet::new();
+    let mut at_rep: HashMap<LocId, Vec<(u32, u32)>> = HashMap::new();
+    for v in prog.loc_ids() {
+        let r = fold.rep[v.index()];
+        if r != v {
+            cond_val.extend(at_rep.get(&r).into_iter().flatten().map(|&(i, b)| [v.0, i, b]));
+            continue;
+        }
+        let Some(st) = solver.standing(dfg, v) else { continue };
+        let frame = &solver.frames[v.index()];
+        let mut vals = Vec::new();
+        for (i, c) in conds.conds.iter().enumerate() {
+            let (t, f) = transfer::may_hold(aprog, frame, &st, c);
+            if t {
+                vals.push((i as u32, 1));
+            }
+            if f {
+                vals.push((i as u32, 0));
+            }
+        }
+        cond_val.extend(vals.iter().map(|&(i, b)| [v.0, i, b]));
+        if fold.members(v).len() > 1 {
+            at_rep.insert(v, vals);
+        }
+    }
+    cond_val
 }
 
 /// The bounds a state gives every abstract location of its frame.

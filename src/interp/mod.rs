@@ -16,6 +16,7 @@
 pub mod layout;
 pub mod minimise;
 pub mod ops;
+pub mod trace;
 
 use crate::ir::{Action, ApproxId, AssertId, CType, Expr, Halt, LocId, Lval, Program, TemplateId, Ty};
 use hashbrown::HashMap;

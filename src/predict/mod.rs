@@ -6,7 +6,7 @@
 //!    reads, happens-before over integer execution times, context bounds as assumptions.
 //! 3. [`search`]: Z3 under growing context bounds; an unsatisfiable bounded query whose unsat
 //!    core does not use the bound covers the whole CTP. A model becomes a schedule that
-//!    [`crate::bounded::replay`] executes: only a replayed failure is reported.
+//!    [`crate::interp::trace::replay`] executes: only a replayed failure is reported.
 //!
 //! The analysis covers only the interleavings of the events observed, so an assertion without
 //! a violation stays `unknown`, never `safe`.
@@ -18,7 +18,7 @@ pub mod search;
 use crate::interp::layout::Layout;
 use crate::ir::{AssertId, Program};
 use crate::verdict::CheckReport;
-use crate::verdict::{Section, Status};
+use crate::verdict::{Decider, FindingKind, Section, Status, Why};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 use std::time::{Duration, Instant};
@@ -71,10 +71,11 @@ enum Finding {
 /// Verdicts for every assertion from `opts.runs` observed runs and their predictions.
 pub fn run_program(prog: &Program, opts: &PredictOptions) -> CheckReport {
     let n = prog.assertions.len();
-    let verdict = |i: usize, status: Status, reason: String, detail: Option<String>| crate::verdict::assertion_verdict(prog, i, status, reason, detail);
+    let verdict =
+        |i: usize, status: Status, kind: FindingKind, text: String, detail: Option<String>| crate::verdict::assertion_verdict(prog, i, status, Why::new(kind, Some(Decider::Predict), text), detail);
     if let Some(u) = prog.unsupported.first() {
-        let why = format!("unknown: unsupported construct: {} at {}", u.construct, prog.span_str(u.span));
-        return CheckReport { verdicts: (0..n).map(|i| verdict(i, Status::Unknown, why.clone(), None)).collect(), ..CheckReport::default() };
+        let why = format!("unsupported construct: {} at {}", u.construct, prog.span_str(u.span));
+        return CheckReport { verdicts: (0..n).map(|i| verdict(i, Status::Unknown, FindingKind::Open, why.clone(), None)).collect(), ..CheckReport::default() };
     }
     let layout = Layout::new(prog);
     let mut found = vec![Finding::Nothing; n];
@@ -106,7 +107,7 @@ pub fn run_program(prog: &Program, opts: &PredictOptions) -> CheckReport {
             if matches!(found[a.index()], Finding::Nothing) {
                 let oracle = |_: i128| 0i128;
                 let steps = crate::interp::minimise::minimise(prog, &layout, &oracle, &obs.steps, a);
-                if let Ok(trace) = crate::bounded::replay(prog, &layout, &steps, &oracle, a) {
+                if let Ok(trace) = crate::interp::trace::replay(prog, &layout, &steps, &oracle, a) {
                     found[a.index()] = Finding::Observed { run: r, text: render(prog, &layout, &trace, "observed run") };
                 }
             }
@@ -168,23 +169,23 @@ pub fn run_program(prog: &Program, opts: &PredictOptions) -> CheckReport {
     let verdicts = (0..n)
         .map(|i| match &found[i] {
             Finding::Observed { run, text } => crate::verdict::AssertionVerdict {
-                engine: Some(crate::verdict::Decider::Predict),
-                ..verdict(i, Status::Violated, format!("violated (observed): run {run} reaches the failure, and its schedule replays"), Some(text.clone()))
+                engine: Some(Decider::Predict),
+                ..verdict(i, Status::Violated, FindingKind::Observed, format!("run {run} reaches the failure, and its schedule replays"), Some(text.clone()))
             },
             Finding::Predicted { run, bound, text } => {
                 let b = bound.map(|b| format!(" within {b} context switches")).unwrap_or_default();
-                let v = verdict(i, Status::Violated, format!("violated (predicted, replayed): an interleaving of run {run}'s events{b} reaches the failure"), Some(text.clone()));
-                crate::verdict::AssertionVerdict { engine: Some(crate::verdict::Decider::Predict), ..v }
+                let v = verdict(i, Status::Violated, FindingKind::Predicted, format!("an interleaving of run {run}'s events{b} reaches the failure"), Some(text.clone()));
+                crate::verdict::AssertionVerdict { engine: Some(Decider::Predict), ..v }
             }
             Finding::Nothing => {
                 let mut why = if out_of_time {
                     format!(
-                        "unknown: the time budget of {} s (--search-time) ran out after {finished} of {} run(s) with no violation observed or predicted; predictive analysis covers only the interleavings of the events observed",
+                        "the time budget of {} s (--search-time) ran out after {finished} of {} run(s) with no violation observed or predicted; predictive analysis covers only the interleavings of the events observed",
                         opts.budget.as_secs_f64(),
                         opts.runs
                     )
                 } else {
-                    format!("unknown: no violation observed or predicted in {} run(s); predictive analysis covers only the interleavings of the events observed", opts.runs)
+                    format!("no violation observed or predicted in {} run(s); predictive analysis covers only the interleavings of the events observed", opts.runs)
                 };
                 let (whole, within) = cleared[i];
                 if whole + within > 0 {
@@ -197,7 +198,7 @@ pub fn run_program(prog: &Program, opts: &PredictOptions) -> CheckReport {
                 if let Some(u) = &undecided[i] {
                     let _ = write!(why, "; {u}");
                 }
-                verdict(i, Status::Unknown, why, None)
+                verdict(i, Status::Unknown, FindingKind::Open, why, None)
             }
         })
         .collect();
@@ -207,7 +208,6 @@ pub fn run_program(prog: &Program, opts: &PredictOptions) -> CheckReport {
 
 /// The readable interleaving of a replayed schedule.
 fn render(prog: &Program, layout: &Layout, trace: &[crate::interp::Executed], what: &str) -> String {
-    let text = crate::bounded::witness::render(prog, layout, trace, (0, 0));
-    let body = text.split_once('\n').map(|x| x.1).unwrap_or("");
+    let body = crate::interp::trace::text(&crate::interp::trace::steps(prog, layout, trace));
     format!("interleaving ({what}; replayed):\n{body}")
 }

@@ -62,7 +62,7 @@ pub fn search_within(prog: &Program, layout: &Layout, ctp: &Ctp, enc: &Encoding,
             Answer::Sat => {
                 let oracle = |_: i128| 0i128;
                 let steps = crate::interp::minimise::minimise(prog, layout, &oracle, &extract(prog, ctp, enc, z3, a), a);
-                return match crate::bounded::replay(prog, layout, &steps, &oracle, a) {
+                return match crate::interp::trace::replay(prog, layout, &steps, &oracle, a) {
                     Ok(trace) => Found::Violation { steps, trace, bound: lv.map(|x| x.0) },
                     Err(why) => Found::Undecided(format!("a predicted interleaving is no violation: {}", why.describe(prog))),
                 };

@@ -94,6 +94,12 @@ pub struct Assertion {
     /// else `built-in`.
     #[serde(default = "built_in")]
     pub rules: String,
+    /// The reason as data: the finding, the engines' notes, a proof's scope (`reason` renders it).
+    #[serde(default)]
+    pub why: crate::verdict::Why,
+    /// A violation's interleaving step by step, or null.
+    #[serde(default)]
+    pub trace: Option<Vec<crate::verdict::TraceStep>>,
 }
 
 fn built_in() -> String {
@@ -162,6 +168,8 @@ pub fn report(runs: &[TaskRun], exit_code: i32, total_seconds: f64) -> Report {
                                 engine: v.engine,
                                 unreachable: v.unreachable,
                                 rules: if v.custom_rules.is_some() { "custom".into() } else { built_in() },
+                                why: v.why.clone(),
+                                trace: v.trace.clone(),
                             }
                         })
                         .collect();

@@ -31,7 +31,7 @@ fn figure1_is_violated_and_the_locked_version_is_safe() {
     let p = program("tests/programs/bounded/fig1.c", &[]);
     let o = outcomes(&p, 1);
     assert!(is_violated(&o[0]), "{o:?}");
-    let BoundedOutcome::Violated { trace } = &o[0] else { unreachable!() };
+    let BoundedOutcome::Violated { trace, .. } = &o[0] else { unreachable!() };
     assert!(trace.contains("<- fails"), "{trace}");
     assert!(trace.contains("read x = 0"), "both threads read the initial value: {trace}");
     let p = program("tests/programs/bounded/fig1_locked.c", &[]);
@@ -78,7 +78,7 @@ fn thread_creation_beyond_the_bound_reaches_later_code() {
     let p = program("tests/programs/bounded/thread_loop.c", &[]);
     let o = outcomes(&p, 2);
     assert!(is_violated(&o[0]), "{o:?}");
-    let BoundedOutcome::Violated { trace } = &o[0] else { unreachable!() };
+    let BoundedOutcome::Violated { trace, .. } = &o[0] else { unreachable!() };
     assert!(trace.contains("runs its loop to the exit"), "the replay ran the creation loop concretely: {trace}");
     let o = outcomes(&p, 1);
     assert!(matches!(o[0], BoundedOutcome::BoundedSafe { .. }), "one thread cannot make c exceed 1: {o:?}");
@@ -322,7 +322,8 @@ fn hints_keep_the_initial_contents_of_a_threads_escaped_local() {
 
 /// The statuses `check --bound k` gives, with or without COARSEN's hints.
 fn engine_statuses(p: &Program, k: u32, hints: bool) -> Vec<duet_rs::verdict::Status> {
-    use duet_rs::engine::{check_program, Bound, CheckOptions};
+    use duet_rs::engine::{Bound, CheckOptions};
+    use duet_rs::strategy::check_program;
     let opts = CheckOptions { bound: Some(Bound { unroll: k, threads: k }), no_hints: !hints, ..CheckOptions::default() };
     check_program(p, &opts).verdicts.into_iter().map(|v| v.status).collect()
 }

@@ -4,9 +4,10 @@
 
 use crate::common;
 
-use duet_rs::engine::{check_program, CheckOptions};
+use duet_rs::engine::CheckOptions;
 use duet_rs::frontend::{load, FrontendOptions};
 use duet_rs::ir::{self, Multiplicity};
+use duet_rs::strategy::check_program;
 use duet_rs::verdict::Status;
 
 fn statuses(file: &str, extra: &[&str]) -> Vec<(String, String)> {

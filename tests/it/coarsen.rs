@@ -5,9 +5,10 @@ use crate::common;
 
 use duet_rs::coarsen::DomainKind;
 use duet_rs::coarsen::{self, CoarsenOptions};
-use duet_rs::engine::{check_program, CheckOptions};
+use duet_rs::engine::CheckOptions;
 use duet_rs::frontend::{load, FrontendOptions};
 use duet_rs::ir::{self, LocId, Program};
+use duet_rs::strategy::check_program;
 use duet_rs::verdict::Status;
 use std::path::Path;
 

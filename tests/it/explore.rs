@@ -36,7 +36,7 @@ fn the_one_failing_interleaving_of_two_counted_loops_is_found() {
         let a = assertions(&all);
         assert_eq!(a.len(), 1);
         assert_eq!(status(&a[0]), "violated", "{args:?}: {a:?}");
-        assert!(text(&a[0], "reason").contains("explicit-state search"), "{args:?}: {a:?}");
+        assert_eq!(a[0]["engine"], "explore", "{args:?}: {a:?}");
         assert!(text(&a[0], "detail").contains("<- fails"), "a replayed interleaving: {a:?}");
         // Strict alternation: each thread's ten raises are in the witness.
         assert_eq!(text(&a[0], "detail").matches("i := j + 1").count(), 10, "{a:?}");

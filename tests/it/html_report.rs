@@ -86,11 +86,34 @@ fn the_examples_page_has_a_row_per_file_and_a_marker_per_assertion_in_chromium()
     assert!(page.contains("class=\"edge interference round-1"));
     assert!(page.contains("class=\"line has-inv"), "no invariants on the source lines");
 
+    // Each violation's interleaving: a lane per thread of its trace, a row per step.
+    let lanes = |html: &str| -> Vec<(String, usize, usize)> {
+        let mut found = Vec::new();
+        for (i, t) in tasks.iter().enumerate() {
+            for (k, a) in t["assertions"].as_array().unwrap().iter().enumerate() {
+                let Some(trace) = a["trace"].as_array() else { continue };
+                let mut threads: Vec<u64> = trace.iter().map(|s| s["thread"].as_u64().unwrap()).collect();
+                threads.sort_unstable();
+                threads.dedup();
+                let at = html.find(&format!("id=\"f{i}-trace-{k}\"")).unwrap_or_else(|| panic!("no swimlanes for {}", a["id"]));
+                let table = &html[at..at + html[at..].find("</table>").unwrap()];
+                assert_eq!(table.matches("<th class=\"lane\"").count(), threads.len(), "{}: lanes", a["id"]);
+                assert_eq!(table.matches("<tr class=\"step").count(), trace.len(), "{}: steps", a["id"]);
+                found.push((a["id"].as_str().unwrap().to_string(), threads.len(), trace.len()));
+            }
+        }
+        found
+    };
+    let violations = lanes(&page);
+    assert_eq!(violations.len(), 2, "increment_decrement.c and racy_counter.c each have a violation with its trace: {violations:?}");
+    assert!(violations.iter().all(|(_, threads, _)| *threads >= 2), "{violations:?}");
+
     let Some(browser) = chromium("the_examples_page_has_a_row_per_file_and_a_marker_per_assertion_in_chromium") else { return };
     let dom = dom(&browser, &page_path);
     assert_eq!(dom.matches("<tr class=\"file-row\"").count(), 4);
     assert_eq!(dom.matches("<a class=\"marker verdict-").count(), assertions);
     assert_eq!(dom.matches("<g class=\"node\"").count(), page.matches("<g class=\"node\"").count());
+    assert_eq!(lanes(&dom), violations);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

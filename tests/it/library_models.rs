@@ -5,9 +5,10 @@
 
 use crate::common;
 
-use duet_rs::engine::{check_program, Bound, CheckOptions};
+use duet_rs::engine::{Bound, CheckOptions};
 use duet_rs::frontend::{load, FrontendOptions};
 use duet_rs::ir::Program;
+use duet_rs::strategy::check_program;
 use duet_rs::verdict::{AssertionVerdict, Status};
 
 fn program(name: &str) -> Program {

@@ -6,8 +6,9 @@
 use crate::common;
 
 use duet_rs::coarsen::DomainKind;
-use duet_rs::engine::{check_program, CheckOptions};
+use duet_rs::engine::CheckOptions;
 use duet_rs::frontend::{load, FrontendOptions};
+use duet_rs::strategy::check_program;
 use duet_rs::verdict::Status;
 
 const DOMAINS: [DomainKind; 2] = [DomainKind::Interval, DomainKind::Octagon];

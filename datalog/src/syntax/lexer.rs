@@ -97,141 +97,163 @@ pub struct Token {
 /// because `a(1).b(2).` must read as two facts.
 const DIRECTIVES: &[&str] = &["decl", "type", "input", "output", "printsize", "include", "pragma", "functor", "comp", "init", "number_type", "symbol_type", "plan", "limitsize", "override", "once"];
 
+/// A position in the text being lexed.
+struct Cursor {
+    chars: Vec<char>,
+    i: usize,
+    line: u32,
+    col: u32,
+    file: u32,
+}
+
+impl Cursor {
+    /// The character `k` places ahead.
+    fn peek(&self, k: usize) -> Option<char> {
+        self.chars.get(self.i + k).copied()
+    }
+
+    fn pos(&self) -> Pos {
+        Pos { file: self.file, line: self.line, col: self.col }
+    }
+
+    /// Advances over one character, keeping line and column in step.
+    fn bump(&mut self) {
+        if self.chars[self.i] == '\n' {
+            self.line += 1;
+            self.col = 1;
+        } else {
+            self.col += 1;
+        }
+        self.i += 1;
+    }
+
+    /// A string literal from its opening quote.
+    fn string(&mut self) -> Result<String, (Pos, String)> {
+        let pos = self.pos();
+        self.bump();
+        let mut s = String::new();
+        loop {
+            let ch = match self.peek(0) {
+                Some(ch) if ch != '\n' => ch,
+                _ => return Err((pos, "unterminated string: expected '\"' before end of line".into())),
+            };
+            if ch == '"' {
+                self.bump();
+                return Ok(s);
+            }
+            if ch == '\\' {
+                let epos = self.pos();
+                self.bump();
+                let val = match self.peek(0) {
+                    Some('n') => '\n',
+                    Some('t') => '\t',
+                    Some('r') => '\r',
+                    Some('"') => '"',
+                    Some('\\') => '\\',
+                    Some('\'') => '\'',
+                    Some('0') => '\0',
+                    _ => return Err((epos, "unknown escape in string: expected one of \\n \\t \\r \\\" \\\\ \\' \\0".into())),
+                };
+                self.bump();
+                s.push(val);
+                continue;
+            }
+            s.push(ch);
+            self.bump();
+        }
+    }
+
+    /// A 32-bit integer literal (decimal, `0x` or `0b`, maybe negative).
+    fn number(&mut self) -> Result<i64, (Pos, String)> {
+        let pos = self.pos();
+        let negative = self.peek(0) == Some('-');
+        if negative {
+            self.bump();
+        }
+        let (radix, skip) = match (self.peek(0), self.peek(1)) {
+            (Some('0'), Some('x' | 'X')) => (16, 2),
+            (Some('0'), Some('b' | 'B')) => (2, 2),
+            _ => (10, 0),
+        };
+        for _ in 0..skip {
+            self.bump();
+        }
+        let mut digits = String::new();
+        while let Some(ch) = self.peek(0).filter(|c| c.is_ascii_alphanumeric() || *c == '_') {
+            digits.push(ch);
+            self.bump();
+        }
+        let value = i64::from_str_radix(&digits, radix)
+            .ok()
+            .filter(|v| *v <= u32::MAX as i64)
+            .ok_or_else(|| (pos, format!("malformed number '{}{digits}': expected a 32-bit integer", if negative { "-" } else { "" })))?;
+        Ok(if negative { -value } else { value })
+    }
+}
+
 /// Splits `text` into tokens; the error is a position and a message.
 pub fn lex(text: &str, file: u32) -> Result<Vec<Token>, (Pos, String)> {
-    let chars: Vec<char> = text.chars().collect();
+    let mut cur = Cursor { chars: text.chars().collect(), i: 0, line: 1, col: 1, file };
     let mut out = Vec::new();
-    let (mut i, mut line, mut col) = (0usize, 1u32, 1u32);
-    // Advances over one character, keeping line and column in step.
-    macro_rules! bump {
-        () => {{
-            if chars[i] == '\n' {
-                line += 1;
-                col = 1;
-            } else {
-                col += 1;
-            }
-            i += 1;
-        }};
-    }
-    while i < chars.len() {
-        let c = chars[i];
-        let pos = Pos { file, line, col };
-        let next = chars.get(i + 1).copied();
+    while let Some(c) = cur.peek(0) {
+        let pos = cur.pos();
+        let next = cur.peek(1);
         if c.is_whitespace() {
-            bump!();
+            cur.bump();
             continue;
         }
         if c == '/' && next == Some('/') {
-            while i < chars.len() && chars[i] != '\n' {
-                bump!();
+            while cur.peek(0).is_some_and(|c| c != '\n') {
+                cur.bump();
             }
             continue;
         }
         if c == '/' && next == Some('*') {
-            bump!();
-            bump!();
+            cur.bump();
+            cur.bump();
             loop {
-                if i >= chars.len() {
+                if cur.peek(0).is_none() {
                     return Err((pos, "unterminated comment: expected '*/' before end of file".into()));
                 }
-                if chars[i] == '*' && chars.get(i + 1) == Some(&'/') {
-                    bump!();
-                    bump!();
+                if cur.peek(0) == Some('*') && cur.peek(1) == Some('/') {
+                    cur.bump();
+                    cur.bump();
                     break;
                 }
-                bump!();
+                cur.bump();
             }
             continue;
         }
         if c == '"' {
-            bump!();
-            let mut s = String::new();
-            loop {
-                if i >= chars.len() || chars[i] == '\n' {
-                    return Err((pos, "unterminated string: expected '\"' before end of line".into()));
-                }
-                let ch = chars[i];
-                if ch == '"' {
-                    bump!();
-                    break;
-                }
-                if ch == '\\' {
-                    let epos = Pos { file, line, col };
-                    bump!();
-                    let e = chars.get(i).copied();
-                    let val = match e {
-                        Some('n') => '\n',
-                        Some('t') => '\t',
-                        Some('r') => '\r',
-                        Some('"') => '"',
-                        Some('\\') => '\\',
-                        Some('\'') => '\'',
-                        Some('0') => '\0',
-                        _ => return Err((epos, "unknown escape in string: expected one of \\n \\t \\r \\\" \\\\ \\' \\0".into())),
-                    };
-                    bump!();
-                    s.push(val);
-                    continue;
-                }
-                s.push(ch);
-                bump!();
-            }
-            out.push(Token { tok: Tok::Str(s), pos });
+            out.push(Token { tok: Tok::Str(cur.string()?), pos });
             continue;
         }
-        let digit_follows = next.is_some_and(|d| d.is_ascii_digit());
-        if c.is_ascii_digit() || (c == '-' && digit_follows) {
-            let negative = c == '-';
-            if negative {
-                bump!();
-            }
-            let (radix, skip) = if chars[i] == '0' && matches!(chars.get(i + 1), Some('x' | 'X')) {
-                (16, 2)
-            } else if chars[i] == '0' && matches!(chars.get(i + 1), Some('b' | 'B')) {
-                (2, 2)
-            } else {
-                (10, 0)
-            };
-            for _ in 0..skip {
-                bump!();
-            }
-            let mut digits = String::new();
-            while i < chars.len() && (chars[i].is_ascii_alphanumeric() || chars[i] == '_') {
-                digits.push(chars[i]);
-                bump!();
-            }
-            let value = i64::from_str_radix(&digits, radix)
-                .ok()
-                .filter(|v| *v <= u32::MAX as i64)
-                .ok_or_else(|| (pos, format!("malformed number '{}{digits}': expected a 32-bit integer", if negative { "-" } else { "" })))?;
-            out.push(Token { tok: Tok::Num(if negative { -value } else { value }), pos });
+        if c.is_ascii_digit() || (c == '-' && next.is_some_and(|d| d.is_ascii_digit())) {
+            out.push(Token { tok: Tok::Num(cur.number()?), pos });
             continue;
         }
         if c.is_alphabetic() || c == '_' || c == '?' {
             let mut s = String::new();
-            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_' || chars[i] == '?') {
-                s.push(chars[i]);
-                bump!();
+            while let Some(ch) = cur.peek(0).filter(|c| c.is_alphanumeric() || *c == '_' || *c == '?') {
+                s.push(ch);
+                cur.bump();
             }
             let tok = if s == "_" { Tok::Wild } else { Tok::Ident(s) };
             out.push(Token { tok, pos });
             continue;
         }
         if c == '.' {
-            let mut j = i + 1;
             let mut word = String::new();
-            while j < chars.len() && (chars[j].is_alphanumeric() || chars[j] == '_') {
-                word.push(chars[j]);
-                j += 1;
+            while let Some(ch) = cur.peek(1 + word.chars().count()).filter(|c| c.is_alphanumeric() || *c == '_') {
+                word.push(ch);
             }
             if DIRECTIVES.contains(&word.as_str()) {
-                while i < j {
-                    bump!();
+                for _ in 0..=word.chars().count() {
+                    cur.bump();
                 }
                 out.push(Token { tok: Tok::Directive(word), pos });
             } else {
-                bump!();
+                cur.bump();
                 out.push(Token { tok: Tok::Dot, pos });
             }
             continue;
@@ -264,10 +286,10 @@ pub fn lex(text: &str, file: u32) -> Result<Vec<Token>, (Pos, String)> {
             (t, 1)
         };
         for _ in 0..len {
-            bump!();
+            cur.bump();
         }
         out.push(Token { tok, pos });
     }
-    out.push(Token { tok: Tok::Eof, pos: Pos { file, line, col } });
+    out.push(Token { tok: Tok::Eof, pos: cur.pos() });
     Ok(out)
 }

@@ -220,74 +220,9 @@ impl<'a> Lowerer<'a> {
                 Val { e: Expr::Const(align as i128, Ty::Int(IntTy { bits: 64, signed: false })), ty: int_ctype(IntTy { bits: 64, signed: false }) }
             }
             Expression::UnaryOperator(u) => return self.unary(&u.node, e, want),
-            Expression::Cast(c) => {
-                let ty = self.type_name_at(&c.node.type_name, e.span)?;
-                if matches!(ty, CType::Void) {
-                    self.effect(&c.node.expression)?;
-                    return Ok(None);
-                }
-                if let CType::Pointer(to) = &ty {
-                    if !is_byte_type(to) && self.byte_offset(&c.node.expression.node) {
-                        self.unsupported(e.span, "an address offset in bytes through a character pointer, converted to a pointer to a wider type");
-                    }
-                }
-                // The classic `offsetof`, `(size_t)&((T *)0)->m`, is a slot count here too.
-                if int_of(&ty).is_some() && !self.slot_offset && null_member_address(&c.node.expression.node) {
-                    return self.unsupported_value(
-                        e,
-                        "the value of `(size_t)&((T *)0)->m` (offsetof) as a number (the memory model counts slots, not bytes; it is exact only as the offset of a character pointer, as in `container_of`)",
-                    );
-                }
-                let v = self.value(&c.node.expression)?;
-                let retyped = match (&ty, &v.ty) {
-                    (CType::Pointer(to), CType::Pointer(from) | CType::Array(from, _)) => to != from && !matches!(**to, CType::Function),
-                    _ => false,
-                };
-                let conv = self.convert(v, &ty);
-                if retyped && !matches!(conv, Expr::Const(..)) && self.live() {
-                    // The IR keeps no pointee type on a pointer cast, and engines scale
-                    // pointer arithmetic by the pointee of the operand's own type: a pointer
-                    // seen at a new type (`(char *)p - off` in `container_of`) is held in a
-                    // temporary of that type.
-                    let t = self.temp(ty.clone());
-                    self.emit(Action::Assign(Lval::Var(t), conv), span);
-                    Val { e: Expr::Load(Lval::Var(t)), ty }
-                } else {
-                    Val { e: conv, ty }
-                }
-            }
+            Expression::Cast(c) => return self.cast(&c.node, e, span),
             Expression::BinaryOperator(b) => return self.binary(&b.node, e, want),
-            Expression::Conditional(c) => {
-                if !want {
-                    let (t, f) = self.cond(&c.node.condition)?;
-                    self.cur = t;
-                    self.effect(&c.node.then_expression)?;
-                    let after = std::mem::take(&mut self.cur);
-                    self.cur = f;
-                    self.effect(&c.node.else_expression)?;
-                    self.cur.extend(after);
-                    return Ok(None);
-                }
-                let (t, f) = self.cond(&c.node.condition)?;
-                self.cur = t;
-                let a = self.value(&c.node.then_expression)?;
-                let a_cur = std::mem::take(&mut self.cur);
-                self.cur = f;
-                let b = self.value(&c.node.else_expression)?;
-                let ty = match (int_of(&a.ty), int_of(&b.ty)) {
-                    (Some(x), Some(y)) => int_ctype(common(x, y)),
-                    _ => a.ty.clone(),
-                };
-                let tmp = self.temp(ty.clone());
-                let bconv = self.convert(b, &ty);
-                self.emit(Action::Assign(Lval::Var(tmp), bconv), span);
-                let b_cur = std::mem::take(&mut self.cur);
-                self.cur = a_cur;
-                let aconv = self.convert(a, &ty);
-                self.emit(Action::Assign(Lval::Var(tmp), aconv), span);
-                self.cur.extend(b_cur);
-                Val { e: Expr::Load(Lval::Var(tmp)), ty }
-            }
+            Expression::Conditional(c) => return self.conditional(&c.node, want, span),
             Expression::Comma(items) => {
                 let n = items.len();
                 for (i, it) in items.iter().enumerate() {
@@ -324,6 +259,78 @@ impl<'a> Lowerer<'a> {
             Expression::OffsetOf(o) => self.offset_of(o, e.span)?,
             Expression::VaArg(_) => return self.unsupported_value(e, "va_arg"),
         }))
+    }
+
+    /// A cast: to `void` an effect only; a pointer seen at a new pointee type is held in a
+    /// temporary of that type.
+    fn cast(&mut self, c: &'a CastExpression, e: &'a Node<Expression>, span: Span) -> Result<Option<Val>, Fatal> {
+        let ty = self.type_name_at(&c.type_name, e.span)?;
+        if matches!(ty, CType::Void) {
+            self.effect(&c.expression)?;
+            return Ok(None);
+        }
+        if let CType::Pointer(to) = &ty {
+            if !is_byte_type(to) && self.byte_offset(&c.expression.node) {
+                self.unsupported(e.span, "an address offset in bytes through a character pointer, converted to a pointer to a wider type");
+            }
+        }
+        // The classic `offsetof`, `(size_t)&((T *)0)->m`, is a slot count here too.
+        if int_of(&ty).is_some() && !self.slot_offset && null_member_address(&c.expression.node) {
+            return self.unsupported_value(
+                e,
+                "the value of `(size_t)&((T *)0)->m` (offsetof) as a number (the memory model counts slots, not bytes; it is exact only as the offset of a character pointer, as in `container_of`)",
+            );
+        }
+        let v = self.value(&c.expression)?;
+        let retyped = match (&ty, &v.ty) {
+            (CType::Pointer(to), CType::Pointer(from) | CType::Array(from, _)) => to != from && !matches!(**to, CType::Function),
+            _ => false,
+        };
+        let conv = self.convert(v, &ty);
+        Ok(Some(if retyped && !matches!(conv, Expr::Const(..)) && self.live() {
+            // The IR keeps no pointee type on a pointer cast, and engines scale
+            // pointer arithmetic by the pointee of the operand's own type: a pointer
+            // seen at a new type (`(char *)p - off` in `container_of`) is held in a
+            // temporary of that type.
+            let t = self.temp(ty.clone());
+            self.emit(Action::Assign(Lval::Var(t), conv), span);
+            Val { e: Expr::Load(Lval::Var(t)), ty }
+        } else {
+            Val { e: conv, ty }
+        }))
+    }
+
+    /// `c ? a : b`: a temporary assigned on each branch, converted to their common type.
+    fn conditional(&mut self, c: &'a ConditionalExpression, want: bool, span: Span) -> Result<Option<Val>, Fatal> {
+        if !want {
+            let (t, f) = self.cond(&c.condition)?;
+            self.cur = t;
+            self.effect(&c.then_expression)?;
+            let after = std::mem::take(&mut self.cur);
+            self.cur = f;
+            self.effect(&c.else_expression)?;
+            self.cur.extend(after);
+            return Ok(None);
+        }
+        let (t, f) = self.cond(&c.condition)?;
+        self.cur = t;
+        let a = self.value(&c.then_expression)?;
+        let a_cur = std::mem::take(&mut self.cur);
+        self.cur = f;
+        let b = self.value(&c.else_expression)?;
+        let ty = match (int_of(&a.ty), int_of(&b.ty)) {
+            (Some(x), Some(y)) => int_ctype(common(x, y)),
+            _ => a.ty.clone(),
+        };
+        let tmp = self.temp(ty.clone());
+        let bconv = self.convert(b, &ty);
+        self.emit(Action::Assign(Lval::Var(tmp), bconv), span);
+        let b_cur = std::mem::take(&mut self.cur);
+        self.cur = a_cur;
+        let aconv = self.convert(a, &ty);
+        self.emit(Action::Assign(Lval::Var(tmp), aconv), span);
+        self.cur.extend(b_cur);
+        Ok(Some(Val { e: Expr::Load(Lval::Var(tmp)), ty }))
     }
 
     fn unsupported_value(&mut self, e: &Node<Expression>, what: &str) -> Result<Option<Val>, Fatal> {

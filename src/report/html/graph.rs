@@ -115,17 +115,24 @@ pub fn svg(g: &Dfg, anchor: &dyn Fn(&str, u32) -> Option<String>) -> String {
         }
     }
     let keys: Vec<(usize, usize)> = pairs.keys().copied().collect();
-    // Interference edges are drawn as curves over the layers the sequential edges make, so
-    // that each thread's locations stay in a column of their own.
-    let loose: Vec<bool> = pairs.values().map(|es| es.iter().all(|e| e.round > 0)).collect();
-    let lay = layout(&sizes, &keys, &loose);
+    // Each thread's locations make a column, in program order: the layout gets undrawn edges
+    // between a thread's consecutive locations, and the graph's own edges are drawn over the
+    // columns as curves. Laid out by their data flow instead, the locations only interference
+    // reaches would all sit in the first layer, as wide as the program.
+    let mut by_thread: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (i, n) in g.nodes.iter().enumerate() {
+        by_thread.entry(n.thread.as_str()).or_default().push(i);
+    }
+    let order: Vec<(usize, usize)> = by_thread.values().flat_map(|column| column.windows(2).map(|w| (w[0], w[1]))).collect();
+    let lay = layout(&sizes, &order, &vec![false; order.len()]);
     let labelled = pairs.values().flatten().filter(|e| e.round > 0).count() <= MAX_LABELS;
     // The arcs between boxes above each other may bulge out of the layout's extent.
-    let bulge = keys.iter().zip(&loose).filter(|(_, l)| **l).map(|(&(a, b), _)| curve_points(lay.centre[a], sizes[a], lay.centre[b], sizes[b])[1].0 + 16.0).fold(0.0, f64::max);
+    let bulge = keys.iter().filter(|(a, b)| a != b).map(|&(a, b)| curve_points(lay.centre[a], sizes[a], lay.centre[b], sizes[b])[1].0 + 16.0).fold(0.0, f64::max);
+    let next_below = |a: usize, b: usize| lay.layer[b] == lay.layer[a] + 1 && (lay.centre[a].0 - lay.centre[b].0).abs() < sizes[a].width.min(sizes[b].width) / 2.0;
     let (w, h) = (lay.extent.0.max(bulge), lay.extent.1 + ARCH);
     let mut out = String::new();
     let _ = writeln!(out, "<div class=\"dfg-wrap\"><svg class=\"dfg\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{w:.0}\" height=\"{h:.0}\" viewBox=\"0 {:.0} {w:.0} {h:.0}\">", -ARCH);
-    for (k, ((a, b), es)) in pairs.iter().enumerate() {
+    for ((a, b), es) in &pairs {
         // Group the pair's edges by kind: one path per sequential / round / standing kind.
         let mut kinds: BTreeMap<(u32, bool), Vec<&str>> = BTreeMap::new();
         for e in es {
@@ -137,14 +144,15 @@ pub fn svg(g: &Dfg, anchor: &dyn Fn(&str, u32) -> Option<String>) -> String {
             let title = if round == 0 { format!("{}: {} → {}", cells.join(", "), g.nodes[*a].name, g.nodes[*b].name) } else { format!("{} (round {round}{}): {} → {}", cells.join(", "), if stand { ", while waiting" } else { "" }, g.nodes[*a].name, g.nodes[*b].name) };
             let d = if a == b {
                 self_loop(lay.centre[*a], sizes[*a])
-            } else if loose[k] {
-                curve(lay.centre[*a], sizes[*a], lay.centre[*b], sizes[*b])
+            } else if next_below(*a, *b) {
+                let ((ax, ay), (bx, by)) = (lay.centre[*a], lay.centre[*b]);
+                path(&[(ax, ay + sizes[*a].height / 2.0), (bx, by - sizes[*b].height / 2.0)])
             } else {
-                path(&lay.routes[k])
+                curve(lay.centre[*a], sizes[*a], lay.centre[*b], sizes[*b])
             };
             let _ = write!(out, "<path class=\"{class}\" data-round=\"{round}\" d=\"{d}\" marker-end=\"url(#{marker})\"><title>{}</title></path>", escape(&title));
             if round > 0 && a != b && labelled {
-                let (mx, my) = if loose[k] { curve_mid(lay.centre[*a], sizes[*a], lay.centre[*b], sizes[*b]) } else { midpoint(&lay.routes[k]) };
+                let (mx, my) = if next_below(*a, *b) { midpoint(&[lay.centre[*a], lay.centre[*b]]) } else { curve_mid(lay.centre[*a], sizes[*a], lay.centre[*b], sizes[*b]) };
                 let _ = write!(out, "<text class=\"edge-label round-{}\" x=\"{mx:.1}\" y=\"{my:.1}\">{} r{round}</text>", (round - 1) % 6 + 1, escape(&shorten(&cells.join(", "))));
             }
             out.push('\n');

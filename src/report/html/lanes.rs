@@ -2,34 +2,13 @@
 //! its thread's column, linked to its source line, with the values it read and wrote.
 
 use super::escape;
+use crate::verdict::TraceStep;
 use std::fmt::Write;
 
-/// One step of an interleaving, as the swimlanes draw it (the report's view of a verdict's
-/// trace).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LaneStep {
-    /// The thread instance that executed it.
-    pub thread: u32,
-    /// The function whose code it is.
-    pub function: String,
-    /// Source line (0: none).
-    pub line: u32,
-    /// Source column.
-    pub column: u32,
-    /// The action, as text.
-    pub action: String,
-    /// Values read and written (`x = 1`, `read y = 0`).
-    pub effects: Vec<String>,
-    /// The thread it created, if any.
-    pub created: Option<u32>,
-    /// The step at which the assertion fails.
-    pub fails: bool,
-}
-
 /// The swimlanes of one interleaving as an HTML table: a header cell `th.lane` per thread (in
-/// thread order), a row `tr.step` per step. `anchor` gives the id of a source line's element
-/// in the page, where there is one, so that a step links to its line.
-pub fn swimlanes(steps: &[LaneStep], anchor: &dyn Fn(u32) -> Option<String>) -> String {
+/// thread order), a row `tr.step` per step. `anchor` gives the id of the element of a source
+/// line (file name, line) in the page, where there is one, so that a step links to its line.
+pub fn swimlanes(steps: &[TraceStep], anchor: &dyn Fn(&str, u32) -> Option<String>) -> String {
     let mut threads: Vec<u32> = steps.iter().map(|s| s.thread).collect();
     threads.sort_unstable();
     threads.dedup();
@@ -49,7 +28,7 @@ pub fn swimlanes(steps: &[LaneStep], anchor: &dyn Fn(u32) -> Option<String>) -> 
             }
             out.push_str("<td class=\"act\">");
             let place = if s.line == 0 { String::from("(no line)") } else { format!("{}:{}", s.line, s.column) };
-            match anchor(s.line).filter(|_| s.line > 0) {
+            match anchor(&s.file, s.line).filter(|_| s.line > 0) {
                 Some(id) => {
                     let _ = write!(out, "<a class=\"at\" href=\"#{}\">{place}</a>", escape(&id));
                 }
@@ -57,15 +36,22 @@ pub fn swimlanes(steps: &[LaneStep], anchor: &dyn Fn(u32) -> Option<String>) -> 
                     let _ = write!(out, "<span class=\"at\">{place}</span>");
                 }
             }
-            let _ = write!(out, " <span class=\"fn\">{}</span><br><code>{}</code>", escape(&s.function), escape(&s.action));
-            if !s.effects.is_empty() {
+            let action = match s.loop_steps {
+                Some(n) => format!("a loop run to its exit ({n} steps)"),
+                None => s.action.clone(),
+            };
+            let _ = write!(out, "<br><code>{}</code>", escape(&action));
+            if !s.effects.is_empty() || !s.inputs.is_empty() {
                 out.push_str("<ul class=\"effects\">");
+                for e in &s.inputs {
+                    let _ = write!(out, "<li class=\"input\">input {}</li>", escape(e));
+                }
                 for e in &s.effects {
                     let _ = write!(out, "<li>{}</li>", escape(e));
                 }
                 out.push_str("</ul>");
             }
-            if let Some(c) = s.created {
+            for c in &s.created {
                 let _ = write!(out, "<div class=\"creates\">creates thread {c}</div>");
             }
             if s.fails {
@@ -83,17 +69,30 @@ pub fn swimlanes(steps: &[LaneStep], anchor: &dyn Fn(u32) -> Option<String>) -> 
 mod tests {
     use super::*;
 
-    fn step(thread: u32, line: u32, action: &str, effects: &[&str]) -> LaneStep {
-        LaneStep { thread, function: if thread == 0 { "main".into() } else { "worker".into() }, line, column: 5, action: action.into(), effects: effects.iter().map(|e| e.to_string()).collect(), created: None, fails: false }
+    fn step(thread: u32, line: u32, action: &str, effects: &[&str]) -> TraceStep {
+        TraceStep {
+            thread,
+            function: if thread == 0 { "main".into() } else { "worker".into() },
+            file: "a.c".into(),
+            line,
+            column: 5,
+            action: action.into(),
+            loop_steps: None,
+            created: Vec::new(),
+            inputs: Vec::new(),
+            effects: effects.iter().map(|e| e.to_string()).collect(),
+            fails: false,
+        }
     }
 
     #[test]
     fn one_lane_per_thread_and_each_step_in_its_own_lane() {
         let mut steps = vec![step(0, 22, "fork worker", &[]), step(0, 23, "fork worker", &[]), step(1, 15, "count = count + 1", &["read count = 0", "count = 1"]), step(2, 14, "assert(count == 0)", &["read count = 1"])];
-        steps[0].created = Some(1);
-        steps[1].created = Some(2);
+        steps[0].created = vec![1];
+        steps[1].created = vec![2];
+        steps[1].inputs = vec!["n = 3".into()];
         steps[3].fails = true;
-        let html = swimlanes(&steps, &|l| Some(format!("f0-L{l}")));
+        let html = swimlanes(&steps, &|f, l| (f == "a.c").then(|| format!("f0-L{l}")));
         assert_eq!(html.matches("<th class=\"lane\"").count(), 3, "{html}");
         assert_eq!(html.matches("<tr class=\"step").count(), 4);
         // Every row has one cell per lane; only the step's own lane holds its action.
@@ -104,14 +103,14 @@ mod tests {
         assert!(cells[0].contains("class=\"idle\"") && cells[1].contains("count = count + 1") && cells[2].contains("class=\"idle\""), "{row3}");
         assert!(row3.contains("<li>read count = 0</li><li>count = 1</li>"));
         assert!(html.contains("href=\"#f0-L15\">15:5</a>"));
-        assert!(html.contains("creates thread 2"));
+        assert!(html.contains("creates thread 2") && html.contains("<li class=\"input\">input n = 3</li>"));
         assert_eq!(html.matches("<tr class=\"step fails\"").count(), 1);
     }
 
     #[test]
     fn program_text_in_a_step_is_escaped_and_a_line_without_anchor_is_no_link() {
         let steps = vec![step(0, 3, "s = \"</script><b>\"", &["x = '<'"])];
-        let html = swimlanes(&steps, &|_| None);
+        let html = swimlanes(&steps, &|_, _| None);
         assert!(!html.contains("</script>") && !html.contains("<b>"), "{html}");
         assert!(html.contains("s = &quot;&lt;/script&gt;&lt;b&gt;&quot;"));
         assert!(!html.contains("href="));

@@ -29,7 +29,7 @@ pub struct Layout {
 }
 
 /// Horizontal gap between two boxes of a layer.
-const GAP_X: f64 = 28.0;
+const GAP_X: f64 = 64.0;
 /// Vertical gap between two layers.
 const GAP_Y: f64 = 56.0;
 /// Margin around the drawing.

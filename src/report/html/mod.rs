@@ -14,7 +14,6 @@ pub mod layout;
 
 use super::location;
 use crate::verdict::{AssertionVerdict, Outcome, Section, Status, Summary, TaskRun};
-use lanes::LaneStep;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -257,11 +256,6 @@ fn same_file(a: &str, b: &str) -> bool {
     a == b || matches!((std::fs::canonicalize(a), std::fs::canonicalize(b)), (Ok(x), Ok(y)) if x == y)
 }
 
-/// The view of a verdict's interleaving the swimlanes draw, when the verdict carries one.
-fn trace_of(_v: &AssertionVerdict) -> Option<Vec<LaneStep>> {
-    None
-}
-
 fn file_section(i: usize, run: &TaskRun) -> String {
     let r = &run.result;
     let mut out = String::new();
@@ -305,9 +299,10 @@ fn file_section(i: usize, run: &TaskRun) -> String {
         if v.status != Status::Violated {
             continue;
         }
-        if let Some(steps) = trace_of(v) {
+        if let Some(steps) = v.trace.as_ref().filter(|t| !t.is_empty()) {
             let _ = writeln!(out, "<div class=\"violation\" id=\"f{i}-trace-{k}\"><h3>Violation of <code>{}</code> at {}</h3>", escape(&v.text), escape(&v.id));
-            out.push_str(&lanes::swimlanes(&steps, &|l| line_id(l)));
+            let base = Path::new(&r.file).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            out.push_str(&lanes::swimlanes(steps, &|f, l| if f == base { line_id(l) } else { None }));
             out.push_str("</div>\n");
         }
     }
@@ -364,7 +359,7 @@ fn assertion_table(i: usize, verdicts: &[AssertionVerdict], on_line: &BTreeMap<u
         let engine = v.engine.map(|e| e.name()).unwrap_or("–");
         let bound = v.bound.map(|b| format!(" (bound {b})")).unwrap_or_default();
         let detail = v.detail.as_ref().map(|d| format!("<details><summary>detail</summary><pre>{}</pre></details>", escape(d))).unwrap_or_default();
-        let trace = if v.status == Status::Violated && trace_of(v).is_some() { format!(" <a href=\"#f{i}-trace-{k}\">interleaving</a>") } else { String::new() };
+        let trace = if v.status == Status::Violated && v.trace.as_ref().is_some_and(|t| !t.is_empty()) { format!(" <a href=\"#f{i}-trace-{k}\">interleaving</a>") } else { String::new() };
         let _ = writeln!(
             out,
             "<tr class=\"assertion verdict-{}\" id=\"f{i}-a{k}\" data-line=\"{}\"><td>{at}<br><code>{}</code></td><td><span class=\"badge verdict-{0}\">{}</span>{bound}</td><td class=\"engine\">{engine}</td><td>{}{trace}{detail}</td></tr>",
@@ -436,7 +431,19 @@ mod tests {
     use crate::verdict::{Decider, TaskResult};
 
     fn verdict(id: &str, text: &str, status: Status) -> AssertionVerdict {
-        AssertionVerdict { id: id.into(), text: text.into(), status, reason: "because <b>".into(), detail: None, bound: None, engine: Some(Decider::Bounded), unreachable: false, custom_rules: None }
+        AssertionVerdict {
+            id: id.into(),
+            text: text.into(),
+            status,
+            reason: "because <b>".into(),
+            detail: None,
+            bound: None,
+            engine: Some(Decider::Bounded),
+            unreachable: false,
+            custom_rules: None,
+            why: Default::default(),
+            trace: None,
+        }
     }
 
     fn run(file: &str, outcome: Outcome) -> TaskRun {
@@ -455,8 +462,23 @@ mod tests {
         let c = dir.join("a.c");
         std::fs::write(&c, "int main() {\n  char *s = \"</script><script>alert(1)</script>\";\n  assert(s);\n  assert(1); assert(2);\n}\n").unwrap();
         let file = c.display().to_string();
+        let mut violated = verdict(&format!("{file}:3:3"), "s", Status::Violated);
+        let step = |thread: u32, line: u32, fails: bool| crate::verdict::TraceStep {
+            thread,
+            function: "main".into(),
+            file: "a.c".into(),
+            line,
+            column: 3,
+            action: "s := \"</script>\"".into(),
+            loop_steps: None,
+            created: Vec::new(),
+            inputs: Vec::new(),
+            effects: vec!["write s = 1".into()],
+            fails,
+        };
+        violated.trace = Some(vec![step(0, 2, false), step(2, 4, false), step(1, 3, true)]);
         let vs = vec![
-            verdict(&format!("{file}:3:3"), "s", Status::Violated),
+            violated,
             verdict(&format!("{file}:4:3"), "1", Status::Safe),
             verdict(&format!("{file}:4:14"), "2", Status::Unknown),
             verdict("other.h:9:1", "x", Status::BoundedSafe),
@@ -468,6 +490,9 @@ mod tests {
         assert_eq!(page.matches("class=\"line has-assert verdict-violated\"").count(), 1);
         assert_eq!(page.matches("class=\"line has-assert verdict-unknown\"").count(), 1, "line 4 shows its worst verdict");
         assert_eq!(page.matches("</script>").count(), 2, "only the page's own two scripts close: {page}");
+        assert_eq!(page.matches("<th class=\"lane\"").count(), 3, "a lane per thread of the violation");
+        assert!(page.contains("<a class=\"at\" href=\"#f0-L4\">4:3</a>"), "steps link to their lines");
+        assert!(page.contains("<a href=\"#f0-trace-0\">interleaving</a>"));
         assert!(page.contains("&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;"));
         assert!(page.contains("data-verdicts=\"safe unknown violated\""));
         assert!(page.contains("data-verdicts=\"timeout\""));
