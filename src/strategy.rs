@@ -47,9 +47,16 @@ pub fn steps(opts: &engine::CheckOptions) -> Vec<Step> {
         // The fixed bound goes first: it is what the user asked for, and a bug it finds makes
         // the finite engine's budget (up to 5 s spent declining on the indexer) moot. The
         // finite engine then turns what the bound left `bounded-safe` into proofs where it can.
-        Some(b) => vec![step(EngineId::Coarsen, Phase::Run), step(EngineId::Bounded, Phase::Fixed(b)), step(EngineId::Finite, Phase::Run)],
         // Without the bounded search, the explicit-state search has the search budget.
-        None => vec![step(EngineId::Coarsen, Phase::Run), step(EngineId::Finite, Phase::Run), step(EngineId::Explore, Phase::Run)],
+        bound => {
+            let mut list = vec![step(EngineId::Coarsen, Phase::Run)];
+            list.extend(bound.map(|b| step(EngineId::Bounded, Phase::Fixed(b))));
+            list.push(step(EngineId::Finite, Phase::Run));
+            if !opts.runs(EngineId::Bounded) {
+                list.push(step(EngineId::Explore, Phase::Run));
+            }
+            list
+        }
     };
     list.into_iter().filter(|s| opts.runs(s.engine)).collect()
 }
@@ -193,5 +200,33 @@ fn withdraw_incomplete(prog: &Program, verdicts: &mut [AssertionVerdict]) {
         v.engine = None;
         v.unreachable = false;
         v.custom_rules = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Bound, CheckOptions};
+
+    fn names(opts: &CheckOptions) -> Vec<String> {
+        steps(opts).iter().map(|s| format!("{}:{:?}", s.engine.name(), s.phase)).collect()
+    }
+
+    #[test]
+    fn the_default_list_interleaves_the_finite_engine_with_deepening() {
+        let got = names(&CheckOptions::default());
+        let want = ["coarsen:Run", "bounded:StartBudget", "finite:Quick", "bounded:Sequential", "explore:Share(5)", "bounded:Rounds(1, 1)", "finite:Run", "bounded:Rounds(2, 64)", "explore:Rest"];
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn a_fixed_bound_is_another_list_and_engines_filter_it() {
+        let b = Some(Bound { unroll: 2, threads: 2 });
+        assert_eq!(names(&CheckOptions { bound: b, ..CheckOptions::default() }), ["coarsen:Run", "bounded:Fixed(Bound { unroll: 2, threads: 2 })", "finite:Run"]);
+        // Without the bounded search, the explicit-state search runs last on the whole budget.
+        let explore = CheckOptions { engines: vec![EngineId::Explore, EngineId::Coarsen], ..CheckOptions::default() };
+        assert_eq!(names(&explore), ["coarsen:Run", "explore:Run"]);
+        assert_eq!(names(&CheckOptions { bound: b, ..explore }), ["coarsen:Run", "explore:Run"]);
+        assert_eq!(names(&CheckOptions::coarsen_only()), ["coarsen:Run"]);
     }
 }

@@ -18,8 +18,8 @@ void *incrementer(void *arg) {
 }
 
 void *checker(void *arg) {
-    __VERIFIER_assert(c >= 0);
-    __VERIFIER_assert(c <= 0);
+    __VERIFIER_assert(c >= 0); // expect: safe [coarsen]
+    __VERIFIER_assert(c <= 0); // expect: violated
     return 0;
 }
 

@@ -13,7 +13,7 @@ int count = 0;
 
 void *worker(void *arg) {
     pthread_mutex_lock(&m);
-    __VERIFIER_assert(count == 0);
+    __VERIFIER_assert(count == 0); // expect: safe [coarsen]
     count = count + 1;
     count = count - 1;
     pthread_mutex_unlock(&m);

@@ -45,7 +45,7 @@ void *consumer(void *arg) {
         pthread_mutex_unlock(&lock1);
     }
     counter--;
-    __VERIFIER_assert(counter >= 0);
+    __VERIFIER_assert(counter >= 0); // expect: safe [coarsen]
     pthread_mutex_unlock(&lock1);
     return 0;
 }

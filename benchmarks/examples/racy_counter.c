@@ -11,7 +11,7 @@ extern void __VERIFIER_assert(int cond);
 int count = 0;
 
 void *worker(void *arg) {
-    __VERIFIER_assert(count == 0);
+    __VERIFIER_assert(count == 0); // expect: violated
     count = count + 1;
     count = count - 1;
     return 0;

@@ -16,9 +16,11 @@ fn program(name: &str) -> Program {
     load(&common::repo(&path), &FrontendOptions::default()).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
-/// Verdicts without a bound (COARSEN alone) and with `--bound k`.
+/// Verdicts by the default strategy and with `--bound k`, on a 20 s search budget (a third of
+/// the default: what these programs decide, they decide in a few seconds, and an undecided
+/// one would otherwise spend a minute per bound).
 fn verdicts(p: &Program, bound: Option<u32>) -> Vec<AssertionVerdict> {
-    let opts = CheckOptions { bound: bound.map(|k| Bound { unroll: k, threads: k }), ..CheckOptions::default() };
+    let opts = CheckOptions { bound: bound.map(|k| Bound { unroll: k, threads: k }), search_time: 20.0, ..CheckOptions::default() };
     check_program(p, &opts).verdicts
 }
 
@@ -264,7 +266,10 @@ fn func_is_a_string_and_pthread_self_an_approximation() {
 }
 
 #[test]
-fn an_undefined_function_writes_every_object_whose_address_it_can_reach() {
+fn slow_an_undefined_function_writes_every_object_whose_address_it_can_reach() {
+    if !common::slow("an_undefined_function_writes_every_object_whose_address_it_can_reach") {
+        return;
+    }
     // Through a pointer field, an integer, a structure passed by value, a callback, the
     // rest of the object around a member or element, an address kept by an earlier call
     // (in the same thread, another thread, or a local), and a pointer it returns.

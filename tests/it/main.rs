@@ -16,6 +16,7 @@ mod datalog_cli;
 mod docs_and_tables;
 mod drivers;
 mod entry_points;
+mod expect;
 mod explore;
 mod facts_dump;
 mod finite;

@@ -22,6 +22,8 @@ fn synthetic() -> Vec<TaskRun> {
         engine: None,
         unreachable: false,
         custom_rules: None,
+        why: Default::default(),
+        trace: None,
     };
     let run =
         |file: &str, outcome: Outcome| TaskRun { result: TaskResult { file: file.into(), outcome, seconds: 0.5, sections: Vec::new(), artifacts: Default::default() }, peak_memory_mb: Some(12.0) };
@@ -98,7 +100,19 @@ fn sarif_of_every_outcome_validates_and_locates_results() {
 
 #[test]
 fn sarif_from_the_command_line_validates() {
-    let out = duet(&["check", "--engines", "coarsen", "--format", "sarif", "tests/programs/", "tests/bad_input/syntax_error.c", "tests/bad_input/unsupported.c"]);
+    let out = duet(&[
+        "check",
+        "--engines",
+        "coarsen",
+        "--format",
+        "sarif",
+        "tests/programs/verdict_words/",
+        "tests/programs/entry/",
+        "tests/programs/witness/",
+        "benchmarks/examples/",
+        "tests/bad_input/syntax_error.c",
+        "tests/bad_input/unsupported.c",
+    ]);
     let (stdout, stderr) = texts(&out);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     let log = assert_valid_sarif(&stdout);

@@ -10,6 +10,6 @@ int main(void) {
     do { k--; if (k == 3) continue; if (k < 0) goto out; } while (k > 0);
 out:
     r = (k > 0 && r > 1) ? r : -r;
-    __VERIFIER_assert(r != 5 || k);
+    __VERIFIER_assert(r != 5 || k); // expect: safe
     return 0;
 }

@@ -13,7 +13,7 @@ int main(void) {
     pthread_create(&t$0, 0, P0, 0);
     pthread_join(t$0, 0);
     main$guard = y$w_buff0 == 1 && strlen("a$b") == 3 && "a$b"[1] == '$';
-    __VERIFIER_assert(main$guard);
-    __VERIFIER_assert(!main$guard);
+    __VERIFIER_assert(main$guard); // expect: safe
+    __VERIFIER_assert(!main$guard); // expect: violated
     return 0;
 }

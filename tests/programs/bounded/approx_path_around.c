@@ -25,7 +25,7 @@ void *setter(void *arg) {
 
 void *checker(void *arg) {
     if (!((a == 0 && b == 0) || (a == 1 && b == -1)))
-        reach_error();
+        reach_error(); // expect: violated
     return NULL;
 }
 

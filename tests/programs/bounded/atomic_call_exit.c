@@ -20,7 +20,7 @@ int is_empty(void) {
 }
 
 void __VERIFIER_atomic_check(void) {
-    assert(!is_empty());
+    assert(!is_empty()); // expect: holds
 }
 
 void *pusher(void *arg) {

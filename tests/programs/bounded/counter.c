@@ -42,6 +42,6 @@ int main(void) {
 #if N >= 4
     pthread_join(t4, 0);
 #endif
-    assert(counter == N);
+    assert(counter == N); // expect: violated
     return 0;
 }

@@ -9,7 +9,7 @@ void *t(void *arg) {
     int x[2];
     gp = &x[0];
     if (x[1] == 5)
-        reach_error();
+        reach_error(); // expect: violated
     return 0;
 }
 int main(void) {

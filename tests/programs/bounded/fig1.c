@@ -28,6 +28,6 @@ int main(void) {
     pthread_create(&t2, 0, t, 0);
     pthread_join(t1, 0);
     pthread_join(t2, 0);
-    assert(x == 3);
+    assert(x == 3); // expect: violated
     return 0;
 }

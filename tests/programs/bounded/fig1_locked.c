@@ -31,6 +31,6 @@ int main(void) {
     pthread_create(&t2, 0, t, 0);
     pthread_join(t1, 0);
     pthread_join(t2, 0);
-    assert(x == 3);
+    assert(x == 3); // expect: safe
     return 0;
 }

@@ -14,7 +14,7 @@ int main(void) {
         reach_error();
 #else
     if (b < a)
-        reach_error();
+        reach_error(); // expect: bounded-safe
 #endif
     return 0;
 }

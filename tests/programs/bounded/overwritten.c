@@ -55,7 +55,7 @@ int main(void) {
 #else
     if (flag == 1) {
         int v = x;
-        assert(v == 2);
+        assert(v == 2); // expect: safe
     }
 #endif
     return 0;

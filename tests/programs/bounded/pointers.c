@@ -23,7 +23,7 @@ int main(void) {
     p1 = p2 = &g;
     pthread_create(&id, 0, t, &local);
     pthread_mutex_lock(&m);
-    assert(local == 0 || *p2 == 0);
+    assert(local == 0 || *p2 == 0); // expect: violated
     pthread_mutex_unlock(&m);
     pthread_join(id, 0);
     return 0;

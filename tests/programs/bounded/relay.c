@@ -44,7 +44,7 @@ void *last(void *x) {
 #else
 void *last(void *x) {
     if (s3 == 1)
-        reach_error();
+        reach_error(); // expect: violated
     return 0;
 }
 #endif

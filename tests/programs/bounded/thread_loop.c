@@ -18,6 +18,6 @@ int main(void) {
     pthread_t ids[1000];
     for (int i = 0; i < 1000; i++)
         pthread_create(&ids[i], 0, inc, 0);
-    assert(c <= 1);
+    assert(c <= 1); // expect: violated
     return 0;
 }

@@ -3,3 +3,4 @@
 int ready;
 void init(void) { ready = 0; }
 void check_ready(void) { assert(ready == 0); }
+// expect-error: no `main` function

@@ -20,3 +20,4 @@ int main(void) {
     while (__VERIFIER_nondet_int()) pthread_create(&t, 0, worker, 0);
     return 0;
 }
+// PARAM: --engines coarsen

@@ -15,3 +15,4 @@ int main(void) {
     y = 2;
     return 0;
 }
+// PARAM: --engines coarsen

@@ -31,3 +31,4 @@ int main(void) {
     }
     return 0;
 }
+// PARAM: --engines coarsen

@@ -16,3 +16,4 @@ int main(void) {
     __VERIFIER_assert(c == 0); // expect: safe
     return 0;
 }
+// PARAM: --engines coarsen

@@ -26,3 +26,4 @@ int main(void) {
     while (__VERIFIER_nondet_int()) pthread_create(&t, 0, grow, 0);
     return 0;
 }
+// PARAM: --engines coarsen

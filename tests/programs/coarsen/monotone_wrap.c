@@ -24,3 +24,4 @@ int main(void) {
     pthread_t t;
     while (1) pthread_create(&t, 0, thr1, 0);
 }
+// PARAM: --engines coarsen

@@ -18,3 +18,4 @@ int main(void) {
     pthread_create(&b, 0, t, 0);
     return 0;
 }
+// PARAM: --engines coarsen

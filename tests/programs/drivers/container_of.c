@@ -42,13 +42,13 @@ int main(void)
     pthread_t t1, t2;
     pthread_mutex_init(&mydev.lock, 0);
     mydev.dev.id = 7;
-    assert(container_of(&mydev.dev, struct my_dev, dev) == &mydev); /* HOLDS */
-    assert(container_of_old(&mydev.dev, struct my_dev, dev)->dev.id == 7); /* HOLDS */
+    assert(container_of(&mydev.dev, struct my_dev, dev) == &mydev); /* HOLDS */ // expect: holds
+    assert(container_of_old(&mydev.dev, struct my_dev, dev)->dev.id == 7); /* HOLDS */ // expect: holds
     pthread_create(&t1, 0, worker, &mydev.dev);
     pthread_create(&t2, 0, worker, &mydev.dev);
     pthread_join(t1, 0);
     pthread_join(t2, 0);
-    assert(mydev.counter == 2); /* HOLDS */
-    assert(mydev.racy == 2); /* FAILS */
+    assert(mydev.counter == 2); /* HOLDS */ // expect: holds
+    assert(mydev.racy == 2); /* FAILS */ // expect: violated
     return 0;
 }

@@ -39,14 +39,14 @@ int main(void)
 {
     pthread_t t;
     int rc = init();
-    assert(rc == 0); /* HOLDS */
-    assert(nvram_ready == 1 && nvram_size == 128); /* HOLDS */
+    assert(rc == 0); /* HOLDS */ // expect: holds
+    assert(nvram_ready == 1 && nvram_size == 128); /* HOLDS */ // expect: holds
     pthread_create(&t, 0, swap_probe, 0);
     rc = probe();
-    assert(rc == 0 || rc == -19); /* HOLDS */
-    assert(rc == 0); /* FAILS */
+    assert(rc == 0 || rc == -19); /* HOLDS */ // expect: holds
+    assert(rc == 0); /* FAILS */ // expect: violated
     pthread_join(t, 0);
     cleanup();
-    assert(nvram_ready == 0); /* HOLDS */
+    assert(nvram_ready == 0); /* HOLDS */ // expect: holds
     return 0;
 }

@@ -59,16 +59,16 @@ int main(void)
     regs.count = 17;
     m->len = 4;
     m->data[1] = 'x';
-    assert(k == 9); /* HOLDS */
-    assert(likely(config.vals[2] == 5) && config.vals[0] == 0); /* HOLDS */
-    assert(c == 1 || c == 2); /* HOLDS */
-    assert(w.i == 5); /* HOLDS */
-    assert(regs.ctrl == 1 && regs.count == 17); /* HOLDS */
-    assert(m->data[1] == 'x' && p->id == 7 && p->range.hi == 0); /* HOLDS */
+    assert(k == 9); /* HOLDS */ // expect: holds
+    assert(likely(config.vals[2] == 5) && config.vals[0] == 0); /* HOLDS */ // expect: holds
+    assert(c == 1 || c == 2); /* HOLDS */ // expect: holds
+    assert(w.i == 5); /* HOLDS */ // expect: holds
+    assert(regs.ctrl == 1 && regs.count == 17); /* HOLDS */ // expect: holds
+    assert(m->data[1] == 'x' && p->id == 7 && p->range.hi == 0); /* HOLDS */ // expect: holds
     pthread_create(&t, 0, bump, 0);
     shared_counter++;
     pthread_join(t, 0);
-    assert(shared_counter == 2); /* FAILS */
+    assert(shared_counter == 2); /* FAILS */ // expect: violated
     asm volatile("" ::: "memory");
     return 0;
 }

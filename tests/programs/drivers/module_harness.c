@@ -33,7 +33,7 @@ static void *reader(void *arg)
 {
     pthread_mutex_lock(&mod_lock);
     users++;
-    assert(registered == 1); /* HOLDS */
+    assert(registered == 1); /* HOLDS */ // expect: holds
     users--;
     pthread_mutex_unlock(&mod_lock);
     stats++;
@@ -51,8 +51,8 @@ int main(void)
         pthread_create(&t, 0, reader, 0);
     }
     pthread_mutex_lock(&mod_lock);
-    assert(users == 0); /* HOLDS */
+    assert(users == 0); /* HOLDS */ // expect: holds
     pthread_mutex_unlock(&mod_lock);
-    assert(stats == 0); /* FAILS */
+    assert(stats == 0); /* FAILS */ // expect: violated
     return 0;
 }

@@ -33,7 +33,7 @@ static int dev_read(struct file *f, int n)
     int v;
     pthread_mutex_lock(&dev_lock);
     v = data;
-    assert(v == data); /* HOLDS */
+    assert(v == data); /* HOLDS */ // expect: holds
     pthread_mutex_unlock(&dev_lock);
     return v + n;
 }
@@ -64,8 +64,8 @@ static void *whoop_wrapper_read(void *arg)
 static void *whoop_wrapper_write(void *arg)
 {
     int r = fops.write(&file1, 5);
-    assert(r == 5); /* HOLDS */
-    assert(unlocked_writes == 5); /* FAILS */
+    assert(r == 5); /* HOLDS */ // expect: holds
+    assert(unlocked_writes == 5); /* FAILS */ // expect: violated
     return 0;
 }
 
@@ -80,12 +80,12 @@ int main(void)
     pthread_t t[3];
     void *(*entries[3])(void *) = { whoop_wrapper_read, whoop_wrapper_write, whoop_wrapper_write2 };
     int i;
-    assert(fops.release == 0); /* HOLDS */
-    assert(fops.open(&file0) == 0); /* HOLDS */
+    assert(fops.release == 0); /* HOLDS */ // expect: holds
+    assert(fops.open(&file0) == 0); /* HOLDS */ // expect: holds
     for (i = 0; i < 3; i++)
         pthread_create(&t[i], 0, entries[i], 0);
     for (i = 0; i < 3; i++)
         pthread_join(t[i], 0);
-    assert(opened == 1); /* HOLDS */
+    assert(opened == 1); /* HOLDS */ // expect: holds
     return 0;
 }

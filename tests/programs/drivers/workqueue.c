@@ -69,9 +69,9 @@ int main(void)
     pthread_create(&tm, 0, timer_thread, &dev.timer);
     pthread_join(w1, 0);
     pthread_join(w2, 0);
-    assert(dev.events == 2); /* HOLDS */
-    assert(dev.ticks == 0); /* FAILS */
+    assert(dev.events == 2); /* HOLDS */ // expect: holds
+    assert(dev.ticks == 0); /* FAILS */ // expect: violated
     pthread_join(tm, 0);
-    assert(dev.ticks == 3); /* HOLDS */
+    assert(dev.ticks == 3); /* HOLDS */ // expect: holds
     return 0;
 }

@@ -8,3 +8,6 @@ int main(void) {
     __VERIFIER_assert(n == 4);
     return 0;
 }
+// The line marker names ilp32.c: the assertions are reported at its lines.
+// expect at ilp32.c:6: safe
+// expect at ilp32.c:7: safe

@@ -6,3 +6,5 @@ int main(void) {
     __VERIFIER_assert(sizeof(void *) == 8);
     return 0;
 }
+// The line marker names lp64.c: the assertion is reported at its line.
+// expect at lp64.c:5: safe

@@ -17,16 +17,17 @@ static int my_open(void) {
 }
 
 static int my_release(void) {
-    __VERIFIER_assert(opened == 0); // fails once `my_open` has run
+    __VERIFIER_assert(opened == 0); // expect: violated (fails once `my_open` has run)
     return 0;
 }
 
 void reset(void) {
     resets = resets + 1;
-    __VERIFIER_assert(resets <= 1); // fails with two concurrent resets
+    __VERIFIER_assert(resets <= 1); // expect: violated (fails with two concurrent resets)
 }
 
 static const struct file_operations fops = {
     .open = my_open,
     .release = my_release,
 };
+// PARAM: --no-whole-program --parameterized

@@ -10,7 +10,7 @@ void init(void) { busy = 0; }
 
 static void teardown(void) {
     busy = busy + 1;
-    __VERIFIER_assert(busy == 1);
+    __VERIFIER_assert(busy == 1); // expect: safe
     busy = busy - 1;
 }
 
@@ -20,3 +20,4 @@ int drv_release(void) {
     pthread_mutex_unlock(&lock);
     return 0;
 }
+// PARAM: --no-whole-program --parameterized

@@ -19,7 +19,8 @@ int drv_open(void) {
 
 int drv_close(void) {
     closing = closing + 1;
-    __VERIFIER_assert(closing == 1); // fails with two concurrent closes
+    __VERIFIER_assert(closing == 1); // expect: violated (fails with two concurrent closes)
     closing = closing - 1;
     return 0;
 }
+// PARAM: --no-whole-program

@@ -37,6 +37,7 @@ int main(void) {
     __VERIFIER_atomic_begin();
     int big_j = j >= 26;
     __VERIFIER_atomic_end();
-    assert(!big_i && !big_j);
+    assert(!big_i && !big_j); // expect: fails
     return 0;
 }
+// PARAM: --search-time 2

@@ -36,6 +36,6 @@ int main(void) {
     __VERIFIER_atomic_begin();
     int big_j = j >= 27;
     __VERIFIER_atomic_end();
-    assert(!big_i && !big_j);
+    assert(!big_i && !big_j); // expect: holds
     return 0;
 }

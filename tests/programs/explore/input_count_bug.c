@@ -20,7 +20,7 @@ void *worker(void *arg) {
 
 void *checker(void *arg) {
     pthread_mutex_lock(&m);
-    assert(done < n);
+    assert(done < n); // expect: violated [explore]
     pthread_mutex_unlock(&m);
     return 0;
 }

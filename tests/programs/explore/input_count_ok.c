@@ -18,7 +18,7 @@ void *worker(void *arg) {
 
 void *checker(void *arg) {
     pthread_mutex_lock(&m);
-    assert(done <= n);
+    assert(done <= n); // expect: holds
     pthread_mutex_unlock(&m);
     return 0;
 }
@@ -33,3 +33,4 @@ int main(void) {
         pthread_create(&w[i], 0, worker, 0);
     return 0;
 }
+// PARAM: --search-time 2

@@ -10,7 +10,7 @@ void *bump(void *arg) {
     int x = c;
     c = x + 1;
     int y = c;
-    assert(y > x);
+    assert(y > x); // expect: fails
     return 0;
 }
 

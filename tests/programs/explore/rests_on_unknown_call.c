@@ -16,6 +16,6 @@ int main(void) {
     pthread_t a;
     pthread_create(&a, 0, set, 0);
     pthread_join(a, 0);
-    assert(flag != 1);
+    assert(flag != 1); // expect: fails
     return 0;
 }

@@ -27,7 +27,7 @@ void worker(int me) {
             }
         }
         inside = inside + 1;
-        assert(inside == 1);
+        assert(inside == 1); // expect: holds (proved by default with a larger budget: finite.rs)
         inside = inside - 1;
         number[me] = 0;
     }
@@ -42,3 +42,4 @@ int main(void) {
     pthread_create(&b, 0, t1, 0);
     return 0;
 }
+// PARAM: --search-time 2

@@ -27,7 +27,7 @@ void worker(int me) {
             }
         }
         inside = inside + 1;
-        assert(inside == 1);
+        assert(inside == 1); // expect: fails
         inside = inside - 1;
         number[me] = 0;
     }

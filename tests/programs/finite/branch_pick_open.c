@@ -16,7 +16,7 @@ int main(void) {
     pthread_t t;
     pthread_create(&t, 0, a, 0);
     if (__VERIFIER_nondet_int()) {
-        assert(g == 0);
+        assert(g == 0); // expect: violated
     } else {
         g = 2;
     }

@@ -14,7 +14,7 @@ void *a(void *arg) {
 
 void *b(void *arg) {
     if (flag) {
-        assert(g == 0);
+        assert(g == 0); // expect: violated
     }
     return 0;
 }

@@ -28,6 +28,6 @@ int main(void) {
         v = x;
         pthread_mutex_unlock(&m);
     } while (v < 2);
-    assert(v == 2);
+    assert(v == 2); // expect: safe
     return 0;
 }

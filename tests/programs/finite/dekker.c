@@ -15,7 +15,7 @@ void *t0(void *arg) {
             }
         }
         inside = inside + 1;
-        assert(inside == 1);
+        assert(inside == 1); // expect: holds
         inside = inside - 1;
         turn = 1;
         want0 = 0;
@@ -34,7 +34,7 @@ void *t1(void *arg) {
             }
         }
         inside = inside + 1;
-        assert(inside == 1);
+        assert(inside == 1); // expect: holds
         inside = inside - 1;
         turn = 0;
         want1 = 0;

@@ -15,7 +15,7 @@ void *t0(void *arg) {
             }
         }
         inside = inside + 1;
-        assert(inside == 1);
+        assert(inside == 1); // expect: fails
         inside = inside - 1;
         turn = 1;
         want0 = 0;
@@ -26,7 +26,7 @@ void *t0(void *arg) {
 void *t1(void *arg) {
     while (1) {
         inside = inside + 1;
-        assert(inside == 1);
+        assert(inside == 1); // expect: fails
         inside = inside - 1;
         turn = 0;
     }

@@ -13,7 +13,7 @@ void *t0(void *arg) {
         while (victim[l] == 0 && (level[1] >= l || level[2] >= l)) {}
     }
     inside = inside + 1;
-    assert(inside == 1);
+    assert(inside == 1); // expect: fails
     inside = inside - 1;
     level[0] = 0;
     return 0;
@@ -26,7 +26,7 @@ void *t1(void *arg) {
         while (victim[l] == 1 && (level[0] >= l || level[2] >= l)) {}
     }
     inside = inside + 1;
-    assert(inside == 1);
+    assert(inside == 1); // expect: fails
     inside = inside - 1;
     level[1] = 0;
     return 0;
@@ -39,7 +39,7 @@ void *t2(void *arg) {
         while (victim[l] == 2 && level[0] >= l && level[1] >= l) {}
     }
     inside = inside + 1;
-    assert(inside == 1);
+    assert(inside == 1); // expect: fails
     inside = inside - 1;
     level[2] = 0;
     return 0;
@@ -52,3 +52,4 @@ int main(void) {
     pthread_create(&t[2], 0, t2, 0);
     return 0;
 }
+// PARAM: --search-time 2

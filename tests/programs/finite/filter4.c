@@ -11,7 +11,7 @@ void *t0(void *arg) {
         while (victim[l] == 0 && (level[1] >= l || level[2] >= l || level[3] >= l)) {}
     }
     inside = inside + 1;
-    assert(inside == 1);
+    assert(inside == 1); // expect: holds
     inside = inside - 1;
     level[0] = 0;
     return 0;
@@ -24,7 +24,7 @@ void *t1(void *arg) {
         while (victim[l] == 1 && (level[0] >= l || level[2] >= l || level[3] >= l)) {}
     }
     inside = inside + 1;
-    assert(inside == 1);
+    assert(inside == 1); // expect: holds
     inside = inside - 1;
     level[1] = 0;
     return 0;
@@ -37,7 +37,7 @@ void *t2(void *arg) {
         while (victim[l] == 2 && (level[0] >= l || level[1] >= l || level[3] >= l)) {}
     }
     inside = inside + 1;
-    assert(inside == 1);
+    assert(inside == 1); // expect: holds
     inside = inside - 1;
     level[2] = 0;
     return 0;
@@ -50,7 +50,7 @@ void *t3(void *arg) {
         while (victim[l] == 3 && (level[0] >= l || level[1] >= l || level[2] >= l)) {}
     }
     inside = inside + 1;
-    assert(inside == 1);
+    assert(inside == 1); // expect: holds
     inside = inside - 1;
     level[3] = 0;
     return 0;
@@ -64,3 +64,4 @@ int main(void) {
     pthread_create(&t[3], 0, t3, 0);
     return 0;
 }
+// PARAM: --search-time 2

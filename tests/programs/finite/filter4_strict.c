@@ -12,7 +12,7 @@ void *t0(void *arg) {
         while (victim[l] == 0 && (level[1] > l || level[2] > l || level[3] > l)) {}
     }
     inside = inside + 1;
-    assert(inside == 1);
+    assert(inside == 1); // expect: fails
     inside = inside - 1;
     level[0] = 0;
     return 0;
@@ -25,7 +25,7 @@ void *t1(void *arg) {
         while (victim[l] == 1 && (level[0] >= l || level[2] >= l || level[3] >= l)) {}
     }
     inside = inside + 1;
-    assert(inside == 1);
+    assert(inside == 1); // expect: fails
     inside = inside - 1;
     level[1] = 0;
     return 0;
@@ -38,7 +38,7 @@ void *t2(void *arg) {
         while (victim[l] == 2 && (level[0] >= l || level[1] >= l || level[3] >= l)) {}
     }
     inside = inside + 1;
-    assert(inside == 1);
+    assert(inside == 1); // expect: fails
     inside = inside - 1;
     level[2] = 0;
     return 0;
@@ -51,7 +51,7 @@ void *t3(void *arg) {
         while (victim[l] == 3 && (level[0] >= l || level[1] >= l || level[2] >= l)) {}
     }
     inside = inside + 1;
-    assert(inside == 1);
+    assert(inside == 1); // expect: fails
     inside = inside - 1;
     level[3] = 0;
     return 0;
@@ -65,3 +65,4 @@ int main(void) {
     pthread_create(&t[3], 0, t3, 0);
     return 0;
 }
+// PARAM: --search-time 2

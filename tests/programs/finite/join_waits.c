@@ -29,6 +29,6 @@ int main(void) {
   g = g + 1;
   pthread_mutex_unlock(&m);
   pthread_join(t, 0);
-  if (g != EXPECTED) { reach_error(); abort(); }
+  if (g != EXPECTED) { reach_error(); abort(); } // expect: holds
   return 0;
 }

@@ -3,3 +3,4 @@
 #define SECOND_THREAD
 #define EXPECTED 3
 #include "join_waits.c"
+// expect at join_waits.c:32: fails (the unjoined thread may not have run)

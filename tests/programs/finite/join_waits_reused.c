@@ -3,3 +3,4 @@
 #define HANDLE_REUSED
 #define EXPECTED 3
 #include "join_waits.c"
+// expect at join_waits.c:32: fails (the join waits for the second thread only)

@@ -12,7 +12,7 @@ void __VERIFIER_atomic_release(void) { lck = 0; }
 void *worker(void *arg) {
     __VERIFIER_atomic_acquire();
     count = count + 1;
-    assert(count < 3);
+    assert(count < 3); // expect: fails
     __VERIFIER_atomic_release();
     return 0;
 }

@@ -18,7 +18,7 @@ void *t0(void *arg) {
         while (flag1 == 1 && turn == 1) {}
     }
     inside = inside + 1;
-    assert(inside == 1);
+    assert(inside == 1); // expect: holds
     inside = inside - 1;
     flag0 = 0;
     return 0;
@@ -31,7 +31,7 @@ void *t1(void *arg) {
         while (flag0 == 1 && turn == 0) {}
     }
     inside = inside + 1;
-    assert(inside == 1);
+    assert(inside == 1); // expect: holds
     inside = inside - 1;
     flag1 = 0;
     return 0;

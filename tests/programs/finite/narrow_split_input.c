@@ -19,7 +19,7 @@ void *worker(void *arg) {
     int other = 1 - me;
 #endif
     turn = other;
-    assert(me + other == 1);
+    assert(me + other == 1); // expect: holds
     return 0;
 }
 

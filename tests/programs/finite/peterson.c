@@ -9,7 +9,7 @@ void *t0(void *arg) {
         turn = 1;
         while (flag1 == 1 && turn == 1) {}
         inside = inside + 1;
-        assert(inside == 1);
+        assert(inside == 1); // expect: safe
         inside = inside - 1;
         flag0 = 0;
     }
@@ -22,7 +22,7 @@ void *t1(void *arg) {
         turn = 0;
         while (flag0 == 1 && turn == 0) {}
         inside = inside + 1;
-        assert(inside == 1);
+        assert(inside == 1); // expect: safe
         inside = inside - 1;
         flag1 = 0;
     }

@@ -10,7 +10,7 @@ void *t0(void *arg) {
         turn = 0;
         while (flag1 == 1 && turn == 1) {}
         inside = inside + 1;
-        assert(inside == 1);
+        assert(inside == 1); // expect: fails
         inside = inside - 1;
         flag0 = 0;
     }
@@ -23,7 +23,7 @@ void *t1(void *arg) {
         turn = 1;
         while (flag0 == 1 && turn == 0) {}
         inside = inside + 1;
-        assert(inside == 1);
+        assert(inside == 1); // expect: fails
         inside = inside - 1;
         flag1 = 0;
     }

@@ -14,7 +14,7 @@ void *worker(void *arg) {
     for (int r = 0; r < 2; r++) {
         __VERIFIER_atomic_acquire();
         inside = inside + 1;
-        assert(inside == 1);
+        assert(inside == 1); // expect: holds
         inside = inside - 1;
         __VERIFIER_atomic_release();
     }

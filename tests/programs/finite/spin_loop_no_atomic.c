@@ -9,7 +9,7 @@ void *worker(void *arg) {
     while (lck != 0) {}
     lck = 1;
     inside = inside + 1;
-    assert(inside == 1);
+    assert(inside == 1); // expect: fails
     inside = inside - 1;
     lck = 0;
     return 0;

@@ -20,7 +20,7 @@ void worker(int me) {
             while (flag[other] >= 2) {}
         }
         inside = inside + 1;
-        assert(inside == 1);
+        assert(inside == 1); // expect: holds (proved by default with a larger budget: finite.rs)
         inside = inside - 1;
         if (me == 0) {
             // One read per test: `flag[other] == 2 || flag[other] == 3` reads twice, and a
@@ -41,3 +41,4 @@ int main(void) {
     pthread_create(&b, 0, t1, 0);
     return 0;
 }
+// PARAM: --search-time 2

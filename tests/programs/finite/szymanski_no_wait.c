@@ -20,7 +20,7 @@ void worker(int me) {
             /* does not wait for the lower thread */
         }
         inside = inside + 1;
-        assert(inside == 1);
+        assert(inside == 1); // expect: fails
         inside = inside - 1;
         if (me == 0) {
             while (flag[other] == 2 || flag[other] == 3) {}

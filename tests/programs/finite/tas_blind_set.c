@@ -14,7 +14,7 @@ int __VERIFIER_atomic_tas(void) {
 void *blind(void *arg) {
     lck = 1;
     inside = inside + 1;
-    assert(inside == 1);
+    assert(inside == 1); // expect: fails
     inside = inside - 1;
     lck = 0;
     return 0;
@@ -23,12 +23,12 @@ void *blind(void *arg) {
 void *thr(void *arg) {
     while (__VERIFIER_atomic_tas()) {}
     inside = inside + 1;
-    assert(inside == 1);
+    assert(inside == 1); // expect: fails
     inside = inside - 1;
     lck = 0;
     while (__VERIFIER_atomic_tas()) {}
     inside = inside + 1;
-    assert(inside == 1);
+    assert(inside == 1); // expect: fails
     inside = inside - 1;
     lck = 0;
     return 0;

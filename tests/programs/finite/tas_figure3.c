@@ -16,12 +16,12 @@ int __VERIFIER_atomic_tas(void) {
 void *thr(void *arg) {
     while (__VERIFIER_atomic_tas()) {}
     inside = inside + 1;
-    assert(inside == 1);
+    assert(inside == 1); // expect: safe
     inside = inside - 1;
     lck = 0;
     while (__VERIFIER_atomic_tas()) {}
     inside = inside + 1;
-    assert(inside == 1);
+    assert(inside == 1); // expect: safe
     inside = inside - 1;
     lck = 0;
     return 0;

@@ -14,12 +14,12 @@ int __VERIFIER_atomic_tas(void) {
 void *thr(void *arg) {
     __VERIFIER_atomic_tas();
     inside = inside + 1;
-    assert(inside == 1);
+    assert(inside == 1); // expect: fails
     inside = inside - 1;
     lck = 0;
     while (__VERIFIER_atomic_tas()) {}
     inside = inside + 1;
-    assert(inside == 1);
+    assert(inside == 1); // expect: fails
     inside = inside - 1;
     lck = 0;
     return 0;

@@ -14,12 +14,12 @@ int tas(void) {
 void *thr(void *arg) {
     while (tas()) {}
     inside = inside + 1;
-    assert(inside == 1);
+    assert(inside == 1); // expect: fails
     inside = inside - 1;
     lck = 0;
     while (tas()) {}
     inside = inside + 1;
-    assert(inside == 1);
+    assert(inside == 1); // expect: fails
     inside = inside - 1;
     lck = 0;
     return 0;

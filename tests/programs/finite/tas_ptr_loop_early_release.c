@@ -20,7 +20,7 @@ void *worker(void *arg) {
             __VERIFIER_atomic_swap_in(&busy, &got);
         }
         count = count + 1;
-        assert(count == 1);
+        assert(count == 1); // expect: fails
         busy = 0;
         count = count - 1;
     }

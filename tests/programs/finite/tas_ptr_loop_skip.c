@@ -21,7 +21,7 @@ void *worker(void *arg) {
             __VERIFIER_atomic_swap_in(&busy, &got);
         }
         count = count + 1;
-        assert(count == 1);
+        assert(count == 1); // expect: fails
         count = count - 1;
         busy = 0;
     }

@@ -20,7 +20,7 @@ void *worker(void *arg) {
             swap_in(&busy, &got);
         }
         count = count + 1;
-        assert(count == 1);
+        assert(count == 1); // expect: fails
         count = count - 1;
         busy = 0;
     }

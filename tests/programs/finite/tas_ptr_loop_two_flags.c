@@ -23,7 +23,7 @@ void *worker(void *arg) {
             __VERIFIER_atomic_swap_in(flag, &got);
         }
         count = count + 1;
-        assert(count == 1);
+        assert(count == 1); // expect: fails
         count = count - 1;
         *flag = 0;
     }

@@ -12,7 +12,7 @@ int __VERIFIER_atomic_tas(void) {
 
 void *skipper(void *arg) {
     inside = inside + 1;
-    assert(inside == 1);
+    assert(inside == 1); // expect: fails
     inside = inside - 1;
     return 0;
 }
@@ -20,12 +20,12 @@ void *skipper(void *arg) {
 void *thr(void *arg) {
     while (__VERIFIER_atomic_tas()) {}
     inside = inside + 1;
-    assert(inside == 1);
+    assert(inside == 1); // expect: fails
     inside = inside - 1;
     lck = 0;
     while (__VERIFIER_atomic_tas()) {}
     inside = inside + 1;
-    assert(inside == 1);
+    assert(inside == 1); // expect: fails
     inside = inside - 1;
     lck = 0;
     return 0;

@@ -25,7 +25,7 @@ void *thr(void *arg) {
         __VERIFIER_atomic_end();
     }
     inside = inside + 1;
-    if (inside != 1) reach_error();
+    if (inside != 1) reach_error(); // expect: holds
     inside = inside - 1;
     lock = 0;
     return 0;

@@ -3,3 +3,4 @@
 // first test-and-set then finds the flag free: two threads inside at once.
 #define SKIP_SET
 #include "tas_spin_reread.c"
+// expect at tas_spin_reread.c:28: fails

@@ -15,7 +15,7 @@ void worker(void) {
         int my = __VERIFIER_atomic_take();
         while (now_serving != my) {}
         inside = inside + 1;
-        assert(inside == 1);
+        assert(inside == 1); // expect: holds (proved by default with a larger budget: finite.rs)
         inside = inside - 1;
         now_serving = now_serving + 1;
     }
@@ -32,3 +32,4 @@ int main(void) {
     pthread_create(&c, 0, t2, 0);
     return 0;
 }
+// PARAM: --search-time 2

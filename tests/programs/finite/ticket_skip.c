@@ -15,7 +15,7 @@ void worker(void) {
         int my = __VERIFIER_atomic_take();
         while (now_serving != my) {}
         inside = inside + 1;
-        assert(inside == 1);
+        assert(inside == 1); // expect: fails
         inside = inside - 1;
         now_serving = now_serving + 1;
     }
@@ -23,7 +23,7 @@ void worker(void) {
 
 void rogue(void) {
     inside = inside + 1;
-    assert(inside == 1);
+    assert(inside == 1); // expect: fails
     inside = inside - 1;
 }
 

@@ -27,7 +27,7 @@ int main(void) {
     pthread_t ta, tb;
     pthread_create(&ta, 0, a, 0);
     pthread_create(&tb, 0, b, 0);
-    assert(g == 0);
-    assert(h == 0);
+    assert(g == 0); // expect: fails
+    assert(h == 0); // expect: fails
     return 0;
 }

@@ -2,6 +2,6 @@
 int main(void) {
   unsigned char c = 255;
   _Bool b = 1;
-  assert(c == 255 && b);
+  assert(c == 255 && b); // expect: safe [coarsen]
   return 0;
 }

@@ -12,7 +12,7 @@ void *reader(void *arg) {
   pthread_rwlock_rdlock(&rw);
   int c = count;
   pthread_rwlock_unlock(&rw);
-  assert(c == 0);
+  assert(c == 0); // expect: violated
   return 0;
 }
 int main(void) {

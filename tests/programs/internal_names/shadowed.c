@@ -12,9 +12,9 @@ void *worker(void *arg) {
     p = p + 1;
     pthread_mutex_unlock(&m);
   }
-  assert(n == 3);
+  assert(n == 3); // expect: safe
   pthread_mutex_lock(&m);
-  assert(g >= 0);
+  assert(g >= 0); // expect: safe
   pthread_mutex_unlock(&m);
   return 0;
 }

@@ -8,9 +8,9 @@ void *worker(void *arg) {
     int n = 2;
     p = p + 1;
     q = q + 1;
-    assert(p + n != 7);
+    assert(p + n != 7); // expect: fails
   }
-  assert(n == 1);
+  assert(n == 1); // expect: safe
   return 0;
 }
 int main(void) {

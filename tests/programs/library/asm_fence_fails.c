@@ -13,6 +13,6 @@ int main(void) {
     pthread_t h;
     pthread_create(&h, 0, t, 0);
     pthread_join(h, 0);
-    __VERIFIER_assert(x == 1 && y == 3);
+    __VERIFIER_assert(x == 1 && y == 3); // expect: violated
     return 0;
 }

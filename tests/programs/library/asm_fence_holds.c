@@ -14,6 +14,6 @@ int main(void) {
     pthread_t h;
     pthread_create(&h, 0, t, 0);
     pthread_join(h, 0);
-    __VERIFIER_assert(x == 1 && y == 2);
+    __VERIFIER_assert(x == 1 && y == 2); // expect: safe
     return 0;
 }

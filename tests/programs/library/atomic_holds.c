@@ -8,6 +8,6 @@ int main(void) {
   pthread_create(&b, 0, t, 0);
   pthread_join(a, 0);
   pthread_join(b, 0);
-  assert(counter == 2);
+  assert(counter == 2); // expect: safe
   return 0;
 }

@@ -14,7 +14,7 @@ int main(void) {
   pthread_create(&id, 0, t, 0);
   x = 1;
   pthread_barrier_wait(&b);
-  assert(y == 1);
+  assert(y == 1); // expect: violated
   pthread_join(id, 0);
   return 0;
 }

@@ -7,7 +7,7 @@ void *t(void *a) {
   y = 1;
   if (pthread_barrier_wait(&b) == PTHREAD_BARRIER_SERIAL_THREAD)
     __atomic_fetch_add(&serial, 1, __ATOMIC_SEQ_CST);
-  assert(x == 1);
+  assert(x == 1); // expect: safe
   return 0;
 }
 int main(void) {
@@ -17,9 +17,9 @@ int main(void) {
   x = 1;
   if (pthread_barrier_wait(&b) == PTHREAD_BARRIER_SERIAL_THREAD)
     __atomic_fetch_add(&serial, 1, __ATOMIC_SEQ_CST);
-  assert(y == 1);
+  assert(y == 1); // expect: safe
   pthread_join(id, 0);
-  assert(serial == 1);
+  assert(serial == 1); // expect: safe
   pthread_barrier_destroy(&b);
   return 0;
 }

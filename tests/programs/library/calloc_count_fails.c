@@ -10,13 +10,13 @@ int *raw;
 void *reader(void *arg) {
   int i = __VERIFIER_nondet_int();
   if (i >= 0 && i < n)
-    assert(buf[i] == 0);
+    assert(buf[i] == 0); // expect: violated
   return 0;
 }
 void *raw_reader(void *arg) {
   int i = __VERIFIER_nondet_int();
   if (i >= 0 && i < n)
-    assert(raw[i] == 0);
+    assert(raw[i] == 0); // expect: violated
   return 0;
 }
 int main(void) {

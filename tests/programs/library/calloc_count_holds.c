@@ -10,8 +10,8 @@ struct slot *slots;
 void *reader(void *arg) {
   int i = __VERIFIER_nondet_int();
   if (i >= 0 && i < n) {
-    assert(buf[i] == 0);
-    assert(slots[i].v == 0 && slots[i].p == 0);
+    assert(buf[i] == 0); // expect: holds
+    assert(slots[i].v == 0 && slots[i].p == 0); // expect: holds
   }
   return 0;
 }
@@ -26,3 +26,4 @@ int main(void) {
   pthread_join(th, 0);
   return 0;
 }
+// PARAM: --search-time 2

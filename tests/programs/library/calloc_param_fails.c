@@ -5,7 +5,7 @@
 int *buf;
 static void init(unsigned long sz) { buf = calloc(sz, sizeof(int)); }
 void *reader(void *arg) {
-  assert(buf[2] == 0);
+  assert(buf[2] == 0); // expect: violated
   return 0;
 }
 int main(void) {

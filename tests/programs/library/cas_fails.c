@@ -10,6 +10,6 @@ int main(void) {
   pthread_create(&a, 0, t, 0);
   pthread_create(&b, 0, t, 0);
   pthread_join(a, 0);
-  assert(__sync_fetch_and_add(&n, 1) == 4);
+  assert(__sync_fetch_and_add(&n, 1) == 4); // expect: violated
   return 0;
 }

@@ -14,8 +14,9 @@ int main(void) {
   pthread_create(&b, 0, t, 0);
   pthread_join(a, 0);
   pthread_join(b, 0);
-  assert(shared == 2);
-  assert(__atomic_load_n(&n, __ATOMIC_SEQ_CST) == 4);
-  assert(__sync_add_and_fetch(&n, 1) == 5);
+  assert(shared == 2); // expect: holds
+  assert(__atomic_load_n(&n, __ATOMIC_SEQ_CST) == 4); // expect: holds
+  assert(__sync_add_and_fetch(&n, 1) == 5); // expect: holds
   return 0;
 }
+// PARAM: --search-time 2

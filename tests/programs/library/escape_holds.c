@@ -23,6 +23,6 @@ int main(void) {
   pthread_create(&id, 0, t, 0);
   int *p = get();
   pthread_join(id, 0);
-  assert(h == 0);
+  assert(h == 0); // expect: holds
   return 0;
 }

@@ -4,6 +4,6 @@ int g;
 extern void ext(long a);
 int main(void) {
   ext((long)&g);
-  assert(g == 0);
+  assert(g == 0); // expect: unknown
   return 0;
 }

@@ -5,6 +5,6 @@ struct node second = { 2, 0 };
 struct node first = { 1, &second };
 int main(void) {
   walk(&first);
-  assert(second.v == 2);
+  assert(second.v == 2); // expect: fails
   return 0;
 }

@@ -6,6 +6,6 @@ int main(void) {
   void *ret;
   pthread_create(&th, 0, t, 0);
   pthread_join(th, &ret);
-  assert((long)ret == 8);
+  assert((long)ret == 8); // expect: violated
   return 0;
 }

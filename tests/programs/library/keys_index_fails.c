@@ -13,7 +13,7 @@ int main(void) {
   k2 = k;
   pthread_setspecific(k, &a);
   if (__VERIFIER_nondet_uint())
-    assert(pthread_getspecific(k2) == NULL);
-  assert(p[j] == 0);
+    assert(pthread_getspecific(k2) == NULL); // expect: violated
+  assert(p[j] == 0); // expect: violated
   return 0;
 }

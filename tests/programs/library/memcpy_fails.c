@@ -8,7 +8,7 @@ int main(void) {
   pthread_t th;
   pthread_create(&th, 0, t, 0);
   memcpy(&dst, &src, sizeof dst);
-  assert(dst.y == 3);
+  assert(dst.y == 3); // expect: violated
   pthread_join(th, 0);
   return 0;
 }

@@ -7,7 +7,7 @@ int main(void) {
   pthread_t th;
   pthread_create(&th, 0, t, 0);
   memset(buf, 1, sizeof buf);
-  assert(buf[2] == 0);
+  assert(buf[2] == 0); // expect: violated
   pthread_join(th, 0);
   return 0;
 }

@@ -5,7 +5,7 @@ int inits, ready;
 void init(void) { inits = inits + 1; ready = 1; }
 void *t(void *arg) {
   pthread_once(&once, init);
-  assert(ready == 1);
+  assert(ready == 1); // expect: holds
   return 0;
 }
 int main(void) {
@@ -14,6 +14,6 @@ int main(void) {
   pthread_create(&b, 0, t, 0);
   pthread_join(a, 0);
   pthread_join(b, 0);
-  assert(inits == 2);
+  assert(inits == 2); // expect: violated
   return 0;
 }

@@ -11,9 +11,9 @@ int main(void) {
     int a = __VERIFIER_nondet_int(), r;
     if (__builtin_add_overflow(a, 100, &r))
         return 0;
-    assert(r > a);
-    assert(r < 2147483600); // fails: a = INT_MAX - 100 does not overflow
+    assert(r > a); // expect: holds
+    assert(r < 2147483600); // expect: violated (fails: a = INT_MAX - 100 does not overflow)
     unsigned char c;
-    assert(!__builtin_mul_overflow(a, 2, &c)); // fails: a = 200
+    assert(!__builtin_mul_overflow(a, 2, &c)); // expect: violated (fails: a = 200)
     return 0;
 }

@@ -13,7 +13,7 @@ int main(void) {
   p[0] = 1;
   q = realloc(p, 4 * sizeof(int));
   pthread_create(&id, 0, t, 0);
-  assert(q[0] == 1);
+  assert(q[0] == 1); // expect: violated
   pthread_join(id, 0);
   return 0;
 }

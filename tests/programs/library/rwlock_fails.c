@@ -11,7 +11,7 @@ void *writer(void *arg) {
 void *reader(void *arg) {
   pthread_rwlock_rdlock(&rw);
   int c = count;
-  assert(c == count);
+  assert(c == count); // expect: violated
   pthread_rwlock_unlock(&rw);
   return 0;
 }
@@ -23,6 +23,6 @@ int main(void) {
   pthread_join(a, 0);
   pthread_join(b, 0);
   pthread_join(c, 0);
-  assert(count == 2);
+  assert(count == 2); // expect: violated
   return 0;
 }

@@ -16,6 +16,6 @@ int main(void) {
   pthread_create(&b, 0, t, 0);
   pthread_join(a, 0);
   pthread_join(b, 0);
-  assert(count == 2);
+  assert(count == 2); // expect: safe
   return 0;
 }

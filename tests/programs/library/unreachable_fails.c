@@ -17,7 +17,7 @@ int main(void) {
     int a = __VERIFIER_nondet_int();
     if (a < 0)
         __builtin_unreachable();
-    assert(a > 0);
-    assert(g == 0);
+    assert(a > 0); // expect: violated
+    assert(g == 0); // expect: violated
     return 0;
 }

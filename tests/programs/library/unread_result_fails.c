@@ -17,7 +17,7 @@ void *chk(void *p) {
 #else
     fprintf(stderr, "Bug\n");
 #endif
-    reach_error();
+    reach_error(); // expect: violated
     abort();
   }
   return 0;

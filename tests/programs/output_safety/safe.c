@@ -2,6 +2,6 @@
 int x;
 int main(void) {
     x = 1;
-    assert(x == 1);
+    assert(x == 1); // expect: safe
     return 0;
 }

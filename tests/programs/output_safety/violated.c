@@ -8,6 +8,6 @@ void *writer(void *arg) {
 int main(void) {
     pthread_t t;
     pthread_create(&t, 0, writer, 0);
-    assert(x == 0);
+    assert(x == 0); // expect: violated
     return 0;
 }

@@ -21,6 +21,6 @@ int main(void) {
     pthread_create(&t, 0, f, 0);
     pthread_join(t, 0);
     int r = pf(4, 3);
-    assert(g == 1 && r == 8); // expect: safe
+    assert(g == 1 && r == 8); // expect: safe [coarsen]
     return 0;
 }

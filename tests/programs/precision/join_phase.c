@@ -11,7 +11,7 @@ void *writer(void *arg) {
 }
 void *reader(void *arg) {
     pthread_mutex_lock(&m);
-    __VERIFIER_assert(g == 20); // expect: safe
+    __VERIFIER_assert(g == 20); // expect: safe [coarsen]
     pthread_mutex_unlock(&m);
     return 0;
 }

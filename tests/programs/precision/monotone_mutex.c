@@ -16,7 +16,7 @@ void *grow(void *arg) {
         value = w + 2;
     }
     pthread_mutex_unlock(&lock);
-    __VERIFIER_assert(value >= v); // expect: safe
+    __VERIFIER_assert(value >= v); // expect: safe [coarsen]
     return 0;
 }
 int main(void) {
@@ -31,6 +31,6 @@ int main(void) {
         value = u + 1;
     }
     pthread_mutex_unlock(&lock);
-    __VERIFIER_assert(value >= u); // expect: safe
+    __VERIFIER_assert(value >= u); // expect: safe [coarsen]
     return 0;
 }

@@ -9,4 +9,5 @@ void *w(void *p) { pthread_mutex_lock(&m); c++; pthread_mutex_unlock(&m); return
 int main() { pthread_t t[100]; int n = __VERIFIER_nondet_int(); if (n <= 0 || n > 100) return 0;
   for (int i = 0; i < n; i++) pthread_create(&t[i], 0, w, 0);
   for (int i = 0; i < n; i++) pthread_join(t[i], 0);
-  __VERIFIER_assert(c == n); __VERIFIER_assert(c < 4); return 0; }
+  __VERIFIER_assert(c == n); __VERIFIER_assert(c < 4); return 0; } // expect: holds, fails
+// PARAM: --search-time 2

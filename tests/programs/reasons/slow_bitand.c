@@ -6,6 +6,6 @@ int v = 5;
 int main(void) {
     v = (v << 3) & 60;
     if (v == 40)
-        __VERIFIER_error();
+        __VERIFIER_error(); // expect: violated
     return 0;
 }

@@ -11,7 +11,7 @@ int f(int d) {
     set(&x, d);
     if (d > 0)
         f(d - 1);
-    assert(x == d);
+    assert(x == d); // expect: holds
     return x;
 }
 
@@ -22,3 +22,4 @@ int main(void) {
     f(d);
     return 0;
 }
+// PARAM: --search-time 2

@@ -18,7 +18,7 @@ int main(void) {
     if (n < 0 || n > 50)
         return 0;
     int r = count(n);
-    assert(r >= 0);
-    assert(r < 3);
+    assert(r >= 0); // expect: safe [coarsen]
+    assert(r < 3); // expect: violated
     return 0;
 }

@@ -29,7 +29,7 @@ int main(void) {
     __VERIFIER_atomic_begin();
     int seen = x;
     __VERIFIER_atomic_end();
-    assert(seen != 1);
-    assert(seen != 3);
+    assert(seen != 1); // expect: safe
+    assert(seen != 3); // expect: violated
     return 0;
 }

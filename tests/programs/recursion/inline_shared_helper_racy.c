@@ -23,6 +23,6 @@ int main(void) {
     bump(3);
     bump(4);
     pthread_join(t, 0);
-    assert(total == 10);
+    assert(total == 10); // expect: violated
     return 0;
 }

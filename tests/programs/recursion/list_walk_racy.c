@@ -28,7 +28,7 @@ pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 int walk(struct node *n) {
     if (n == 0)
         return 0;
-    assert(n->val >= 0);
+    assert(n->val >= 0); // expect: violated
     return 1 + walk(n->next);
 }
 

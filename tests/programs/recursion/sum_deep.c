@@ -17,7 +17,7 @@ int main(void) {
     if (n < 0 || n > 1000)
         return 0;
     int r = sum(n);
-    assert(r >= 0);
-    assert(r <= 0);
+    assert(r >= 0); // expect: safe [coarsen]
+    assert(r <= 0); // expect: violated
     return 0;
 }

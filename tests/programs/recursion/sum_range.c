@@ -35,8 +35,8 @@ int main(void) {
     for (int i = 0; i < 3; i++)
         pthread_join(t[i], 0);
     pthread_mutex_lock(&m);
-    assert(best <= 15);
-    assert(low >= 0);
+    assert(best <= 15); // expect: safe [coarsen]
+    assert(low >= 0); // expect: safe [coarsen]
     pthread_mutex_unlock(&m);
     return 0;
 }

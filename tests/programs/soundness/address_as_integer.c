@@ -14,7 +14,7 @@ int main(void) {
     s = 0;
     t = 0;
     poke();
-    __VERIFIER_assert(t <= 1);
-    __VERIFIER_assert(s == 0);
+    __VERIFIER_assert(t <= 1); // expect: holds
+    __VERIFIER_assert(s == 0); // expect: fails
     return 0;
 }

@@ -25,10 +25,10 @@ void *worker(void *arg) { return 0; }
 int main(void) {
     pthread_t t;
     pthread_create(&t, 0, worker, 0);
-    assert(sizeof(struct A16) == 16 && _Alignof(struct A16) == 16 && sizeof(struct AM) == 16 && sizeof(struct AP) == 6 && _Alignof(struct AP) == 2 &&
+    assert(sizeof(struct A16) == 16 && _Alignof(struct A16) == 16 && sizeof(struct AM) == 16 && sizeof(struct AP) == 6 && _Alignof(struct AP) == 2 && // expect: safe
            sizeof(aint) == 4 && _Alignof(aint) == 16 && _Alignof(lint) == 1 && sizeof(struct AT) == 32 && sizeof(struct LT) == 5 &&
            sizeof(T8) == 1 && _Alignof(T8) == 8 && sizeof(struct AN) == 8);
     // The size a struct would have without the attribute.
-    assert(sizeof(struct AM) == 8);
+    assert(sizeof(struct AM) == 8); // expect: violated
     return 0;
 }

@@ -30,7 +30,7 @@ int main(void) {
     pthread_t t;
     pthread_create(&t, 0, spin, 0);
     pthread_join(t, 0);
-    assert(x <= 2);
-    assert(x != 2);
+    assert(x <= 2); // expect: holds
+    assert(x != 2); // expect: violated
     return 0;
 }

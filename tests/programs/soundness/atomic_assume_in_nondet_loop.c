@@ -30,7 +30,7 @@ int main(void) {
     pthread_t t;
     pthread_create(&t, 0, worker, 0);
     pthread_join(t, 0);
-    assert(n >= 0);
-    assert(n < 2);
+    assert(n >= 0); // expect: holds
+    assert(n < 2); // expect: violated
     return 0;
 }

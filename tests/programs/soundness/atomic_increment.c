@@ -17,7 +17,7 @@ int main(void) {
     pthread_create(&h2, 0, t, 0);
     pthread_join(h1, 0);
     pthread_join(h2, 0);
-    __VERIFIER_assert(c == 2 && d == 4);
-    __VERIFIER_assert(c != 2);
+    __VERIFIER_assert(c == 2 && d == 4); // expect: safe
+    __VERIFIER_assert(c != 2); // expect: violated
     return 0;
 }

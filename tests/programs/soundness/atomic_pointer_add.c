@@ -18,7 +18,7 @@ int main(void) {
     pthread_t h;
     pthread_create(&h, 0, t, 0);
     pthread_join(h, 0);
-    assert(p == arr + 1 && q == arr + 2); // HOLDS
-    assert(p == arr + 4); // FAILS
+    assert(p == arr + 1 && q == arr + 2); // expect: holds
+    assert(p == arr + 4); // expect: violated
     return 0;
 }

@@ -16,8 +16,8 @@ int main(void) {
   pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_JOINABLE);
   pthread_create(&a, &attr, t, 0);
   pthread_join(a, 0);
-  assert(x == 1);
+  assert(x == 1); // expect: holds
   int y = __VERIFIER_nondet_int();
-  assert(y != 5);
+  assert(y != 5); // expect: violated
   return 0;
 }

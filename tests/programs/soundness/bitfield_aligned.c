@@ -23,8 +23,8 @@ int main(void) {
     pthread_create(&t, 0, worker, 0);
     struct A a = {1, 2, 3};
     a.x = -1;
-    assert(sizeof(struct A) == 16 && sizeof(struct P) == 8 && sizeof(struct Q) == 4 &&
+    assert(sizeof(struct A) == 16 && sizeof(struct P) == 8 && sizeof(struct Q) == 4 && // expect: safe
            sizeof(struct W) == (sizeof(void *) == 8 ? 8 : 4) && a.x == -1 && a.d == 3);
-    assert(sizeof(struct A) == 8);
+    assert(sizeof(struct A) == 8); // expect: violated
     return 0;
 }

@@ -23,8 +23,8 @@ int main(void) {
     pthread_create(&t, 0, worker, 0);
     struct B b = {1, 2, 3, 4};
     b.y = 100;
-    assert(sizeof(struct B) == 12 && sizeof(struct BP) == 6 && sizeof(struct BS) == 4 && sizeof(struct BU) == 3 && _Alignof(struct BU) == 1 &&
+    assert(sizeof(struct B) == 12 && sizeof(struct BP) == 6 && sizeof(struct BS) == 4 && sizeof(struct BU) == 3 && _Alignof(struct BU) == 1 && // expect: safe
            sizeof(struct BZ) == 5 && sizeof(union UB) == 4 && b.x == 2 && b.y == 100 && b.z == 4);
-    assert(sizeof(struct B) == 16);
+    assert(sizeof(struct B) == 16); // expect: violated
     return 0;
 }

@@ -19,7 +19,7 @@ int main(void) {
     s.i = 0;
     int lt = s.a - 1 < 0;
     unsigned long long v = s.i - 1;
-    assert(lt == 1 && s.b == -4 && v == 4294967295ull); // HOLDS
-    assert(lt == 0 || v != 4294967295ull); // FAILS
+    assert(lt == 1 && s.b == -4 && v == 4294967295ull); // expect: safe
+    assert(lt == 0 || v != 4294967295ull); // expect: violated
     return 0;
 }

@@ -21,7 +21,7 @@ int main(void) {
     pthread_join(ta, 0);
     pthread_join(tb, 0);
     pthread_join(tc, 0);
-    assert(s.c == 7); // HOLDS
-    assert(s.a == 3 && s.b == 5); // FAILS
+    assert(s.c == 7); // expect: safe
+    assert(s.a == 3 && s.b == 5); // expect: violated
     return 0;
 }

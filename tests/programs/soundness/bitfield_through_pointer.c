@@ -23,7 +23,7 @@ int main(void) {
     pthread_create(&b, 0, work, 0);
     pthread_join(a, 0);
     pthread_join(b, 0);
-    assert(d->code == 9); // HOLDS
-    assert(d->err == 1); // FAILS
+    assert(d->code == 9); // expect: safe
+    assert(d->err == 1); // expect: violated
     return 0;
 }

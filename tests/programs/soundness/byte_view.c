@@ -13,7 +13,7 @@ int main(void) {
     x = 300;
     unsigned char *p = (unsigned char *)&x;
     unsigned char c = *p;
-    assert(c == 44); // HOLDS (little-endian)
-    assert(c != 44); // FAILS
+    assert(c == 44); // expect: holds (little-endian)
+    assert(c != 44); // expect: fails
     return 0;
 }

@@ -17,7 +17,7 @@ int main(void) {
     pthread_join(u, 0);
   g = 5;
   h = 5;
-  assert(g == 5);
-  assert(h == 5);
+  assert(g == 5); // expect: safe
+  assert(h == 5); // expect: violated
   return 0;
 }

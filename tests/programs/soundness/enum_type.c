@@ -23,8 +23,8 @@ int main(void) {
   pthread_join(x, 0);
   enum E e = g;
   e--;
-  assert(e > 5 && e - 1 > 0 && A - 1 < 0 && (enum E)-1 > 0 && s.f == 3 && sizeof(enum L) == 8 && (enum L)-1 < 0 && sizeof(M) == 8 &&
+  assert(e > 5 && e - 1 > 0 && A - 1 < 0 && (enum E)-1 > 0 && s.f == 3 && sizeof(enum L) == 8 && (enum L)-1 < 0 && sizeof(M) == 8 && // expect: safe
          sizeof(enum U) == 8 && (enum U)-1 > 0);
-  assert(e < 0 || s.f < 0);
+  assert(e < 0 || s.f < 0); // expect: violated
   return 0;
 }

@@ -9,8 +9,8 @@ int main(void) {
     pthread_mutexattr_settype(&at, PTHREAD_MUTEX_ERRORCHECK);
     pthread_mutex_init(&m, &at);
     int first = pthread_mutex_lock(&m);
-    __VERIFIER_assert(first == 0);
+    __VERIFIER_assert(first == 0); // expect: holds
     int again = pthread_mutex_lock(&m);
-    __VERIFIER_assert(again == 0);
+    __VERIFIER_assert(again == 0); // expect: fails
     return 0;
 }

@@ -19,8 +19,8 @@ int main(void) {
     pthread_t t;
     pthread_create(&t, 0, w, 0);
     pthread_mutex_lock(&m);
-    __VERIFIER_assert(g == 0);
+    __VERIFIER_assert(g == 0); // expect: safe
     pthread_mutex_unlock(&m);
-    __VERIFIER_assert(g == 0);
+    __VERIFIER_assert(g == 0); // expect: violated
     return 0;
 }

@@ -16,7 +16,7 @@ int main(void) {
     pthread_t h;
     pthread_create(&h, 0, t, 0);
     pthread_join(h, 0);
-    __VERIFIER_assert(r == 12 && sizeof(double) == 8 && sizeof(long double) == 16);
-    __VERIFIER_assert(r != 12);
+    __VERIFIER_assert(r == 12 && sizeof(double) == 8 && sizeof(long double) == 16); // expect: safe
+    __VERIFIER_assert(r != 12); // expect: violated
     return 0;
 }

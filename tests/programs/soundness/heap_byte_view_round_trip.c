@@ -18,7 +18,7 @@ int main(void) {
     pthread_create(&h, 0, t, 0);
     pthread_join(h, 0);
     unsigned char *c = (unsigned char *)(unsigned long)p;
-    assert(c[0] == 1 && c[1] == 2); // HOLDS (little-endian)
-    assert(c[0] == 0); // FAILS
+    assert(c[0] == 1 && c[1] == 2); // expect: holds (little-endian)
+    assert(c[0] == 0); // expect: fails
     return 0;
 }

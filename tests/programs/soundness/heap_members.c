@@ -23,7 +23,7 @@ int main(void) {
     pthread_t h;
     pthread_create(&h, 0, t, 0);
     pthread_join(h, 0);
-    assert(p->n == 3 && p->name[0] == 'a'); // HOLDS
-    assert(p->name[0] == 0); // FAILS
+    assert(p->n == 3 && p->name[0] == 'a'); // expect: safe
+    assert(p->name[0] == 0); // expect: violated
     return 0;
 }

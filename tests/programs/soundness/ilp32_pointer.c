@@ -19,7 +19,8 @@ int main(void) {
     if (!g)
         return 0;
     *g = 1;
-    assert(*g == 1); // HOLDS
-    assert(*g == 2); // FAILS
+    assert(*g == 1); // expect: holds
+    assert(*g == 2); // expect: violated
     return 0;
 }
+// PARAM: --m32

@@ -18,7 +18,7 @@ int main(void) {
     pthread_t h;
     pthread_create(&h, 0, t, 0);
     pthread_join(h, 0);
-    assert(g == 7); // HOLDS
-    assert(g == 5); // FAILS
+    assert(g == 7); // expect: safe
+    assert(g == 5); // expect: violated
     return 0;
 }

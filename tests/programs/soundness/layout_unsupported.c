@@ -19,7 +19,7 @@ int main(void) {
     pthread_t t;
     pthread_create(&t, 0, worker, 0);
     wide w = 1;
-    assert(sizeof(v4si) == 16 && w == 1);
-    assert(sizeof(v4si) == sizeof(int));
+    assert(sizeof(v4si) == 16 && w == 1); // expect: unknown
+    assert(sizeof(v4si) == sizeof(int)); // expect: unknown
     return 0;
 }

@@ -19,8 +19,8 @@ static void add(struct list_head *n, struct list_head *h) {
 void *walk(void *arg) {
   pthread_mutex_lock(&m);
   for (struct s *pos = entry(c.slot[1].next); &pos->list != &c.slot[1]; pos = entry(pos->list.next)) {
-    assert(pos->tag == 7);
-    assert(pos->datum == 0);
+    assert(pos->tag == 7); // expect: holds
+    assert(pos->datum == 0); // expect: violated
   }
   pthread_mutex_unlock(&m);
   return 0;

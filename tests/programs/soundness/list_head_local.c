@@ -10,8 +10,8 @@ struct s { int datum; int tag; struct list_head list; };
 void *walk(void *arg) {
   struct list_head *head = arg;
   for (struct s *pos = entry(head->next); &pos->list != head; pos = entry(pos->list.next)) {
-    assert(pos->tag == 7);
-    assert(pos->datum == 0);
+    assert(pos->tag == 7); // expect: holds
+    assert(pos->datum == 0); // expect: fails
   }
   return 0;
 }

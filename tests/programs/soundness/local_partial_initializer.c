@@ -10,7 +10,7 @@ int main(void) {
   struct P l = { .b = 3 };
   struct P m = { 1 };
   int la[4] = { [2] = 1 };
-  assert(l.a == 0 && l.b == 3 && l.c == 0 && m.a == 1 && m.c == 0 && la[2] == 1 && la[3] == 0);
-  assert(l.c != 0 || la[0] != 0);
+  assert(l.a == 0 && l.b == 3 && l.c == 0 && m.a == 1 && m.c == 0 && la[2] == 1 && la[3] == 0); // expect: safe
+  assert(l.c != 0 || la[0] != 0); // expect: violated
   return 0;
 }

@@ -12,7 +12,7 @@ int main(void) {
     g++;
     i++;
   }
-  assert(g <= 2);
-  assert(g != 2);
+  assert(g <= 2); // expect: holds
+  assert(g != 2); // expect: violated
   return 0;
 }

@@ -10,7 +10,7 @@ int main(void) {
   int x = 3;
   while (x--)
     g++;
-  assert(g <= 3);
-  assert(g != 3);
+  assert(g <= 3); // expect: holds
+  assert(g != 3); // expect: violated
   return 0;
 }

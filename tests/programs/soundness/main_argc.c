@@ -2,7 +2,7 @@
  * violated with `argc == -1`. The second fails when the program gets one argument. */
 #include <assert.h>
 int main(int argc, char **argv) {
-    assert(argc >= 0);
-    assert(argc != 2);
+    assert(argc >= 0); // expect: safe
+    assert(argc != 2); // expect: violated
     return 0;
 }

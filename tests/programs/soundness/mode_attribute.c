@@ -30,9 +30,9 @@ int main(void) {
     h++;
     by b = 127;
     b++;
-    assert(sizeof(di) == 8 && big > 0 && u == 0 && h == -32768 && b == -128 && sizeof(wd) == sizeof(void *) && sizeof(ptr_int) == sizeof(void *) &&
+    assert(sizeof(di) == 8 && big > 0 && u == 0 && h == -32768 && b == -128 && sizeof(wd) == sizeof(void *) && sizeof(ptr_int) == sizeof(void *) && // expect: safe
            sizeof(struct R) == (sizeof(void *) == 8 ? 16 : 12) && (wd)-1 > 0);
     // `uqi` is unsigned: it wraps to 0, never below.
-    assert(u == 256 || (uqi)(u - 1) < 0);
+    assert(u == 256 || (uqi)(u - 1) < 0); // expect: violated
     return 0;
 }

@@ -10,9 +10,9 @@ int main(void) {
     pthread_mutexattr_settype(&at, PTHREAD_MUTEX_NORMAL);
     pthread_mutex_init(&m, &at);
     int x = __VERIFIER_nondet_int();
-    __VERIFIER_assert(x != 7);
+    __VERIFIER_assert(x != 7); // expect: violated
     pthread_mutex_lock(&m);
     pthread_mutex_lock(&m);
-    __VERIFIER_assert(0);
+    __VERIFIER_assert(0); // expect: safe
     return 0;
 }

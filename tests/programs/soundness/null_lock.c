@@ -8,8 +8,8 @@ pthread_mutex_t *mp;
 int main(void) {
     if (__VERIFIER_nondet_int()) {
         pthread_mutex_lock(mp);
-        __VERIFIER_assert(0);
+        __VERIFIER_assert(0); // expect: holds
     }
-    __VERIFIER_assert(mp != 0);
+    __VERIFIER_assert(mp != 0); // expect: violated
     return 0;
 }

@@ -8,7 +8,7 @@ int *p;
 int g = 5, seen;
 void *t(void *a) {
     int v = *p;
-    __VERIFIER_assert(v != 0);
+    __VERIFIER_assert(v != 0); // expect: holds
     seen = v;
     return 0;
 }
@@ -17,6 +17,6 @@ int main(void) {
     pthread_create(&h, 0, t, 0);
     p = &g;
     pthread_join(h, 0);
-    __VERIFIER_assert(seen != 5);
+    __VERIFIER_assert(seen != 5); // expect: violated
     return 0;
 }

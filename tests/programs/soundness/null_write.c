@@ -9,7 +9,7 @@ int main(void) {
     if (__VERIFIER_nondet_int())
         p = &g;
     *p = 1;
-    __VERIFIER_assert(g == 1);
-    __VERIFIER_assert(g == 0);
+    __VERIFIER_assert(g == 1); // expect: holds
+    __VERIFIER_assert(g == 0); // expect: violated
     return 0;
 }

@@ -25,7 +25,7 @@ void *worker(void *arg) { return 0; }
 int main(void) {
     pthread_t t;
     pthread_create(&t, 0, worker, 0);
-    assert(sizeof(struct P2) == 14 && sizeof(struct PB) == 6 && sizeof(struct P1) == 5 && sizeof(struct P0) == 8 && sizeof(struct P4) == 12);
-    assert(sizeof(struct P1) == sizeof(struct P0));
+    assert(sizeof(struct P2) == 14 && sizeof(struct PB) == 6 && sizeof(struct P1) == 5 && sizeof(struct P0) == 8 && sizeof(struct P4) == 12); // expect: safe
+    assert(sizeof(struct P1) == sizeof(struct P0)); // expect: violated
     return 0;
 }

@@ -14,7 +14,7 @@ int main(void) {
     pthread_t h;
     pthread_create(&h, 0, t, 0);
     pthread_join(h, 0);
-    assert(n == 3); // HOLDS
-    assert(n == 0); // FAILS
+    assert(n == 3); // expect: holds
+    assert(n == 0); // expect: fails
     return 0;
 }

@@ -10,10 +10,10 @@ int main(void) {
     pthread_mutexattr_init(&at);
     pthread_mutexattr_settype(&at, PTHREAD_MUTEX_RECURSIVE);
     pthread_mutex_init(&m, &at);
-    __VERIFIER_assert(g == 0);
+    __VERIFIER_assert(g == 0); // expect: holds
     pthread_mutex_lock(&m);
     pthread_mutex_lock(&m);
     g = 1;
-    __VERIFIER_assert(g == 0);
+    __VERIFIER_assert(g == 0); // expect: fails
     return 0;
 }

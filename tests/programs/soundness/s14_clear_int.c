@@ -14,7 +14,7 @@ int main(void) {
     pthread_t h;
     pthread_create(&h, 0, t, 0);
     pthread_join(h, 0);
-    assert(f == 0x100); // HOLDS
-    assert(f == 0x101); // FAILS
+    assert(f == 0x100); // expect: holds
+    assert(f == 0x101); // expect: fails
     return 0;
 }

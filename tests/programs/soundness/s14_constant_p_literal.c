@@ -15,7 +15,7 @@ int main(void) {
     pthread_t h;
     pthread_create(&h, 0, t, 0);
     pthread_join(h, 0);
-    assert(c == 1); // HOLDS
-    assert(c == 0); // FAILS
+    assert(c == 1); // expect: safe
+    assert(c == 0); // expect: violated
     return 0;
 }

@@ -25,7 +25,7 @@ int main(void) {
     pthread_t h;
     pthread_create(&h, 0, t, 0);
     pthread_join(h, 0);
-    assert(same == 1); // HOLDS
-    assert(r == 0);    // FAILS
+    assert(same == 1); // expect: safe
+    assert(r == 0);    // expect: fails
     return 0;
 }

@@ -15,7 +15,7 @@ int main(void) {
     pthread_t h;
     pthread_create(&h, 0, t, 0);
     pthread_join(h, 0);
-    assert(r < 0);   // HOLDS
-    assert(r == -2); // FAILS
+    assert(r < 0);   // expect: safe
+    assert(r == -2); // expect: fails
     return 0;
 }

@@ -17,7 +17,7 @@ int main(void) {
     pthread_t h;
     pthread_create(&h, 0, t, 0);
     pthread_join(h, 0);
-    assert(r == 0 && after != 0); // HOLDS
-    assert(after == 1);           // FAILS
+    assert(r == 0 && after != 0); // expect: holds
+    assert(after == 1);           // expect: fails
     return 0;
 }

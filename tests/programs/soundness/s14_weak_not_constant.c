@@ -16,7 +16,7 @@ int main(void) {
     pthread_t h;
     pthread_create(&h, 0, t, 0);
     pthread_join(h, 0);
-    assert(ok == 1 && x == 7); // HOLDS
-    assert(e == 7);            // FAILS
+    assert(ok == 1 && x == 7); // expect: safe
+    assert(e == 7);            // expect: violated
     return 0;
 }

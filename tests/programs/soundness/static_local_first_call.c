@@ -8,7 +8,7 @@ int next(void) {
 int main(void) {
     int a = next();
     int b = next();
-    assert(a == 5 && b == 6);
-    assert(b == 5);
+    assert(a == 5 && b == 6); // expect: safe
+    assert(b == 5); // expect: violated
     return 0;
 }

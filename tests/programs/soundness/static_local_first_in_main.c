@@ -6,7 +6,7 @@
 #include <assert.h>
 int main(void) {
     static int n = 5;
-    assert(n == 5);
-    assert(n == 6);
+    assert(n == 5); // expect: safe
+    assert(n == 6); // expect: violated
     return 0;
 }

@@ -8,8 +8,8 @@ __thread int x = 5;
 void *t(void *a) {
     static _Thread_local int n = 1;
     n++;
-    assert(x == 5 && n == 2);
-    assert(x != 5 || n != 2);
+    assert(x == 5 && n == 2); // expect: safe
+    assert(x != 5 || n != 2); // expect: violated
     return 0;
 }
 int main(void) {

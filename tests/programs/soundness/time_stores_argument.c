@@ -13,7 +13,7 @@ int main(void) {
     pthread_t h;
     pthread_create(&h, 0, t, 0);
     pthread_join(h, 0);
-    __VERIFIER_assert(a == b);
-    __VERIFIER_assert(a == 0);
+    __VERIFIER_assert(a == b); // expect: safe
+    __VERIFIER_assert(a == 0); // expect: violated
     return 0;
 }

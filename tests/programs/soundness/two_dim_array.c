@@ -13,7 +13,7 @@ int main(void) {
     pthread_t h;
     pthread_create(&h, 0, t, 0);
     pthread_join(h, 0);
-    __VERIFIER_assert(m[1][0] == 2 && m[2][0] == 0 && sizeof(m[0]) == 4 * sizeof(int));
-    __VERIFIER_assert(m[0][3] == 2);
+    __VERIFIER_assert(m[1][0] == 2 && m[2][0] == 0 && sizeof(m[0]) == 4 * sizeof(int)); // expect: safe
+    __VERIFIER_assert(m[0][3] == 2); // expect: violated
     return 0;
 }

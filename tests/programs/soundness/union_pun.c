@@ -13,7 +13,7 @@ int main(void) {
     pthread_create(&x, 0, t, 0);
     w.u = 4294967295u;
     int v = w.i;
-    assert(v == -1); // HOLDS
-    assert(v != -1); // FAILS
+    assert(v == -1); // expect: safe
+    assert(v != -1); // expect: violated
     return 0;
 }

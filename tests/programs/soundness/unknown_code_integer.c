@@ -22,7 +22,7 @@ int main(void) {
     pthread_t h;
     pthread_create(&h, 0, t, 0);
     pthread_join(h, 0);
-    assert(k == 1); // HOLDS
-    assert(g == 5); // FAILS (when `store` keeps the address)
+    assert(k == 1); // expect: holds
+    assert(g == 5); // expect: fails (when `store` keeps the address)
     return 0;
 }

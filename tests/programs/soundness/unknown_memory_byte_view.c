@@ -18,7 +18,7 @@ int main(void) {
     pthread_t h;
     pthread_create(&h, 0, t, 0);
     pthread_join(h, 0);
-    assert(buf[0] == 1 || buf[0] == 2); // HOLDS (where the program runs at all: buf is valid)
-    assert(buf[0] == 0); // FAILS
+    assert(buf[0] == 1 || buf[0] == 2); // expect: unknown (where the program runs at all: buf is valid)
+    assert(buf[0] == 0); // expect: unknown
     return 0;
 }

@@ -10,12 +10,12 @@ int c, inside;
 void *t(void *a) {
     pthread_mutex_lock(&m2);
     c = c + 1;
-    __VERIFIER_assert(c == 1);
+    __VERIFIER_assert(c == 1); // expect: safe
     c = c - 1;
     pthread_mutex_unlock(&m2);
     pthread_mutex_lock(&m);
     inside = inside + 1;
-    __VERIFIER_assert(inside == 1);
+    __VERIFIER_assert(inside == 1); // expect: violated
     inside = inside - 1;
     pthread_mutex_unlock(&m);
     if (__VERIFIER_nondet_int())

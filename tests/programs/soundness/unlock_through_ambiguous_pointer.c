@@ -13,7 +13,7 @@ void *a(void *x) {
         p = &m2;
     pthread_mutex_lock(&m1);
     c = c + 1;
-    __VERIFIER_assert(c == 1);
+    __VERIFIER_assert(c == 1); // expect: holds
     c = c - 1;
     pthread_mutex_unlock(p);
     return 0;
@@ -21,7 +21,7 @@ void *a(void *x) {
 void *b(void *x) {
     pthread_mutex_lock(&m2);
     inside = inside + 1;
-    __VERIFIER_assert(inside == 1);
+    __VERIFIER_assert(inside == 1); // expect: violated
     inside = inside - 1;
     pthread_mutex_unlock(&m2);
     return 0;

@@ -17,7 +17,7 @@ int main(void) {
     pthread_t h;
     pthread_create(&h, 0, t, 0);
     pthread_join(h, 0);
-    __VERIFIER_assert(n == 3 && last == 3 && sizeof(s) == 3 && sizeof(l) == 5 * sizeof(int));
-    __VERIFIER_assert(n != 3);
+    __VERIFIER_assert(n == 3 && last == 3 && sizeof(s) == 3 && sizeof(l) == 5 * sizeof(int)); // expect: safe
+    __VERIFIER_assert(n != 3); // expect: violated
     return 0;
 }

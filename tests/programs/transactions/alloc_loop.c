@@ -37,7 +37,7 @@ void *client(void *arg) {
     int r = getResource();
     if (r < N) {
       pthread_mutex_lock(&m[r]);
-      assert(owner[r] == 0);
+      assert(owner[r] == 0); // expect: safe [transactions]
       owner[r] = 1;
       pthread_mutex_unlock(&m[r]);
       pthread_mutex_lock(&m[r]);

@@ -34,7 +34,7 @@ void *client(void *arg) {
     int r = getResource();
     if (r < N) {
       pthread_mutex_lock(&m[r]);
-      assert(owner[r] == 0);
+      assert(owner[r] == 0); // expect: violated
       owner[r] = 1;
       pthread_mutex_unlock(&m[r]);
       freeResource(r);

@@ -29,7 +29,7 @@ void *client(void *arg) {
   if (r < N) {
     pthread_mutex_lock(&m);
     // The allocator hands a resource to one client only.
-    assert(owner[r] == 0);
+    assert(owner[r] == 0); // expect: holds
     owner[r] = 1;
     pthread_mutex_unlock(&m);
   }

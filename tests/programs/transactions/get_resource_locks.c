@@ -28,7 +28,7 @@ void *client(void *arg) {
   int r = getResource();
   if (r < N) {
     pthread_mutex_lock(&m[r]);
-    assert(owner[r] == 0);
+    assert(owner[r] == 0); // expect: holds
     owner[r] = 1;
     pthread_mutex_unlock(&m[r]);
   }

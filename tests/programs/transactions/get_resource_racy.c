@@ -24,7 +24,7 @@ void *client(void *arg) {
   int r = getResource();
   if (r < N) {
     pthread_mutex_lock(&m);
-    assert(owner[r] == 0);
+    assert(owner[r] == 0); // expect: fails
     owner[r] = 1;
     pthread_mutex_unlock(&m);
   }

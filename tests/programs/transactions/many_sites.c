@@ -9,7 +9,7 @@ int x = 0;
 void step(int v) {
   pthread_mutex_lock(&m);
   x = v;
-  assert(x <= 1);
+  assert(x <= 1); // expect: holds
   x = 0;
   pthread_mutex_unlock(&m);
 }

@@ -4,3 +4,4 @@
 // applies to it: never `safe`.
 #define T2_THIRD_ARG 2
 #include "many_sites.c"
+// expect at many_sites.c:12: violated (the third call of t2 passes 2)

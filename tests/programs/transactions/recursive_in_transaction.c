@@ -22,7 +22,7 @@ void *thread(void *arg) {
   int q = __VERIFIER_nondet_int() ? 1 : 0;
   foo(q);
   pthread_mutex_lock(&m);
-  assert(g >= 1);
+  assert(g >= 1); // expect: holds
   pthread_mutex_unlock(&m);
   return 0;
 }

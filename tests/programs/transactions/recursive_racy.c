@@ -24,6 +24,6 @@ int main(void) {
   pthread_create(&b, 0, thread, 0);
   pthread_join(a, 0);
   pthread_join(b, 0);
-  assert(g == 2);
+  assert(g == 2); // expect: fails
   return 0;
 }

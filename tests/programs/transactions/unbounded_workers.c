@@ -12,7 +12,7 @@ int c = 0;
 void *worker(void *arg) {
     pthread_mutex_lock(&m);
     c = c + 1;
-    assert(c <= 1);
+    assert(c <= 1); // expect: violated
     pthread_mutex_unlock(&m);
     return 0;
 }

@@ -6,9 +6,9 @@ int flag = 0;
 void *t(void *arg) {
     int f = flag;
     if (f > 10) {
-        assert(f < 0);
+        assert(f < 0); // expect: safe
     }
-    assert(f <= 1);
+    assert(f <= 1); // expect: safe
     flag = 1;
     return 0;
 }

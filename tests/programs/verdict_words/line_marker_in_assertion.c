@@ -4,7 +4,7 @@ extern void __VERIFIER_assert(int);
 int x;
 int main(void) {
     x = 1;
-    __VERIFIER_assert(x ==
+    __VERIFIER_assert(x == // expect: violated
 
 
 

@@ -7,6 +7,6 @@ int main(void) {
     while (i < n) {
         i++;
     }
-    __VERIFIER_assert(i >= 0);
+    __VERIFIER_assert(i >= 0); // expect: safe
     return 0;
 }

@@ -6,7 +6,7 @@ int count = 0;
 void *inc(void *arg) {
     int c = count;
     count = c + 1;
-    __VERIFIER_assert(count == 1);
+    __VERIFIER_assert(count == 1); // expect: violated
     return 0;
 }
 int main(void) {

@@ -31,7 +31,7 @@ void *consumer(void *arg) {
     while (!ready) {
         spins++;
     }
-    __VERIFIER_assert(data == 42);
+    __VERIFIER_assert(data == 42); // expect: violated
     return 0;
 }
 

@@ -30,7 +30,7 @@ void *consumer(void *arg) {
     while (!ready) {
         spins++;
     }
-    __VERIFIER_assert(data == 42);
+    __VERIFIER_assert(data == 42); // expect: holds
     return 0;
 }
 
@@ -44,3 +44,4 @@ int main(void) {
     pthread_join(b, 0);
     return 0;
 }
+// PARAM: --search-time 2

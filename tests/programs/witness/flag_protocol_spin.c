@@ -18,7 +18,7 @@ void *producer(void *arg) {
 void *consumer(void *arg) {
     while (!ready) {
     }
-    __VERIFIER_assert(data == 42);
+    __VERIFIER_assert(data == 42); // expect: violated
     return 0;
 }
 

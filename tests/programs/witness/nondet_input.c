@@ -22,6 +22,6 @@ int main(void) {
     pthread_create(&t, 0, worker, 0);
     pthread_join(t, 0);
     int y = g;
-    __VERIFIER_assert(y != 5);
+    __VERIFIER_assert(y != 5); // expect: violated
     return 0;
 }
