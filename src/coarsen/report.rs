@@ -109,10 +109,8 @@ pub fn dfg_data(prog: &Program, out: &Outcome) -> serde_json::Value {
             })
         })
         .collect();
-    let edges: Vec<serde_json::Value> = edges
-        .into_iter()
-        .map(|(a, c, b, r, usage)| serde_json::json!({ "from": a.0, "to": b.0, "cell": out.cells.name(prog, c), "round": r, "stand": usage == super::Use::Stand }))
-        .collect();
+    let edges: Vec<serde_json::Value> =
+        edges.into_iter().map(|(a, c, b, r, usage)| serde_json::json!({ "from": a.0, "to": b.0, "cell": out.cells.name(prog, c), "round": r, "stand": usage == super::Use::Stand })).collect();
     let templates: Vec<serde_json::Value> = prog
         .templates
         .iter()

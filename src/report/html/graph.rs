@@ -141,7 +141,11 @@ pub fn svg(g: &Dfg, anchor: &dyn Fn(&str, u32) -> Option<String>) -> String {
         for ((round, stand), cells) in kinds {
             let class = if round == 0 { "edge seq".to_string() } else { format!("edge interference round-{}{}", (round - 1) % 6 + 1, if stand { " stand" } else { "" }) };
             let marker = if round == 0 { "arrow-seq" } else { "arrow-int" };
-            let title = if round == 0 { format!("{}: {} → {}", cells.join(", "), g.nodes[*a].name, g.nodes[*b].name) } else { format!("{} (round {round}{}): {} → {}", cells.join(", "), if stand { ", while waiting" } else { "" }, g.nodes[*a].name, g.nodes[*b].name) };
+            let title = if round == 0 {
+                format!("{}: {} → {}", cells.join(", "), g.nodes[*a].name, g.nodes[*b].name)
+            } else {
+                format!("{} (round {round}{}): {} → {}", cells.join(", "), if stand { ", while waiting" } else { "" }, g.nodes[*a].name, g.nodes[*b].name)
+            };
             let d = if a == b {
                 self_loop(lay.centre[*a], sizes[*a])
             } else if next_below(*a, *b) {

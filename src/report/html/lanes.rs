@@ -87,7 +87,12 @@ mod tests {
 
     #[test]
     fn one_lane_per_thread_and_each_step_in_its_own_lane() {
-        let mut steps = vec![step(0, 22, "fork worker", &[]), step(0, 23, "fork worker", &[]), step(1, 15, "count = count + 1", &["read count = 0", "count = 1"]), step(2, 14, "assert(count == 0)", &["read count = 1"])];
+        let mut steps = vec![
+            step(0, 22, "fork worker", &[]),
+            step(0, 23, "fork worker", &[]),
+            step(1, 15, "count = count + 1", &["read count = 0", "count = 1"]),
+            step(2, 14, "assert(count == 0)", &["read count = 1"]),
+        ];
         steps[0].created = vec![1];
         steps[1].created = vec![2];
         steps[1].inputs = vec!["n = 3".into()];

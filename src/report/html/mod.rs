@@ -95,7 +95,15 @@ pub fn render(runs: &[TaskRun], exit_code: i32, seconds: f64, svcomp: Option<&Sv
          </head>\n<body data-js-errors=\"0\">\n"
     );
     out.push_str(ARROWS);
-    let _ = writeln!(out, "<header><h1>duet-rs report</h1><p class=\"meta\">duet-rs {} · {} file(s) · {} assertion(s) · exit code {} · {:.2} s</p></header>", env!("CARGO_PKG_VERSION"), summary.tasks, summary.assertions(), exit_code, seconds);
+    let _ = writeln!(
+        out,
+        "<header><h1>duet-rs report</h1><p class=\"meta\">duet-rs {} · {} file(s) · {} assertion(s) · exit code {} · {:.2} s</p></header>",
+        env!("CARGO_PKG_VERSION"),
+        summary.tasks,
+        summary.assertions(),
+        exit_code,
+        seconds
+    );
     out.push_str("<main>\n");
     out.push_str(&overview(runs, &summary));
     if let Some(sv) = svcomp {
@@ -227,7 +235,11 @@ fn svcomp_section(sv: &Svcomp) -> String {
         let row = sv.cells[i];
         let _ = writeln!(out, "<tr><th>{name}</th><td>{}</td><td>{}</td><td>{}</td></tr>", row[0], row[1], row[2]);
     }
-    let _ = writeln!(out, "</tbody></table>\n<p class=\"score\">score <strong>{}</strong> of {} possible (+2 correct TRUE, +1 correct FALSE, −32 wrong TRUE, −16 wrong FALSE)</p>\n</section>", sv.score, sv.max_score);
+    let _ = writeln!(
+        out,
+        "</tbody></table>\n<p class=\"score\">score <strong>{}</strong> of {} possible (+2 correct TRUE, +1 correct FALSE, −32 wrong TRUE, −16 wrong FALSE)</p>\n</section>",
+        sv.score, sv.max_score
+    );
     out
 }
 
@@ -322,7 +334,13 @@ fn file_section(i: usize, run: &TaskRun) -> String {
         }
     }
     if let Some(g) = section_data(&r.sections, "dfg").and_then(|d| serde_json::from_value::<graph::Dfg>(d.clone()).ok()) {
-        let _ = writeln!(out, "<details class=\"coarsen\" open><summary>COARSEN: data-flow graph ({} locations, {} edges, {} round(s)) and thread templates</summary>", g.nodes.len(), g.edges.len(), g.rounds);
+        let _ = writeln!(
+            out,
+            "<details class=\"coarsen\" open><summary>COARSEN: data-flow graph ({} locations, {} edges, {} round(s)) and thread templates</summary>",
+            g.nodes.len(),
+            g.edges.len(),
+            g.rounds
+        );
         out.push_str(&graph::templates(&g));
         out.push_str(&graph::legend(&g));
         out.push_str(&graph::svg(&g, &|f, l| if same_file(f, &r.file) { line_id(l) } else { None }));
@@ -387,7 +405,10 @@ fn source_view(i: usize, text: &str, verdicts: &[AssertionVerdict], on_line: &BT
     }
     let lines = text.lines().count();
     let open = if lines <= 2000 || !on_line.is_empty() { " open" } else { "" };
-    let mut out = format!("<details class=\"source\"{open}><summary>source ({lines} lines{})</summary>\n", if invariants.is_some() { "; click a line marked ▸ for COARSEN's invariants there" } else { "; no invariants (COARSEN did not run to its end)" });
+    let mut out = format!(
+        "<details class=\"source\"{open}><summary>source ({lines} lines{})</summary>\n",
+        if invariants.is_some() { "; click a line marked ▸ for COARSEN's invariants there" } else { "; no invariants (COARSEN did not run to its end)" }
+    );
     out.push_str("<div class=\"src\">");
     for (n, line) in text.lines().enumerate() {
         let n = n as u32 + 1;
@@ -477,12 +498,7 @@ mod tests {
             fails,
         };
         violated.trace = Some(vec![step(0, 2, false), step(2, 4, false), step(1, 3, true)]);
-        let vs = vec![
-            violated,
-            verdict(&format!("{file}:4:3"), "1", Status::Safe),
-            verdict(&format!("{file}:4:14"), "2", Status::Unknown),
-            verdict("other.h:9:1", "x", Status::BoundedSafe),
-        ];
+        let vs = vec![violated, verdict(&format!("{file}:4:3"), "1", Status::Safe), verdict(&format!("{file}:4:14"), "2", Status::Unknown), verdict("other.h:9:1", "x", Status::BoundedSafe)];
         let runs = vec![run(&file, Outcome::Checked(vs)), run("gone.c", Outcome::Timeout("900 s".into()))];
         let page = render(&runs, 10, 2.0, None);
         assert_eq!(page.matches("<tr class=\"file-row\"").count(), 2);
@@ -494,7 +510,7 @@ mod tests {
         assert!(page.contains("<a class=\"at\" href=\"#f0-L4\">4:3</a>"), "steps link to their lines");
         assert!(page.contains("<a href=\"#f0-trace-0\">interleaving</a>"));
         assert!(page.contains("&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;"));
-        assert!(page.contains("data-verdicts=\"safe unknown violated\""));
+        assert!(page.contains("data-verdicts=\"bounded-safe safe unknown violated\""));
         assert!(page.contains("data-verdicts=\"timeout\""));
         assert!(!page.contains("<b>"));
         let _ = std::fs::remove_dir_all(&dir);

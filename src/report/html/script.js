@@ -54,6 +54,14 @@
     line.addEventListener("click", function () { show(line); });
     line.addEventListener("keydown", function (e) { if (e.key === "Enter") show(line); });
   });
+  // A link to a line (#f0-L12) shows its invariants too.
+  function follow() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var line = id ? document.getElementById(id) : null;
+    if (line && line.classList.contains("has-inv")) show(line);
+  }
+  window.addEventListener("hashchange", follow);
+  follow();
   panel.querySelector(".close").addEventListener("click", function () {
     panel.hidden = true;
     if (selected) selected.classList.remove("selected");

@@ -1,5 +1,5 @@
 /* Program text that is markup: the HTML report must show it as text. Were the string literal
- * pasted into the page raw, its script would close the page's own and set data-injected. */
+ * pasted into the page raw, its script would close the page's own and mark the body as injected. */
 #include <pthread.h>
 
 extern void __VERIFIER_assert(int cond);
