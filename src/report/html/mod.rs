@@ -272,7 +272,7 @@ fn file_section(i: usize, run: &TaskRun) -> String {
     let r = &run.result;
     let mut out = String::new();
     let tags = verdict_tags(run).join(" ");
-    let _ = writeln!(out, "<section class=\"file\" id=\"file-{i}\" data-verdicts=\"{tags}\"><h2><span class=\"file-no\">{}</span> {}</h2>", i + 1, escape(&r.file));
+    let _ = writeln!(out, "<section class=\"file\" id=\"file-{i}\" data-verdicts=\"{tags}\"><h2><span class=\"file-no\">{}</span> <span class=\"file-name\">{}</span></h2>", i + 1, escape(&r.file));
     let mem = run.peak_memory_mb.map(|m| format!(" · {m:.1} MiB")).unwrap_or_default();
     let _ = writeln!(out, "<p class=\"meta\">{} · {:.2} s{mem}</p>", r.outcome.word(), r.seconds);
     let verdicts: &[AssertionVerdict] = match &r.outcome {

@@ -45,7 +45,7 @@
     selected = line;
     line.classList.add("selected");
     var ln = line.querySelector(".ln").textContent;
-    var file = line.closest("section.file").querySelector("h2").textContent;
+    var file = line.closest("section.file").querySelector("h2 .file-name").textContent;
     panel.querySelector("h3").textContent = "COARSEN's invariants at line " + ln + " of " + file;
     panel.querySelector("pre").textContent = line.getAttribute("title");
     panel.hidden = false;
