@@ -17,6 +17,7 @@ pub mod inputs;
 pub mod interp;
 pub mod ir;
 pub mod predict;
+pub mod races;
 pub mod report;
 pub mod strategy;
 pub mod svcomp;

@@ -1,4 +1,21 @@
 //! Verdicts: what duet-rs concludes about each assertion, and about each task (file).
+//!
+//! These are data, below every engine and above every report, so that engines produce
+//! conclusions without knowing how they are run or reported, and reports render them without
+//! knowing any engine. A verdict's reason is structured ([`Why`]) and rendered to text in one
+//! place ([`Why::text`]).
+//!
+//! Artifacts flow one way too: engines write no files. What a task is asked to produce besides
+//! verdicts travels in its result: [`CheckReport::artifacts`] (a `witness::Witness`, the
+//! bounded search's SMT-LIB2 text, COARSEN's Datalog facts as a `dump::FactsDump`) becomes
+//! [`TaskResult::artifacts`], which is serialized with the rest from the task process to the
+//! parent. COARSEN's invariants become a correctness witness only when every assertion ends
+//! proved. The command line checks every output path before the analysis, and after the batch
+//! renders each artifact (`report::witness`, `report::facts`) and writes it with
+//! `report::atomic`. The DFG (`--dot`) and invariants are [`Section`]s of the result; with
+//! `--dot=FILE` or `--invariants=FILE` the command line moves that section out of the result and
+//! writes it (one input only), and prints the text report whole at the end instead of streaming,
+//! so that the section cannot reach stdout.
 
 use crate::diag::Diagnostic;
 use crate::ir::{AssertId, Program};
@@ -6,6 +23,8 @@ use serde::{Deserialize, Serialize};
 
 /// A shown step of a replayed interleaving (reports draw violations from it).
 pub use crate::interp::trace::TraceStep;
+
+pub mod races;
 
 /// The conclusion about one assertion.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -409,6 +428,9 @@ pub struct TaskResult {
     /// Files asked for (witness, SMT-LIB2 encoding), which the command line writes.
     #[serde(default, skip_serializing_if = "Artifacts::is_empty")]
     pub artifacts: Artifacts,
+    /// The data-race verdicts (`--races`), one per shared memory location; `None` when not asked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub races: Option<Vec<races::RaceVerdict>>,
 }
 
 /// One task's result with what the parent measured about its process.
@@ -447,9 +469,10 @@ impl TaskResult {
         use crate::diag::{exit, ErrorKind};
         match &self.outcome {
             Outcome::Checked(vs) => {
-                if vs.iter().any(|v| v.status == Status::Violated) {
+                let races = self.races.as_deref().map_or(races::RaceStatus::RaceFree, races::worst);
+                if vs.iter().any(|v| v.status == Status::Violated) || races == races::RaceStatus::Race {
                     exit::VIOLATED
-                } else if vs.iter().all(|v| v.status == Status::Safe) {
+                } else if vs.iter().all(|v| v.status == Status::Safe) && races == races::RaceStatus::RaceFree {
                     exit::SAFE
                 } else {
                     exit::INCONCLUSIVE

@@ -2,6 +2,15 @@
 //!
 //! Everything here is generic over the row widths and is instantiated once per preset inside this
 //! crate; the public API stays concrete so dependent crates never re-instantiate dataflow code.
+//!
+//! The planner (`plan.rs`) orders each rule's literals so that every intermediate row fits the
+//! narrowest compiled width (COARSEN's interference rules run on rows of 3 + 3 values); for the
+//! same reason those rules never build the relevance of observed cells (every location, for
+//! each observed cell) as a relation, but have a twin rule for observed cells instead. Here,
+//! rules that begin alike (same source, same steps) share the arrangements of that prefix, and
+//! a non-recursive stratum that joins a loop's arrangements (`may_flow` on `may_reach[v,x]`) is
+//! evaluated inside that loop's scope instead of arranging the loop's relation again
+//! (`Program::explain` names such strata).
 
 use std::cell::{Cell, OnceCell, RefCell};
 use std::collections::HashMap;

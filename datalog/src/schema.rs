@@ -5,6 +5,20 @@
 //! [`INTERFERENCE`] is the schema of duet-rs's interference analysis (`rules/interference.dl`).
 //! It lives in this crate because this crate's oracle tests and benchmarks need it as much as
 //! duet-rs does, and this is the one crate both see.
+//!
+//! It is the only declaration of the relations COARSEN and the rules exchange: name, columns
+//! with their Soufflé types, and role (input; output COARSEN reads, `may_flow` and `may_stand`;
+//! or published for people, `coreachable` and `may_reach`). Every place that names them is
+//! checked against it: COARSEN's export (`coarsen::facts` in duet-rs) refuses a relation the
+//! table does not have; `coarsen::rules::load` checks `--rules` files at
+//! [`Conformance::Compatible`] (outputs required, inputs optional, columns as declared);
+//! duet-rs's `tests/it/facts_dump.rs` checks the shipped `.dl` files at [`Conformance::Exact`]
+//! and that a renamed, re-aritied or retyped declaration is named in the error; the crepe
+//! transcriptions (`tests/it/oracle/crepe_programs.rs`) take their inputs by the table's names,
+//! and `tests/it/oracle_interference.rs` checks them and the fact generator (`oracle/gen.rs`)
+//! against it. So renaming a relation means editing the table, the `.dl` files, the
+//! transcriptions' `feeding!` match and the generator's `Facts`, and each one left out fails a
+//! test that names it.
 
 use std::fmt::Write as _;
 

@@ -1,6 +1,23 @@
 //! Splits a program around its fixed inputs ([`crate::EngineConfig::fixed`]): the relations those
 //! inputs alone determine are computed once, by a program of their own, before the first epoch;
 //! the rest of the program then reads them as fixed relations, by lookup.
+//!
+//! Why: a join or antijoin with an arrangement must arrange its other side as well, since a
+//! later change of the arrangement is matched against everything that side ever sent. Against a
+//! relation that never changes, a lookup as the rows stream past gives the same answer and
+//! keeps nothing. So the relations the fixed inputs alone determine (COARSEN's `free_step`,
+//! `relevant`, `writer_step`, `reader_step`, ...) are evaluated once, and the main dataflow is
+//! built without their rules, with them and the fixed inputs as tables every worker holds whole
+//! (`dataflow::Table`: the rows sorted in one vector, found through an array indexed by the first
+//! key column when its values are dense, as location and variable ids are, else through a hash
+//! index). Consecutive lookups of a rule run as one operator, row by row (`dataflow::lookups`),
+//! and the rules that derive one head from the same rows share it (`Ctx::render_fused`). What is
+//! left as state is the `distinct` of each derived relation and the arrangements of joins with
+//! the inputs that change (for COARSEN, `cond_val`: at 5 085 locations 2.8 million rows held
+//! instead of 21.0 million), and the incremental evaluation of those is unchanged.
+//! `Program::explain` shows the plan without fixed inputs (every arrangement it lists of a fixed
+//! or static relation is then a table); with profiling on, `Engine::held_rows` reports the rows
+//! each arrangement, `distinct` and table keeps.
 
 use crate::check::Checked;
 use crate::plan::{plan, Plan};

@@ -45,22 +45,29 @@ pub fn main() -> i32 {
     let start = Instant::now();
     // A file's own pragma adds to the command line's flags; a bad one fails this file only.
     let loaded = crate::frontend::pragma::file_options(&req.spec.file, &req.spec.front).and_then(|front| load_program(&req.spec.file, &front));
-    let (outcome, sections, artifacts) = match loaded {
+    let (outcome, sections, artifacts, races) = match loaded {
         Ok(prog) => {
             let opts = req.spec.check.clone();
             let predict = req.spec.predict.clone();
-            let run = move || match &predict {
-                Some(p) => crate::predict::run_program(&prog, p),
-                None => crate::strategy::check_program(&prog, &opts),
+            let race_opts = req.spec.races.clone();
+            let run = move || {
+                let only = race_opts.as_ref().is_some_and(|r| r.only);
+                let r = match &predict {
+                    Some(p) => crate::predict::run_program(&prog, p),
+                    None if only => Default::default(),
+                    None => crate::strategy::check_program(&prog, &opts),
+                };
+                let races = race_opts.map(|o| crate::races::check(&prog, &o).unwrap_or_else(|e| vec![crate::races::failed(e)]));
+                (r, races)
             };
             match std::panic::catch_unwind(run) {
-                Ok(r) => (Outcome::Checked(r.verdicts), r.sections, r.artifacts),
-                Err(_) => (Outcome::Error(Diagnostic::internal(&label, "the analysis crashed; please report this input")), Vec::new(), Default::default()),
+                Ok((r, races)) => (Outcome::Checked(r.verdicts), r.sections, r.artifacts, races),
+                Err(_) => (Outcome::Error(Diagnostic::internal(&label, "the analysis crashed; please report this input")), Vec::new(), Default::default(), None),
             }
         }
-        Err(d) => (Outcome::Error(d), Vec::new(), Default::default()),
+        Err(d) => (Outcome::Error(d), Vec::new(), Default::default(), None),
     };
-    let result = TaskResult { file: label, outcome, seconds: start.elapsed().as_secs_f64(), sections, artifacts };
+    let result = TaskResult { file: label, outcome, seconds: start.elapsed().as_secs_f64(), sections, artifacts, races };
     let text = match serde_json::to_string(&result) {
         Ok(t) => t,
         Err(e) => {

@@ -122,6 +122,7 @@ fn lost(label: &str, why: &str) -> TaskRun {
             seconds: 0.0,
             sections: Vec::new(),
             artifacts: Default::default(),
+            races: None,
         },
         peak_memory_mb: None,
     }
@@ -136,6 +137,7 @@ fn not_started(label: &str) -> TaskRun {
             seconds: 0.0,
             sections: Vec::new(),
             artifacts: Default::default(),
+            races: None,
         },
         peak_memory_mb: None,
     }

@@ -108,13 +108,13 @@ pub fn run(exe: &PathBuf, spec: &TaskSpec, limits: &Limits) -> TaskRun {
             r.seconds = seconds;
             r
         }
-        Err(outcome) => TaskResult { file: label, outcome, seconds, sections: Vec::new(), artifacts: Default::default() },
+        Err(outcome) => TaskResult { file: label, outcome, seconds, sections: Vec::new(), artifacts: Default::default(), races: None },
     };
     TaskRun { result, peak_memory_mb }
 }
 
 fn failed(label: &str, start: Instant, outcome: Outcome) -> TaskRun {
-    TaskRun { result: TaskResult { file: label.to_string(), outcome, seconds: start.elapsed().as_secs_f64(), sections: Vec::new(), artifacts: Default::default() }, peak_memory_mb: None }
+    TaskRun { result: TaskResult { file: label.to_string(), outcome, seconds: start.elapsed().as_secs_f64(), sections: Vec::new(), artifacts: Default::default(), races: None }, peak_memory_mb: None }
 }
 
 #[derive(Copy, Clone, Debug)]

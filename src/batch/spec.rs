@@ -18,6 +18,9 @@ pub struct TaskSpec {
     /// Run the predictive analysis instead of `check`'s engines.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub predict: Option<crate::predict::PredictOptions>,
+    /// Also (or only) check for data races.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub races: Option<crate::races::RaceOptions>,
 }
 
 impl TaskSpec {

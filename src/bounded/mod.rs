@@ -11,6 +11,36 @@
 //!    ([`crate::interp`]) replays; only a replayed failure is reported as a violation, printed
 //!    as an interleaving and returned as a [`crate::witness::Violation`] for the command line
 //!    to write.
+//!
+//! It runs after COARSEN, on the assertions it left open, and COARSEN's `read_flows` narrow the
+//! may-copy sets further ([`Hints`]). `prune`'s order reads an edge as "if both events happen,
+//! this one first", so a join's edge from the joined thread's end is added only when the join
+//! precedes every later event on every path (after `if (c) pthread_join(t, 0);` the thread may
+//! still run). Building the copy constraints and loading them into Z3 check the search's
+//! deadline, so one large round cannot overrun `--search-time` by minutes. Before a violation is
+//! reported, `interp::minimise` cuts the schedule down to the steps that still replay to it,
+//! within a fixed budget of interpreted steps, so deterministically.
+//!
+//! Slices. With four or more thread instances besides the root, each query is first posed on
+//! slices of 2, 4, 8, ... instances (`sliced`, ordered by `relevance`: the failure's thread,
+//! then breadth first the writers its reads may copy), each a formula and a solver of its own in
+//! which the other instances do not run before the failure. A slice is an under-approximation:
+//! only its replayed violation is taken, and `unsat` or an exhausted budget (20 M Z3 resource
+//! units, a limit that does not depend on load, and a fifth of the query's time) hands the
+//! query to the whole formula, which alone may answer that no violation exists. On indexer(32)
+//! at `--bound 5` the slice of 4 holds the collision.
+//!
+//! Candidates that do not replay. One that overflows a signed integer or runs a loop past the
+//! bound is searched for again with those excluded (`no_overflow`, `no_havoc`); if nothing is
+//! left, the bound is clean (`bounded-safe`, never `safe`: the claim leaves undefined behaviour
+//! out). One that fails only through a value an over-approximation made up (an unmodelled call)
+//! is searched for again among paths that evaluate no such value (`no_approx`); if nothing is
+//! left the answer stays `unknown`, naming the approximation.
+//!
+//! Both the encoding and the replay use `interp::layout`, the flat memory in which pointers are
+//! 64-bit addresses, so a witness never depends on how an engine laid out memory. Under ILP32 a
+//! pointer is such an address too: its reads are ranged to 64 bits, and COARSEN's range hints,
+//! which bound the program's real (32-bit) addresses, are not applied to pointers.
 
 pub mod encode;
 pub mod prune;

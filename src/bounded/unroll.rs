@@ -26,6 +26,22 @@
 //! A *counted* loop ([`Counts`]) is unrolled exactly as often as it can run, without a cut: its
 //! last header copy can only leave, so the exploration of that loop is complete. A thread
 //! template created only by counted loops gets exactly as many instances as can be created.
+//! Counts are independent of the bound: a loop whose every entry into the body passes a guard
+//! `v < E` (or `<=`, `>`, `>=`) on a register `v` with a constant `E` (or a register the body
+//! never writes that enters the loop holding constants, taking its extreme value), whose every
+//! iteration steps `v` exactly once by one towards `E` (a data-flow over the body counting steps
+//! along every path from the header to a back edge), and which `v` enters with constant bounds
+//! (constant propagation over the template, through copies of registers up to two deep; a
+//! global counts as a constant when `fixed_globals` finds its one write in the run of constant
+//! global stores that opens `main`, with no address taken and nothing outside the program able
+//! to see it) runs at most `E - lo` times, and the guard keeps the step from wrapping. A
+//! template's instances are the sum over its creation sites of the product of the counts of the
+//! loops around the site, times the creator's instances. The counts are computed once per check
+//! (`--max-unroll`, `--max-threads`) and shared by every bounded round and the finite-state
+//! engine; a round that must lower the exact limit derives its counts with [`Counts::capped`],
+//! which drops the longer loops and the templates whose count multiplies one of them, without
+//! analysing the program again. If the counted program is too large to summarise, the run falls
+//! back to plain bounds.
 
 use crate::ir::visit;
 use crate::ir::{Action, BinOp, Expr, IntTy, LocId, Lval, Multiplicity, Program, TemplateId, Ty, VarId, VarKind};

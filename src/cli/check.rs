@@ -41,6 +41,8 @@ pub struct CheckArgs {
     pub analysis: AnalysisArgs,
     #[command(flatten)]
     pub batch: BatchArgs,
+    #[command(flatten)]
+    pub races: RaceArgs,
     /// Report format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
@@ -53,6 +55,37 @@ pub struct CheckArgs {
     /// outcome, seconds, peak memory in MB.
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
+}
+
+/// The data-race flags of `check`.
+#[derive(Args, Debug, Clone)]
+pub struct RaceArgs {
+    /// Also report data races: per shared memory location `race-free` (for any number of
+    /// threads), `race` (with a replayed interleaving in which the two accesses are adjacent)
+    /// or `unknown`.
+    #[arg(long)]
+    pub races: bool,
+    /// Report data races instead of the assertion verdicts.
+    #[arg(long)]
+    pub races_only: bool,
+    /// Use this Datalog file for the race rules instead of the built-in `rules/races.dl`.
+    #[arg(long, value_name = "FILE")]
+    pub race_rules: Option<PathBuf>,
+    /// Seconds the search for racing interleavings may spend per file.
+    #[arg(long, value_name = "SECS", default_value_t = 10.0, value_parser = positive_seconds)]
+    pub race_replay_time: f64,
+}
+
+impl RaceArgs {
+    /// The race options of every task, when races are asked for.
+    pub fn options(&self) -> Option<crate::races::RaceOptions> {
+        (self.races || self.races_only || self.race_rules.is_some()).then(|| crate::races::RaceOptions {
+            only: self.races_only,
+            rules: self.race_rules.clone(),
+            replay_time: self.race_replay_time,
+            ..crate::races::RaceOptions::default()
+        })
+    }
 }
 
 /// The analysis flags, shared by `check` and `svcomp`.
@@ -499,7 +532,8 @@ fn stream_text(run: &TaskRun) -> String {
 /// Runs `duet-rs check`.
 pub fn run(a: &CheckArgs) -> i32 {
     let start = Instant::now();
-    let front = a.input.frontend_options();
+    let mut front = a.input.frontend_options();
+    front.for_races = a.races.options().is_some();
     if let Err(e) = a.analysis.validate() {
         crate::stderr!("error: {e}");
         return exit::USAGE;
@@ -511,6 +545,10 @@ pub fn run(a: &CheckArgs) -> i32 {
     let opts = a.check_options();
     // A broken rules file would make every verdict unknown: report it once, up front.
     if let Err(e) = crate::coarsen::rules::load(opts.rules.as_deref()) {
+        crate::stderr!("error: {e}");
+        return exit::INPUT_ERROR;
+    }
+    if let Err(e) = crate::races::rules::load(a.races.race_rules.as_deref()) {
         crate::stderr!("error: {e}");
         return exit::INPUT_ERROR;
     }
@@ -536,7 +574,7 @@ pub fn run(a: &CheckArgs) -> i32 {
         return exit::INPUT_ERROR;
     }
     // Each file's `// duet-rs:` pragma is read by its own task (`frontend::pragma`).
-    let specs: Vec<TaskSpec> = files.into_iter().map(|file| TaskSpec { file, front: front.clone(), check: opts.clone(), predict: None }).collect();
+    let specs: Vec<TaskSpec> = files.into_iter().map(|file| TaskSpec { file, front: front.clone(), check: opts.clone(), predict: None, races: a.races.options() }).collect();
     run_and_report(&a.batch, specs, a.format, (a.output.as_deref(), a.csv.as_deref()), start, Some(&a.analysis))
 }
 

@@ -99,6 +99,7 @@ impl InputArgs {
             parameterized: self.parameterized,
             recursion_depth: self.recursion_depth,
             inline_limit: self.inline_limit,
+            for_races: false,
         }
     }
 }

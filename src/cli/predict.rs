@@ -82,6 +82,6 @@ pub fn run(a: &PredictArgs) -> i32 {
         return exit::USAGE;
     }
     // Each file's `// duet-rs:` pragma is read by its own task (`frontend::pragma`).
-    let specs: Vec<TaskSpec> = files.into_iter().map(|file| TaskSpec { file, front: front.clone(), check: CheckOptions::default(), predict: Some(opts.clone()) }).collect();
+    let specs: Vec<TaskSpec> = files.into_iter().map(|file| TaskSpec { file, front: front.clone(), check: CheckOptions::default(), predict: Some(opts.clone()), races: None }).collect();
     super::check::run_and_report(&a.batch, specs, a.format, (a.output.as_deref(), None), start, None)
 }

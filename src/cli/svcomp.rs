@@ -75,7 +75,7 @@ pub fn run(a: &SvcompArgs) -> i32 {
                 let mut front = base.clone();
                 front.m32 = t.data_model == task::DataModel::ILP32;
                 slots.push(Slot::Run(specs.len(), t.expected, label));
-                specs.push(TaskSpec { file: t.input, front, check: check.clone(), predict: None });
+                specs.push(TaskSpec { file: t.input, front, check: check.clone(), predict: None, races: None });
             }
             Ok(task::Read::OtherProperty) => skipped += 1,
             Err(e) => {

@@ -13,6 +13,14 @@
 //! or octagon of a DUET data-flow graph cannot see this: each increment's value flows in
 //! separately. [`rewrite`] states the fact as an `assume` right after the join, which every
 //! execution passes, so the rewritten program over-approximates this one.
+//!
+//! "Atomic" means one action, or one atomic section with the read `r := g` just before the
+//! write, or that read under a lock every write of `g` holds. A constant bound of the counter's
+//! type is evaluated (up to about a million iterations); if any term is left, or the value
+//! leaves the type's range, nothing is claimed (`popl20-counter-determinism`: one thread counts
+//! up `N` times, another down, so the counter is 0 again). Not covered: writers created in
+//! loops or by other threads, increments by a variable, loops over a global bound whose trip
+//! count no other loop cancels.
 
 use crate::ir::joins::{self, reaches, writes};
 use crate::ir::{AbsKind, Action, BinOp, Expr, Halt, LocId, Location, Lval, Multiplicity, Program, TemplateId, Ty, VarId, VarKind};

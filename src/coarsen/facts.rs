@@ -8,6 +8,21 @@
 //! when guarding the invariant with it gives bottom). The rules then combine those facts with
 //! what each step needs (`needs`, `acquires`/`holds`, `atomic`), which keeps the quadratic
 //! pairing of locations inside the incremental engine instead of materialising it here.
+//!
+//! What an `assume` defines. An `assume` writes no memory, yet here, as in DUET, it counts as a
+//! definition (`mod` and `kill`) of the strong single cells its condition reads, for every
+//! thread: its output (the value current when it ran, restricted to the executions where it
+//! passes) may flow to other threads. Sound, since every value it passes on was in memory when
+//! it ran and `may_reach` lets it flow only while no write of that thread has overwritten it;
+//! not precise, since another thread may have overwritten it since and receives a stale value.
+//! A `refines` relation (a refinement only for the assuming thread and the children it forks
+//! next) proves more (`tests/programs/coarsen/atomic_function.c`) but is not merged: with its
+//! fewer flows as hints, the bounded search no longer finds
+//! `tests/programs/finite/bakery_no_tiebreak.c`'s violation within its budget (a candidate that
+//! does not replay ends a bound), so that search must first learn to exclude such candidates.
+//!
+//! Every relation exported is matched to `datalog::schema::INTERFERENCE` (which says what
+//! checks that table), and one not in it is refused.
 
 use super::cells::Cells;
 use super::conditions::Conditions;

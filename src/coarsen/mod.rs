@@ -5,6 +5,47 @@
 //! inter-thread data flows are feasible; the new flows go into the graph and the loop repeats
 //! until no edge is added. The final invariants over-approximate every reachable thread state
 //! (Theorem 5.2), so an assertion they imply is safe.
+//!
+//! # The loop
+//!
+//! A location's input for a cell is the join of what its DFG predecessors wrote there. The
+//! control module exports the program (`cf`, `spawn`, `mod`/`kill`/`use`, locks, atomic
+//! sections, what each `assume` needs) once, and each round only the truth values each
+//! observable condition may take where a thread stands (`cond_val`): those are decided in Rust
+//! with the numerical domain, because Datalog has no numbers. `rules/interference.dl` derives
+//! `may_flow` (values an action may read when it executes) and `may_stand` (values of observed
+//! cells while a thread waits); new tuples become DFG edges, the interpreter resumes from their
+//! targets, and the loop stops when a round adds no edge. Since a round changes only
+//! `cond_val`, the Datalog engine runs incrementally, and every other input is given to it as
+//! *fixed* (`datalog::EngineConfig::fixed`), which lets it evaluate what those inputs alone
+//! determine once and read it by lookup (`datalog/src/split.rs` says why that holds fewer rows).
+//! Costs and the crepe comparison: `benchmarks/datalog/run.sh`, `benchmarks/datalog/results-*.md`.
+//!
+//! # Identical templates, arguments and results
+//!
+//! n identical templates pair every write of one with every read of the others (n² edges).
+//! Two levels fold them: the rules see one template per group with identical facts
+//! (`facts::Symmetry`), and the interpreter analyses one representative per group ([`fold`],
+//! which says why that is sound); `Outcome::read_flows` expands a folded read's sources to every
+//! member for the bounded search, and `--no-symmetry` turns both off
+//! (`benchmarks/coarsen/results-20261127-scale.md`). A template's entry gives its parameter the
+//! join, over the forks that create it, of the argument each passes (every instance starts from
+//! one of them, so no fact is needed). For a *definite* join (`ir::joins`) the rules get
+//! `join_waits`: the joiner cannot step past the join while the joined thread stands anywhere
+//! but at an exit. If the joined thread stores its result (`$result@T`) on every path to an
+//! exit, the join also defines the result's cell with no value of its own, so the joiner's
+//! earlier definitions (the initial zero) no longer reach the read of the result.
+//!
+//! # The extra analysis
+//!
+//! When the first run leaves an assertion unproved, [`run`] analyses once more a rewritten
+//! program that over-approximates this one (or has the same executions), taking only its
+//! verdicts: its invariants speak of other locations, so the invariants, flows and witness stay
+//! the first run's. The rewrites are chained in this order, each on the previous one's result:
+//! [`monotone`] (tests a growing global settles), [`twins`] with [`paths`] (equalities `main`
+//! knows), [`counts`] (net counts after joins), [`partition`] (correlated locking) and
+//! [`privatise`] (locks relative to the accessed object). Nothing in the rules changes. Each
+//! module says what it does not cover.
 
 pub mod absint;
 pub mod cells;

@@ -24,6 +24,11 @@
 //! would not be excluded for them otherwise. Then every write makes `g` at least as large as
 //! it was, so `g - x >= k` keeps holding from the point where a thread established it (`x := g`
 //! gives 0, its own `g := x + c` gives `c`) until it writes `x` again.
+//!
+//! Example: `01_inc`, `value > v` after the thread's own `value = v + 1` under the lock, guarded
+//! by `value != UINT_MAX`. Not covered: a guard that tests a copy of `g` (`v = g; if (v < K)`),
+//! increments by a variable, a test-and-set loop (`while (xchg(&m, 1))`); COARSEN's own lock
+//! analysis does not use test-and-set locks yet.
 
 use super::counts::{after_fork, increment, split_increment};
 use crate::ir::joins::writes;

@@ -12,6 +12,8 @@
 //! executions; only the locks each location surely holds are now exact, and the interference
 //! rules see them as `holds` facts. A local is private (no other thread can store to it), so
 //! only its own thread's stores end a fact.
+//!
+//! It gives up when a template more than doubles.
 
 use super::privatise::{index_base, private_var};
 use crate::ir::memory::{stores_to, LockId, MemoryModel};

@@ -15,6 +15,13 @@
 //! inputs need (`twins.rs`); and `r = s0 == s1 ? 0 : (s1 ? -1 : 1)` with `assume(r > 0)` says
 //! `s1 == 0`. Nothing here reasons about order (`<`): a path is dropped only when one of its
 //! tests is the negation of another or folds to false once the constants known are put in.
+//!
+//! Twins whose inputs are not equal at the fork are used *conditionally*: wherever both have
+//! been joined and their read-only inputs are in one class, their outputs join one class too
+//! (`chl-time-subst`, `chl-collitem-subst`). A comparison whose two sides compute the same
+//! expression over equal variables is decided too (`(r2 > 0) == (r3 > 0)`). Still unproved:
+//! `chl-match-symm` (antisymmetry of `<`) and the tasks over arrays (`chl-array-int-*`,
+//! `chl-node-subst`: loops, heap cells).
 
 use super::twins::{deterministic_action, rename_expr, substitute};
 use crate::ir::{Action, BinOp, Expr, Halt, LocId, Lval, Program, TemplateId, Ty, UnOp, VarId};

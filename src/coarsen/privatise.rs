@@ -32,6 +32,10 @@
 //! indices, a pointer reassigned between lock and access, a lock of one object and an access
 //! to another, an access outside the section, a release through an unrelated pointer: each
 //! leaves some access unguarded (or the shape rejected), and the location is not rewritten.
+//!
+//! Not covered: an unguarded access once a thread exists (an initialisation before the object
+//! is published to threads already running, too), a lock and a cell reached through different
+//! variables, heap cells that share one abstract location with uninitialised fields.
 
 use crate::ir::memory::{lock_states, stores_to, MemoryModel};
 use crate::ir::{AbsLoc, Action, CType, Expr, LocId, Location, Lval, Program, RecordId, VarId, VarKind, Variable};

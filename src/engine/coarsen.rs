@@ -1,5 +1,14 @@
 //! COARSEN as an engine: its proofs for every number of threads, its "not proved" with the
 //! invariant that fell short, and the facts it hands the other engines.
+//!
+//! The finite-state engine gets COARSEN's invariants (with the shipped rules only, never a
+//! user's, which may be unsound): the locations some thread reaches, and per location the
+//! bounds of the variables its action reads by name. COARSEN computes each action's input, so
+//! the bounds hold for what the action reads when it executes, which is what a step needs (the
+//! correctness witness, which claims what holds while a thread waits, uses fewer of them).
+//! `finite::model::Model::narrow` maps them onto the projection's cells and the step drops what
+//! no execution does; the projection is exact on what it tracks, so only steps of no execution
+//! are cut. The bounded search gets the data-flow edges and ranges as `bounded::Hints`.
 
 use super::{CheckOptions, Conclusion, Context, Engine, EngineId, Phase};
 use crate::coarsen;

@@ -1,6 +1,34 @@
 //! The searches for violations as one engine, since they share one budget: the bounded search
 //! (at a fixed `--bound`, or by iterative deepening with its sequential round) and the
 //! explicit-state search between its rounds.
+//!
+//! Without `--bound` the search deepens (`Deepening`, whose rounds run in ranges so that
+//! another engine can take its turn between two of them): a sequential round first (bound 1
+//! with every thread but the root one atomic unit, `bounded::BoundedOptions::atomic_threads`, so
+//! one clock per thread; at most a quarter of the budget; only its violations count); then the
+//! explicit-state search on 5 % of what is left (its depth-first rounds on half of that unless
+//! they exhaust a program without inputs, then sampled runs numbered from a fixed seed), given
+//! again at the end what deepening left unused, its runs continuing from the last number; then
+//! round K, a whole bounded run at unroll K and K instances per unbounded template, on the
+//! assertions still open. Counted loops stay exact only while `bounded::encode::estimate` stays
+//! under `exact_limit(K)` (50,000 instances at bound 1, four times more per bound, so that a
+//! counted loop too costly at bound 1 is exact again, and the round exhaustive, a few bounds
+//! later; else `bounded::run` halves the longest exact count until it fits, recording the cut).
+//! A violation or an exhaustive `safe` decides an assertion; `bounded-safe` records K as its
+//! deepest clean bound. Deepening stops when nothing is open, when a round was exhaustive (a
+//! larger bound explores nothing more), when the budget is spent, or when a round would not fit
+//! in what is left. Every solver query gets the time left as its limit
+//! (`BoundedOptions::deadline`), the searches again after a candidate that did not replay
+//! included.
+//!
+//! Rounds share nothing: each summarises, encodes and loads Z3 afresh. A measured choice: on
+//! the 8 open dev tasks and indexer(32), 95 % of the rounds' time is Z3 solving and 5 %
+//! summarising, encoding and loading, the most an incremental context could save, while bound
+//! K+1 renumbers the unknowns, so the solver's learned clauses would hardly carry over
+//! (`benchmarks/bounded/results-20261126.md`; `--stats` prints a line per round,
+//! `benchmarks/bounded/deepening.sh` collects them). Z3 runs with its defaults and seed 0;
+//! `DUET_Z3_PARAMS="key=value ..."` sets global Z3 parameters for such measurements
+//! (`smt.arith.solver=2` was faster on some tasks and slower on others: not adopted).
 
 use super::{Bound, CheckOptions, Conclusion, Context, Engine, EngineId, Phase};
 use crate::bounded::{self, BoundedOutcome};

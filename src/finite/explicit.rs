@@ -7,7 +7,7 @@
 //! interchangeable, so a state keeps their positions sorted (one state per orbit).
 //!
 //! A thread's entry in a state is a *position*: the set of local stores it may stand in, all
-//! reached from its last step by local steps and branch choices ([`settle`]). A C condition
+//! reached from its last step by local steps and branch choices (`settle`). A C condition
 //! becomes a pair of `assume`s, and the thread picks one before it reads the cells they test;
 //! keeping the pick open (the thread stands at both until one of them runs) gives one state
 //! where the IR has two, for every thread waiting on a condition. This is exact: the choice

@@ -19,7 +19,7 @@
 //! thread-modular (it changes only the global store and the stepping thread's local store):
 //! a created thread may start at any moment after the program's start (not only once its
 //! `pthread_create` has run), and `pthread_join` does not wait, unless it is the root's join of
-//! a thread it alone created through a handle nothing else writes (see [`Model::waits`]).
+//! a thread it alone created through a handle nothing else writes (see `Model::waits`).
 
 use crate::ir::rename::Shape;
 use crate::ir::{self, Action, AssertId, BinOp, CType, Expr, Halt, LocId, LockRef, Lval, Multiplicity, Program, TemplateId, Ty, UnOp, VarId, VarKind};

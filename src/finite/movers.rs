@@ -12,7 +12,10 @@
 //!
 //! The classification is about the projection's transitions (`super::model`), which is what
 //! the reduction commutes: a global the projection does not track reads as any value and
-//! takes no writes there, so touching it is thread-local.
+//! takes no writes there, so touching it is thread-local. An acquire or release is a mover
+//! only when no failed trylock tests the lock and every release is by a holder; an access is
+//! both when every reachable access (the root's prefix before any thread excepted) holds a
+//! common must-held lock, or the element of a lock array at the same index.
 
 use crate::ir::memory::LockId;
 use crate::ir::{Action, CType, Expr, LocId, LockRef, Lval, Program, VarId, VarKind};

@@ -9,7 +9,7 @@
 //! may fail there, or when it is after the commit and its next action is not a left mover (or
 //! it has none); else it is in R (before the commit) or L (after it), conditions C1 and C2.
 //!
-//! The two levels of Section 5: level II ([`Transactions::summarize`]) runs one thread alone
+//! The two levels of Section 5: level II (`Transactions::summarize`) runs one thread alone
 //! from a state in which every other thread is in N until its transaction ends, and caches the
 //! ends as summary edges (`Sum`: entry node to exit node, no stack frames); level I explores
 //! the global states in which every thread is in N, stepping one thread by a summary edge at a
@@ -28,6 +28,26 @@
 //! movers being movers of the projection's transitions. Termination (Theorem 3) needs every
 //! recursive call inside a transaction: the engine reports whether that holds for the
 //! functions the front-end lowered recursively, and declines when it does not.
+//!
+//! Also declined: atomic sections (other threads cannot be commuted across them), a thread
+//! template created in a loop (the symmetric projection gives its class no thread slots, and
+//! the exploration runs the slots), and a lock array element whose index is not known (the
+//! engine adds cells for the elements the projection does not name). The strategy hands it
+//! what the finite engine built a projection for but did not prove, with the same budget
+//! (`engine::finite`); `tests/it/transactions.rs` checks the paper's summary edges for Figures
+//! 2, 3 and 4. A run shared between copies is checked: the replay of the computing copy's own
+//! run must give the run, else the engine declines; C3' is checked on the runs inside copies
+//! and on the level-II graph around them. Copies of recursive functions, copies holding a
+//! thread's initial program counter, and atomic ones are not shared.
+//!
+//! The sharing saves level II only: level I's states (one per call site) are unchanged.
+//! `benchmarks/recursion/transactions.sh` (with `examples/tx_bench.rs`) measures them against the
+//! exact exploration: k call sites of one locked procedure over 4 threads give 501,126 level-I
+//! states in 10.8 s against 19,218,918 states in 57.8 s at k = 64
+//! (`benchmarks/recursion/results-transactions-20261126.md`); `benchmarks/transactions/sharing.sh`
+//! measures shared summaries against summaries per copy: the same states, time and memory at
+//! k = 64, with 62 runs inside copies computed and 186 reused
+//! (`benchmarks/transactions/results-20261127.md`).
 
 use super::copies::Copies;
 use super::model::{Decline, Model, TOP};

@@ -1,7 +1,7 @@
 //! The front-end: C source (and Boolean programs, through C: [`bp`]) to the concurrent IR.
 //!
 //! `cc -E` preprocesses (run directly, never through a shell), `lang-c` parses in its GNU C11
-//! flavour, [`lower`] inlines and lowers to control flow, and [`passes`] establish the IR's
+//! flavour, `lower` inlines and lowers to control flow, and [`passes`] establish the IR's
 //! invariants.
 
 pub mod attributes;
@@ -58,6 +58,12 @@ pub struct FrontendOptions {
     /// this enters one shared copy of the callee per thread template instead of a copy.
     #[serde(default = "default_inline_limit")]
     pub inline_limit: usize,
+    /// Lower for the race check (`check --races` sets it): the integer and pointer arguments
+    /// of a call to a function without a definition become reads of the caller (C evaluates
+    /// them there), and a single atomic load or store (`__atomic_load_n`) its own atomic
+    /// section. Neither changes what the program does; only the race check needs them.
+    #[serde(default)]
+    pub for_races: bool,
 }
 
 fn default_recursion_depth() -> usize {
@@ -82,6 +88,7 @@ impl Default for FrontendOptions {
             parameterized: false,
             recursion_depth: lower::RECURSION_DEPTH,
             inline_limit: lower::INLINE_LIMIT,
+            for_races: false,
         }
     }
 }

@@ -1,5 +1,15 @@
 //! Passes over the lowered IR that establish its invariants: dead code removed, atomic
 //! sections marked, one shared access per action, template multiplicities, and the alias model.
+//!
+//! They also turn into unsupported constructs what the IR cannot hold exactly, since a proof
+//! or a replay over a wrong model would be wrong: a character lvalue on a wider scalar (a byte
+//! view), a wider lvalue over an object of bytes (for heap and unknown memory too, whose cells
+//! are per accessed type, when a site is accessed at both widths), arithmetic on an address
+//! converted to an integer, a character pointer moved by bytes inside an object of wider
+//! scalars (`Program::byte_moves`), and a member access to a union whose members differ in
+//! their scalars (the IR lays every member over the same slots). A member access through a
+//! pointer that may reach an object of another record type (`container_of` of a bare list
+//! head) is guarded by that object's address range, an incomplete approximation (no `safe`).
 
 use crate::ir::memory::LockId;
 use crate::ir::*;
@@ -117,7 +127,7 @@ fn guard_mistyped(prog: &mut Program) -> bool {
 /// makes a mutex error-checking, a lock that a thread may already hold when it acquires it
 /// (a may-analysis per template; a lock the alias model cannot name may be any of them) is an
 /// unsupported construct. Unlocking one the thread does not hold returns `EPERM` and leaves it
-/// alone, where the IR releases it; see ARCHITECTURE.md.
+/// alone, where the IR releases it; see the exactness notes of `ir`.
 fn reject_errorcheck_relocks(prog: &mut Program) {
     let Some(made) = prog.errorcheck_mutex else { return };
     // The locks a thread may hold, and whether it may hold one the alias model cannot name.

@@ -201,6 +201,12 @@ impl<'a> Interp<'a> {
             .collect()
     }
 
+    /// Every live scheduled thread with the locations it may execute next, whether or not
+    /// another thread's atomic section keeps it from stepping now.
+    pub fn positions(&self) -> Vec<(u32, Vec<LocId>)> {
+        (0..self.threads.len()).filter(|&ti| !self.threads[ti].done && self.threads[ti].scheduled).map(|ti| (self.threads[ti].id, self.next_locs(ti))).collect()
+    }
+
     /// The instance number the next created thread takes (threads are numbered in creation
     /// order, the root 0).
     pub fn next_thread_id(&self) -> u32 {
@@ -215,6 +221,17 @@ impl<'a> Interp<'a> {
     /// How many threads of template `t` have been created to run (the root included).
     pub fn scheduled_of(&self, t: TemplateId) -> usize {
         self.threads.iter().filter(|th| th.scheduled && th.template == t).count()
+    }
+
+    /// Whether no step so far was taken after a decision (or a store to an address) that
+    /// depended on an approximated value: the steps are then the program's own.
+    pub fn control_exact(&self) -> bool {
+        self.control.is_none()
+    }
+
+    /// Whether the slot at `addr` holds a value that depends on an approximation.
+    pub fn is_tainted(&self, addr: i128) -> bool {
+        self.taint.contains_key(&addr)
     }
 
     /// The approximation the last failure rests on (`None`: a real failure).

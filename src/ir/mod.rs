@@ -11,6 +11,67 @@
 //! - Expressions are pure: calls, assignments and short-circuit operators are lowered to
 //!   control flow and temporaries before they reach the IR.
 //! - A location with no successors ends its thread (normal return, `abort`, `pthread_exit`).
+//! - The root template is `main`, or a synthesised driver with `--no-whole-program`; each
+//!   `pthread_create` site creates its own template, with multiplicity one or unbounded.
+//! - Every location has its `mod`, `ref` and `kill` sets over abstract locations, and every
+//!   lock operation its lock ([`memory`]).
+//! - A function's address is a pointer constant in a reserved range below every object
+//!   ([`memory::function_address`]), the same exact, distinct, non-null value in every engine;
+//!   calls through pointers are already resolved into guarded inlined calls, so engines never
+//!   call a pointer.
+//!
+//! # Exactness
+//!
+//! Every nondeterministic value says where it comes from, so that a violation can be told from
+//! an artefact of the model. [`Expr::Nondet`] is a program input (`__VERIFIER_nondet_*`, an
+//! uninitialised local, the clock): a witness may rest on it. `main`'s `argc` is such an input,
+//! assumed nonnegative (C11 5.1.2.2.1); its `argv` and `envp` point at arrays the environment
+//! builds, which the IR does not model, so they are havocs. [`Expr::Havoc`] stands for what the
+//! IR does not model exactly (an undefined function's result and writes, floating point, a join
+//! value the front-end cannot attribute); its id indexes [`Program::approximations`], which
+//! names it with its source position. Three rules follow.
+//!
+//! 1. A havoc covers everything the real code can do. An unmodelled call writes every scalar of
+//!    the whole object each pointer argument points into (pointer arithmetic and `container_of`
+//!    reach all of it), and of every object whose address any unmodelled call received, since
+//!    the callee may have kept it (the lowering adds those writes after every such call, in
+//!    every thread). A function the program declares but no file given defines lives in
+//!    another translation unit, which may also write every global with external linkage by
+//!    name, so its call havocs each of them; functions declared in system headers (the C
+//!    library) are taken to write no program global by name. That other unit may also call, by
+//!    name, any function of the program with external linkage (but `main`) or one whose address
+//!    is taken: then a call of an undefined function that is not the C library's is incomplete
+//!    too. When the front-end cannot name every object written (a pointer into memory of
+//!    unknown extent, pointers stored in the object, an address passed as an integer or inside
+//!    a structure passed by value, a function the callee may call, a local of another thread, a
+//!    pointer the callee returns after some address escaped), the approximation is recorded
+//!    with `covers: false`, and no verdict of the program is `safe` or `bounded-safe`
+//!    ([`Program::incomplete_approximation`]): the executions it leaves out may fail within the
+//!    bound.
+//! 2. The replay (`interp`) taints every value computed from a havoc, and every step after
+//!    control depended on one (an `assume`, lock or join on a tainted value, or an unmodelled
+//!    call, which may block): a tainted failure is `unknown`, naming the approximation, never
+//!    `violated`.
+//! 3. Exact models are lowered to plain IR (loads, stores, branches, atomic sections) in
+//!    `frontend/lower/library.rs`, so COARSEN, the bounded search and the interpreter execute
+//!    the same semantics; what a model cannot follow falls back to rule 1.
+//!
+//! Undefined behaviour (signed overflow, running off the end of an array in a string function)
+//! is excluded from verdicts rather than approximated; a signed left shift that overflows is
+//! not such a case (GCC defines it to wrap, and every engine wraps it). A synchronisation
+//! primitive the IR does not model is an unsupported construct, since a missing block could
+//! make a replayed interleaving that no real execution has. The IR's mutex blocks an owner that
+//! locks it again (glibc's normal and adaptive kinds); a recursive mutex lets the owner go on,
+//! so it is unsupported rather than a lost execution, and so are a mutex declared in a block a
+//! loop enters again (each pass has a new object; the IR has one per variable) and a detached
+//! thread in a program that joins threads. An error-checking mutex returns `EDEADLK` to a
+//! relocking owner: the front-end's passes report a lock a thread may already hold. Unlocking a
+//! mutex the thread does not hold releases it (glibc's normal mutex; error-checking `EPERM` is
+//! not modelled): COARSEN and the movers take no mutual exclusion from a mutex some reachable
+//! unlock may free without holding it, and the finite projection lets an unlock through a
+//! pointer with several targets free any definite mutex it may designate. The interpreter
+//! treats a read, write or lock below the first object's address (NULL) as a step that cannot
+//! be taken: a crash, never a value read.
 
 pub mod display;
 pub mod dot;

@@ -59,6 +59,9 @@ pub struct Task {
     pub reason: Option<String>,
     /// Extra outputs asked for (`--invariants`, `--dot`, `--stats`).
     pub sections: Vec<Section>,
+    /// The data-race verdicts (`--races`), one per shared memory location; absent unless asked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub races: Option<Vec<crate::verdict::races::RaceVerdict>>,
 }
 
 /// The verdict on one assertion.
@@ -145,6 +148,7 @@ pub fn report(runs: &[TaskRun], exit_code: i32, total_seconds: f64) -> Report {
                 error: None,
                 reason: None,
                 sections: r.sections.clone(),
+                races: r.races.clone(),
             };
             match &r.outcome {
                 Outcome::Checked(vs) => {

@@ -3,6 +3,7 @@
 //! could not be analysed. `schemas/sarif-schema-2.1.0.json` is the schema it must satisfy.
 
 use super::location;
+use crate::verdict::races::{RaceStatus, RaceVerdict};
 use crate::verdict::TaskRun;
 use crate::verdict::{Outcome, Status};
 use serde_json::{json, Value};
@@ -14,6 +15,8 @@ const RULES: &[(&str, &str, &str, &str)] = &[
     ("DUET003", "AssertionBoundedSafe", "An assertion holds within the search bound only.", "note"),
     ("DUET004", "AnalysisFailed", "The file could not be analysed (error, time or memory limit, interrupt).", "warning"),
     ("DUET005", "AssertionProvedUnderCustomRules", "An assertion was proved only under interference rules given with --rules, which may be unsound.", "note"),
+    ("DUET006", "DataRace", "Two threads access the same memory, one writing, adjacently in a replayed execution.", "error"),
+    ("DUET007", "DataRaceUnproved", "Two accesses may race: neither race freedom nor a racing interleaving could be shown.", "warning"),
 ];
 
 /// Percent-encodes a path into a URI reference: relative paths stay relative (GitHub
@@ -56,6 +59,45 @@ fn result(rule: usize, text: String, loc: Value, fingerprint: &str) -> Value {
         "locations": [loc],
         "partialFingerprints": { "duetAssertionId/v1": fingerprint },
     })
+}
+
+/// A result per racing (or possibly racing) pair at its first access, the second a related
+/// location; a location `unknown` for want of any pair (an unsupported construct) at no line.
+fn race_results(v: &RaceVerdict) -> Vec<Value> {
+    let mut out = Vec::new();
+    let kind = |w: bool| if w { "write" } else { "read" };
+    for p in &v.pairs {
+        let rule = if p.status == RaceStatus::Race { 5 } else { 6 };
+        let [a, b] = &p.accesses;
+        let mut text = format!(
+            "{} on `{}`: {} at {} [locks: {}] ({}) and {} at {} [locks: {}] ({}): {}",
+            p.status.word(),
+            v.memory,
+            kind(a.write),
+            a.at,
+            a.locks.join(", "),
+            a.thread,
+            kind(b.write),
+            b.at,
+            b.locks.join(", "),
+            b.thread,
+            p.reason
+        );
+        for step in &p.interleaving {
+            text.push('\n');
+            text.push_str(step);
+        }
+        let (pa, pb) = (location::of_id(&a.at), location::of_id(&b.at));
+        let mut r = result(rule, text, location(&pa.file, pa.line, pa.column), &format!("{}|{}|{}", v.memory, a.at, b.at));
+        r["relatedLocations"] = json!([{ "id": 0, "physicalLocation": location(&pb.file, pb.line, pb.column)["physicalLocation"].clone() }]);
+        out.push(r);
+    }
+    if v.pairs.is_empty() && v.status == RaceStatus::Unknown {
+        let mut r = result(6, format!("`{}`: {}", v.memory, v.reason), json!({}), &v.memory);
+        r.as_object_mut().map(|o| o.remove("locations"));
+        out.push(r);
+    }
+    out
 }
 
 /// The report of a run as a SARIF log, ending with a newline.
@@ -101,6 +143,11 @@ pub fn render(runs: &[TaskRun], exit_code: i32) -> String {
                 failed = true;
                 results.push(result(3, format!("interrupted: {why}"), location(&r.file, 0, 0), &r.file));
             }
+        }
+    }
+    for run in runs {
+        for v in run.result.races.iter().flatten() {
+            results.extend(race_results(v));
         }
     }
     let rules: Vec<Value> = RULES

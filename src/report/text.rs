@@ -1,5 +1,6 @@
 //! The plain-text report: a table per file, then a summary.
 
+use crate::verdict::races::{RaceAccess, RaceStatus, RaceVerdict};
 use crate::verdict::{Outcome, Summary, TaskResult, TaskRun};
 use std::fmt::Write;
 
@@ -13,7 +14,7 @@ pub fn task(r: &TaskResult) -> String {
     match &r.outcome {
         Outcome::Checked(vs) => {
             let _ = writeln!(out, "{}: {} assertion(s) in {:.2} s", r.file, vs.len(), r.seconds);
-            if vs.is_empty() {
+            if vs.is_empty() && r.races.is_none() {
                 let _ = writeln!(out, "  note: {}", NO_ASSERTIONS);
             }
             let width = vs.iter().map(|v| v.id.len()).max().unwrap_or(0);
@@ -46,11 +47,38 @@ pub fn task(r: &TaskResult) -> String {
             let _ = writeln!(out, "{}: interrupted after {:.2} s ({why})", r.file, r.seconds);
         }
     }
+    if let Some(races) = &r.races {
+        out.push_str(&races_text(races));
+    }
     for s in &r.sections {
         let _ = writeln!(out, "--- {} of {} ---", s.title, r.file);
         out.push_str(&s.body);
         if !s.body.ends_with('\n') {
             out.push('\n');
+        }
+    }
+    out
+}
+
+/// The data-race verdicts of one task: a line per memory location, then its pairs that are
+/// not race-free, each race with its replayed interleaving.
+pub fn races_text(races: &[RaceVerdict]) -> String {
+    let mut out = String::new();
+    let count = |s: RaceStatus| races.iter().filter(|v| v.status == s).count();
+    let _ =
+        writeln!(out, "  data races: {} shared memory location(s): {} race, {} unknown, {} race-free", races.len(), count(RaceStatus::Race), count(RaceStatus::Unknown), count(RaceStatus::RaceFree));
+    let width = races.iter().map(|v| v.memory.len()).max().unwrap_or(0);
+    let side = |a: &RaceAccess| format!("{} {} [{}] ({})", a.at, if a.write { "write" } else { "read" }, a.locks.join(", "), a.thread);
+    for v in races {
+        let _ = writeln!(out, "  {:<width$}  {:<9}  {}", v.memory, v.status.word(), v.reason);
+        for p in &v.pairs {
+            let _ = writeln!(out, "    {:<7}  {}  /  {}", p.status.word(), side(&p.accesses[0]), side(&p.accesses[1]));
+            if p.status != RaceStatus::Race {
+                let _ = writeln!(out, "             {}", p.reason);
+            }
+            for step in &p.interleaving {
+                let _ = writeln!(out, "             {step}");
+            }
         }
     }
     out

@@ -31,6 +31,7 @@ mod output_safety;
 mod portfolio;
 mod precision;
 mod predict;
+mod races;
 mod reasons;
 mod recursion;
 mod report_formats;

@@ -25,8 +25,10 @@ fn synthetic() -> Vec<TaskRun> {
         why: Default::default(),
         trace: None,
     };
-    let run =
-        |file: &str, outcome: Outcome| TaskRun { result: TaskResult { file: file.into(), outcome, seconds: 0.5, sections: Vec::new(), artifacts: Default::default() }, peak_memory_mb: Some(12.0) };
+    let run = |file: &str, outcome: Outcome| TaskRun {
+        result: TaskResult { file: file.into(), outcome, seconds: 0.5, sections: Vec::new(), artifacts: Default::default(), races: None },
+        peak_memory_mb: Some(12.0),
+    };
     vec![
         run(
             "src/a b.c",

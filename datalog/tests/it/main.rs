@@ -5,5 +5,6 @@ mod errors;
 mod oracle;
 mod oracle_examples;
 mod oracle_interference;
+mod oracle_races;
 mod run_dir;
 mod syntax;

@@ -662,6 +662,18 @@ impl<'a> Lowerer<'a> {
             }
             vals.push(self.value(a)?);
         }
+        if self.opts.for_races {
+            // The caller reads the arguments (C evaluates them before the call): a step of
+            // its own, so that a race on them is seen. Floating point is not interpreted.
+            for v in &vals {
+                let mut loads = false;
+                v.e.for_each_load(&mut |_| loads = true);
+                if loads && matches!(v.ty, CType::Bool | CType::Int(..) | CType::Pointer(_)) {
+                    let t = self.temp(v.ty.clone());
+                    self.emit(Action::Assign(Lval::Var(t), v.e.clone()), span);
+                }
+            }
+        }
         let ret = self.prototypes.get(name).and_then(|p| p.ret.clone()).unwrap_or_else(CType::int);
         // `time(&t)` stores its result in `t` too. An argument that is neither null nor the
         // address of an object is written as an unknown function would write it.

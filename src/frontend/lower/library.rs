@@ -716,6 +716,18 @@ impl<'a> Lowerer<'a> {
         self.cur = saved_cur;
     }
 
+    /// A single atomic load or store: one action, atomic as it is; for the race check (which
+    /// tells atomic accesses from plain ones by their sections) it gets a section of its own.
+    fn atomic_access(&mut self, a: Action, span: Span) {
+        if self.opts.for_races {
+            self.emit(Action::AtomicBegin, span);
+            self.emit(a, span);
+            self.emit(Action::AtomicEnd, span);
+        } else {
+            self.emit(a, span);
+        }
+    }
+
     /// Semaphores, read-write locks and `pthread_once` on the integer each object is: a
     /// blocking step is an atomic section that starts by waiting for its condition.
     pub(super) fn counter_sync(&mut self, name: &str, args: &'a [Node<Expression>], span_l: LSpan) -> Result<Option<Val>, Fatal> {
@@ -1712,13 +1724,13 @@ impl<'a> Lowerer<'a> {
         match name {
             "__atomic_load_n" => {
                 self.effect(&args[1])?;
-                self.emit(Action::Assign(Lval::Var(old), Expr::Load(lv)), span);
+                self.atomic_access(Action::Assign(Lval::Var(old), Expr::Load(lv)), span);
                 Ok(Some(oldv()))
             }
             "__atomic_load" => {
                 let (out, _) = self.atomic_target(&args[1])?;
                 self.effect(&args[2])?;
-                self.emit(Action::Assign(Lval::Var(old), Expr::Load(lv)), span);
+                self.atomic_access(Action::Assign(Lval::Var(old), Expr::Load(lv)), span);
                 self.emit(Action::Assign(out, Expr::Load(Lval::Var(old))), span);
                 Ok(None)
             }
@@ -1738,7 +1750,7 @@ impl<'a> Lowerer<'a> {
                     self.effect(a)?;
                 }
                 self.emit(Action::Assign(Lval::Var(old), v), span);
-                self.emit(Action::Assign(lv, Expr::Load(Lval::Var(old))), span);
+                self.atomic_access(Action::Assign(lv, Expr::Load(Lval::Var(old))), span);
                 Ok(None)
             }
             "__sync_lock_test_and_set" | "__atomic_exchange_n" | "__atomic_exchange" | "__atomic_test_and_set" => {

@@ -1,5 +1,10 @@
 //! Lowering of a parsed translation unit into the IR: functions are inlined per call site,
 //! each `pthread_create` site becomes a thread template, statements become control flow.
+//!
+//! Initialisers of globals and `static` locals run at the root's entry, those of thread-local
+//! ones at every other thread's entry too. A store into a bit-field that another thread may see
+//! loads the other bit-fields sharing its bytes and stores them back with it in one atomic
+//! section, as GCC's byte read-modify-write does, so no other thread sees a torn unit.
 
 mod call;
 mod entries;

@@ -22,8 +22,40 @@
 //!
 //! COARSEN analyses the shared copy as any code, so a proof holds for every depth; it cannot
 //! bound the stack pointer, so after a return inside the shared copy it also sees the havoc
-//! of a frame deeper than the stack (an integer local of the caller may be any value). The
-//! shared copy is a cycle in the CFG: the bounded search cuts it like a loop.
+//! of a frame deeper than the stack (an integer local of the caller may be any value), while a
+//! pointer local keeps the targets it can have (a deeper return restores it as a saved pointer
+//! plus any offset). Proofs that do not read a caller's integer locals after a recursive call
+//! hold (a list walk, `r < 0 ? 0 : r + 1`); `n + sum(n - 1)` is proved only within the exact
+//! copies. When the exact copies already cover the recursion (an argument bounded by the
+//! caller), COARSEN finds the shared copy unreachable and keeps their precision.
+//!
+//! The shared copy is a cycle in the CFG: the bounded search cuts it like a loop and reports
+//! the cut (`bounded-safe`, never `safe`, for an assertion the shared copy can reach). Its known
+//! limits there: a recursive call inside a loop of a function that can also return before the
+//! loop makes the shared copy irreducible, and the search declines the program (COARSEN does not
+//! need reducibility); the stack arrays are memory read at a symbolic index, so a branching
+//! recursion may exceed the encoding's size limit beyond bound 1. A function-pointer local
+//! restored beyond the stack makes a call through it an unsupported construct (the check of
+//! called pointers cannot name its functions). Recursion inside `__VERIFIER_atomic_*` functions
+//! is unsupported (the shared copy would nest atomic sections across its edges).
+//!
+//! The call graph takes a call through a pointer, or through a name that is no declared
+//! function, as a call of every address-taken function; should it still miss an edge, a call
+//! that enters a shared copy while that copy is being lowered is lowered as a call inside it.
+//! `benchmarks/recursion/summaries.sh` measures the shared copy alone (`--recursion-depth 1`)
+//! against 8 exact copies: exact copies multiply the cells and cost 7 times as much at 16 call
+//! sites, and do not finish at 64 (`benchmarks/recursion/results-20261126.md`).
+//!
+//! The same shared copy serves calls too large to inline: a call of a defined function whose
+//! inlined size (the callee's C statements and expressions, with the calls it inlines in turn)
+//! exceeds `--inline-limit` ([`INLINE_LIMIT`]; the largest call in the shared benchmarks
+//! measures 550) enters the callee's shared copy from outside, with the stack pointer reset.
+//! Such a copy is a context-insensitive procedure: its return joins every caller's state. A
+//! copy reached from inside an atomic section and from outside one is marked atomic only where
+//! every path to it is, so it is interruptible for every caller: more interleavings than the
+//! program has, which a proof covers and the replay (which tracks atomic sections as they run)
+//! filters out. Calls inside a `__VERIFIER_atomic_*` function are always inlined
+//! (`benchmarks/recursion/inline.sh`, `results-inline-20261126.md`).
 
 use super::expr::Val;
 use super::{Fatal, Frame, Lowerer};
