@@ -214,6 +214,11 @@ pub struct AnalysisArgs {
     /// Print per-round statistics of the analysis.
     #[arg(long)]
     pub stats: bool,
+    /// Write a self-contained HTML report to DIR/index.html (DIR created if missing): the
+    /// files' verdicts, the source with each assertion marked, violations as swimlanes,
+    /// COARSEN's invariants and data-flow graph (which it turns on, without printing them).
+    #[arg(long, value_name = "DIR")]
+    pub html: Option<PathBuf>,
     /// With --rules: report the `may_flow` edges the given rules derive from the last round's
     /// facts that the built-in rules do not, and those they lose, with source lines.
     #[arg(long, requires = "rules")]
@@ -353,6 +358,22 @@ impl AnalysisArgs {
         out
     }
 
+    /// Creates the `--html` directory before any analysis; an input error when it cannot be.
+    pub fn prepare_html(&self) -> Result<(), String> {
+        self.html.as_deref().map_or(Ok(()), report::html::prepare)
+    }
+
+    /// Writes the `--html` page of the runs, then takes out of them the sections only the page
+    /// asked for (the invariants and the DFG, unless `--invariants` or `--dot` asked too).
+    pub fn write_html(&self, runs: &mut [TaskRun], exit_code: i32, seconds: f64, svcomp: Option<&report::html::Svcomp>) -> Result<(), String> {
+        let Some(dir) = &self.html else { return Ok(()) };
+        report::html::write(dir, &report::html::render(runs, exit_code, seconds, svcomp))?;
+        for run in runs.iter_mut() {
+            run.result.sections.retain(|s| !((s.title == "invariants" && self.invariants.is_none()) || (s.title == "dfg" && self.dot.is_none())));
+        }
+        Ok(())
+    }
+
     /// Moves the sections asked for in a file out of the runs and writes each atomically.
     pub fn write_sections(&self, runs: &mut [TaskRun]) -> Result<(), String> {
         for (title, path) in self.section_files() {
@@ -399,8 +420,8 @@ impl AnalysisArgs {
             witness: self.witness.is_some() || self.witness_dir.is_some(),
             dump_smt: self.dump_smt.is_some(),
             dump_facts: self.dump_facts.is_some() || self.rules_diff,
-            invariants: self.invariants.is_some(),
-            dot: self.dot.is_some(),
+            invariants: self.invariants.is_some() || self.html.is_some(),
+            dot: self.dot.is_some() || self.html.is_some(),
             stats: self.stats,
             // Set per batch, from the workers its tasks leave idle.
             datalog_workers: 1,
@@ -589,6 +610,10 @@ pub fn run(a: &CheckArgs) -> i32 {
         crate::stderr!("error: {e}");
         return exit::USAGE;
     }
+    if let Err(e) = a.analysis.prepare_html() {
+        crate::stderr!("error: {e}");
+        return exit::INPUT_ERROR;
+    }
     // Each file's `// duet-rs:` pragma is read by its own task (`frontend::pragma`).
     let mut specs: Vec<TaskSpec> = files.into_iter().map(|file| TaskSpec { file, front: front.clone(), check: opts.clone(), predict: None, races: a.races.options() }).collect();
     if let Err((code, e)) = explain_spec(a, &mut specs) {
@@ -622,13 +647,19 @@ pub(super) fn run_and_report(
         }
     }
     // Sections bound for a file must not reach stdout, so their run reports at the end.
-    let to_files = analysis.is_some_and(|a| !a.section_files().is_empty() || a.rules_diff);
+    let to_files = analysis.is_some_and(|a| !a.section_files().is_empty() || a.rules_diff || a.html.is_some());
     let streaming = format == Format::Text && output.is_none() && !to_files;
     let mut runs = match batch.run(specs, streaming.then_some(stream_text as fn(&TaskRun) -> String)) {
         Ok(Some(runs)) => runs,
         Ok(None) => return exit::SAFE,
         Err(code) => return code,
     };
+    let results: Vec<_> = runs.iter().map(|r| r.result.clone()).collect();
+    let code = if batch::interrupted() { exit::INTERRUPTED } else { combined_exit_code(&results) };
+    if let Some(Err(e)) = analysis.map(|a| a.write_html(&mut runs, code, start.elapsed().as_secs_f64(), None)) {
+        crate::stderr!("error: {e}");
+        return exit::OUTPUT_ERROR;
+    }
     if let Some(Err(e)) = analysis.map(|a| a.write_artifacts(&runs).and_then(|()| a.write_sections(&mut runs)).and_then(|()| a.add_rules_diff(&mut runs))) {
         crate::stderr!("error: {e}");
         return exit::OUTPUT_ERROR;
@@ -637,8 +668,6 @@ pub(super) fn run_and_report(
         crate::stderr!("error: {e}");
         return exit::OUTPUT_ERROR;
     }
-    let results: Vec<_> = runs.iter().map(|r| r.result.clone()).collect();
-    let code = if batch::interrupted() { exit::INTERRUPTED } else { combined_exit_code(&results) };
     let seconds = start.elapsed().as_secs_f64();
     if streaming {
         emit(&format!("\n{}", report::text_summary(&runs, code, seconds)));

@@ -47,6 +47,10 @@ pub fn run(a: &SvcompArgs) -> i32 {
         crate::stderr!("error: {e}");
         return exit::USAGE;
     }
+    if let Err(e) = a.analysis.prepare_html() {
+        crate::stderr!("error: {e}");
+        return exit::INPUT_ERROR;
+    }
     if let Some(Err(e)) = a.csv.as_deref().map(report::atomic::probe) {
         crate::stderr!("error: cannot write the CSV to {}: {e}", a.csv.as_deref().unwrap_or(std::path::Path::new("")).display());
         return exit::USAGE;
@@ -89,13 +93,21 @@ pub fn run(a: &SvcompArgs) -> i32 {
         crate::stderr!("error: {e}");
         return exit::USAGE;
     }
-    let rows: Vec<Row> = slots
+    let (rows, run_of): (Vec<Row>, Vec<Option<usize>>) = slots
         .into_iter()
         .map(|slot| match slot {
-            Slot::Done(row) => row,
-            Slot::Run(i, expected, label) => Row::of(&label, expected, &runs[i].result),
+            Slot::Done(row) => (row, None),
+            Slot::Run(i, expected, label) => (Row::of(&label, expected, &runs[i].result), Some(i)),
         })
-        .collect();
+        .unzip();
+    if a.analysis.html.is_some() {
+        let mut runs = runs;
+        let code = crate::verdict::combined_exit_code(&runs.iter().map(|r| r.result.clone()).collect::<Vec<_>>());
+        if let Err(e) = a.analysis.write_html(&mut runs, code, start.elapsed().as_secs_f64(), Some(&html_table(&rows, &run_of))) {
+            crate::stderr!("error: {e}");
+            return exit::OUTPUT_ERROR;
+        }
+    }
     emit(&svcomp::render(&rows, skipped, start.elapsed().as_secs_f64()));
     if let Some(path) = &a.csv {
         if let Err(e) = report::atomic::write(path, &svcomp::csv(&rows)) {
@@ -117,4 +129,23 @@ pub fn run(a: &SvcompArgs) -> i32 {
         exit::SAFE
     };
     super::check::stdout_failed(code)
+}
+
+/// The SV-COMP table as the HTML report shows it: the rows, each linked to its run, and the
+/// confusion matrix with the score.
+fn html_table(rows: &[Row], run_of: &[Option<usize>]) -> report::html::Svcomp {
+    let c = svcomp::confusion(rows);
+    let rows = rows
+        .iter()
+        .zip(run_of)
+        .map(|(r, run)| report::html::SvcompRow {
+            task: r.task.clone(),
+            expected: svcomp::expected_word(r.expected).into(),
+            answer: r.got.word().into(),
+            correct: svcomp::correct_word(r).into(),
+            points: r.points(),
+            run: *run,
+        })
+        .collect();
+    report::html::Svcomp { rows, cells: c.cells, score: c.score, max_score: c.max_score() }
 }

@@ -63,6 +63,68 @@ pub fn dot(prog: &Program, out: &Outcome) -> String {
     text
 }
 
+/// The invariant at every location as named fields, for reports that place them on source
+/// lines themselves (the HTML report): one object per location, in template order, with its
+/// file, line, column, thread, action and invariant (`null` where no thread reaches it).
+pub fn invariants_data(prog: &Program, out: &Outcome) -> serde_json::Value {
+    let mut at = Vec::new();
+    for t in &prog.templates {
+        for l in &t.locs {
+            let loc = prog.loc(*l);
+            at.push(serde_json::json!({
+                "file": prog.file_name(loc.span),
+                "line": loc.span.line,
+                "column": loc.span.col,
+                "thread": t.name,
+                "location": l.to_string(),
+                "action": display::action(prog, &loc.action),
+                "invariant": out.invariants[l.index()],
+            }));
+        }
+    }
+    serde_json::json!({ "locations": at })
+}
+
+/// The final data-flow graph as named fields, for reports that draw it themselves (the HTML
+/// report): its nodes (locations with their template, source position and action), its edges
+/// (the cell, the round that added it, 0 for sequential edges, and whether it only carries a
+/// value while a thread stands at the target) and the thread templates with their counts.
+pub fn dfg_data(prog: &Program, out: &Outcome) -> serde_json::Value {
+    let edges = out.dfg.edges();
+    let mut nodes: Vec<LocId> = edges.iter().flat_map(|(a, _, b, _, _)| [*a, *b]).collect();
+    nodes.sort_unstable();
+    nodes.dedup();
+    let nodes: Vec<serde_json::Value> = nodes
+        .into_iter()
+        .map(|l| {
+            let loc = prog.loc(l);
+            serde_json::json!({
+                "id": l.0,
+                "name": l.to_string(),
+                "thread": prog.template(loc.template).name,
+                "file": prog.file_name(loc.span),
+                "line": loc.span.line,
+                "column": loc.span.col,
+                "action": display::action(prog, &loc.action),
+            })
+        })
+        .collect();
+    let edges: Vec<serde_json::Value> =
+        edges.into_iter().map(|(a, c, b, r, usage)| serde_json::json!({ "from": a.0, "to": b.0, "cell": out.cells.name(prog, c), "round": r, "stand": usage == super::Use::Stand })).collect();
+    let templates: Vec<serde_json::Value> = prog
+        .templates
+        .iter()
+        .map(|t| {
+            let count = match t.multiplicity {
+                crate::ir::Multiplicity::One => "one",
+                crate::ir::Multiplicity::Unbounded => "unbounded",
+            };
+            serde_json::json!({ "name": t.name, "function": t.function, "count": count, "created_at": t.spawned_at.len() })
+        })
+        .collect();
+    serde_json::json!({ "nodes": nodes, "edges": edges, "templates": templates, "rounds": out.rounds.len() })
+}
+
 /// Per-round statistics as named fields, for the JSON report.
 pub fn stats_data(out: &Outcome) -> serde_json::Value {
     let rounds: Vec<serde_json::Value> = out

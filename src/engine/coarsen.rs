@@ -75,10 +75,10 @@ fn conclusion(r: &coarsen::AssertionResult, custom_rules: &Option<String>) -> Co
 /// The sections `--invariants`, `--dot` and `--stats` ask of COARSEN.
 fn sections(prog: &Program, opts: &CheckOptions, out: &coarsen::Outcome, sections: &mut Vec<Section>) {
     if opts.invariants {
-        sections.push(Section { title: "invariants".into(), body: coarsen::report::invariants(prog, out), data: None });
+        sections.push(Section { title: "invariants".into(), body: coarsen::report::invariants(prog, out), data: Some(coarsen::report::invariants_data(prog, out)) });
     }
     if opts.dot {
-        sections.push(Section { title: "dfg".into(), body: coarsen::report::dot(prog, out), data: None });
+        sections.push(Section { title: "dfg".into(), body: coarsen::report::dot(prog, out), data: Some(coarsen::report::dfg_data(prog, out)) });
     }
     if opts.stats {
         sections.push(Section { title: "stats".into(), body: coarsen::report::stats(out), data: Some(coarsen::report::stats_data(out)) });

@@ -6,6 +6,7 @@ pub mod atomic;
 pub mod csv;
 pub mod facts;
 pub mod graphml;
+pub mod html;
 pub mod json;
 pub mod location;
 pub mod sarif;

@@ -59,7 +59,8 @@ impl Row {
     }
 }
 
-fn expected_word(e: Option<bool>) -> &'static str {
+/// The expected verdict as the table prints it: `true`, `false` or `-`.
+pub fn expected_word(e: Option<bool>) -> &'static str {
     match e {
         Some(true) => "true",
         Some(false) => "false",
@@ -127,15 +128,20 @@ fn csv_field(s: &str) -> String {
     }
 }
 
+/// Whether a row's answer is right, as the CSV says it: `yes`, `no`, or empty when unscored.
+pub fn correct_word(r: &Row) -> &'static str {
+    match score::judge(r.expected, r.got) {
+        Judgement::Correct => "yes",
+        Judgement::Wrong => "no",
+        Judgement::Unscored => "",
+    }
+}
+
 /// The rows as CSV with a header line.
 pub fn csv(rows: &[Row]) -> String {
     let mut out = String::from("task,expected,answer,correct,points,outcome,seconds,note\n");
     for r in rows {
-        let correct = match score::judge(r.expected, r.got) {
-            Judgement::Correct => "yes",
-            Judgement::Wrong => "no",
-            Judgement::Unscored => "",
-        };
+        let correct = correct_word(r);
         let _ = writeln!(out, "{},{},{},{},{},{},{:.3},{}", csv_field(&r.task), expected_word(r.expected), r.got.word(), correct, r.points(), r.outcome, r.seconds, csv_field(&r.note));
     }
     out
