@@ -314,15 +314,9 @@ pub fn run(prog: &Program, opts: &CoarsenOptions) -> Result<Outcome, String> {
     Ok(out)
 }
 
-fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog::Program) -> Result<Outcome, String> {
-    let symmetry = !opts.no_symmetry;
-    let relational = opts.domain == DomainKind::Octagon;
-    let cells = cells::Cells::build(prog, relational);
-    let conds = conditions::extract(prog, &cells);
-    let n = prog.locs.len();
-
-    // Cells each location's action reads (a pack it writes keeps its other variables).
-    let mut need: Vec<Vec<CellId>> = (0..n)
+/// The cells each location's action reads (a pack it writes keeps its other variables).
+fn needed_cells(cells: &cells::Cells, n: usize, relational: bool) -> Vec<Vec<CellId>> {
+    (0..n)
         .map(|i| {
             let mut v = cells.refs[i].clone();
             if relational {
@@ -332,7 +326,17 @@ fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog
             v.dedup();
             v
         })
-        .collect();
+        .collect()
+}
+
+fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog::Program) -> Result<Outcome, String> {
+    let symmetry = !opts.no_symmetry;
+    let relational = opts.domain == DomainKind::Octagon;
+    let cells = cells::Cells::build(prog, relational);
+    let conds = conditions::extract(prog, &cells);
+    let n = prog.locs.len();
+
+    let mut need = needed_cells(&cells, n, relational);
     // The cells of observable conditions are tracked wherever a thread stands: the invariant
     // there must tell which conditions may hold.
     let observed = conds.cells.clone();
