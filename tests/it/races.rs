@@ -158,3 +158,47 @@ fn unmodelled_calls_leave_races_unknown_and_sarif_validates() {
     let rules: Vec<&str> = sarif["runs"][0]["results"].as_array().unwrap().iter().map(|r| r["ruleId"].as_str().unwrap()).collect();
     assert!(rules.contains(&"DUET006") && rules.contains(&"DUET007"), "{rules:?}");
 }
+
+/// A variable-length array's size is a read when the declaration runs: racing with an
+/// unprotected write it is a replayed race, under the writer's mutex race-free.
+#[test]
+fn vla_size_is_a_read() {
+    let (json, code) = races("vla_size_racy.c", &[]);
+    assert_eq!(status(&json, "n"), "race", "{json}");
+    assert_eq!(code, 10, "{json}");
+    let pair = &verdict(&json, "n")["pairs"][0];
+    let at: Vec<&str> = pair["accesses"].as_array().unwrap().iter().map(|a| a["at"].as_str().unwrap()).collect();
+    assert!(at.iter().any(|a| a.ends_with("vla_size_racy.c:12:7")), "{pair}");
+    let (json, code) = races("vla_size.c", &[]);
+    assert_eq!(status(&json, "n"), "race-free", "{json}");
+    assert_eq!(code, 0, "{json}");
+}
+
+/// `rand`'s seed is state hidden in the C library that the IR has no object for: a program
+/// calling it from threads is never race-free, locked or not.
+#[test]
+fn rand_hidden_state_is_never_race_free() {
+    for file in ["rand_state_racy.c", "rand_state.c"] {
+        let (json, code) = races(file, &[]);
+        assert_eq!(code, 5, "{file}: {json}");
+        assert_eq!(status(&json, "*"), "unknown", "{file}: {json}");
+        assert!(verdict(&json, "*")["reason"].as_str().unwrap().contains("`rand`"), "{file}: {json}");
+        let vs = json["tasks"][0]["races"].as_array().unwrap();
+        assert!(vs.iter().all(|v| v["status"] != "race-free"), "{file}: {json}");
+    }
+}
+
+/// `free` writes the object it releases: freeing while the worker may still use the object is
+/// no race-free location (the release is an approximation, so `unknown`); after a join it is.
+#[test]
+fn free_writes_the_object() {
+    let (json, code) = races("free_racy.c", &[]);
+    assert_eq!(status(&json, "heap#0:int32"), "unknown", "{json}");
+    assert_eq!(code, 5, "{json}");
+    let pairs = verdict(&json, "heap#0:int32")["pairs"].as_array().unwrap();
+    let released = |p: &Value| p["accesses"].as_array().unwrap().iter().any(|a| a["at"].as_str().unwrap().ends_with("free_racy.c:18:3") && a["write"] == true);
+    assert!(pairs.iter().any(released), "{json}");
+    let (json, code) = races("free_joined.c", &[]);
+    assert_eq!(status(&json, "heap#0:int32"), "race-free", "{json}");
+    assert_eq!(code, 0, "{json}");
+}

@@ -698,6 +698,28 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// For the race check: `free` (and `realloc` of a live object) writes the whole object it
+    /// releases, so that a release races with any unprotected access to it. Every scalar of
+    /// the pointee type is written (a null pointer writes nothing); a pointee of unknown type
+    /// or extent makes the approximation incomplete, which leaves every location `unknown`.
+    pub(super) fn release_write(&mut self, v: Val, name: &str, span: Span) {
+        let pointee = match &v.ty {
+            CType::Pointer(t) => (**t).clone(),
+            _ => CType::Void,
+        };
+        let p = self.temp(v.ty.clone());
+        self.emit(Action::Assign(Lval::Var(p), v.e), span);
+        let mut leaves = Vec::new();
+        let known = !matches!(pointee, CType::Void | CType::Function) && self.leaves(Lval::Deref(Box::new(Expr::Load(Lval::Var(p))), pointee.clone()), &pointee, 0, &mut leaves);
+        if !known {
+            self.incomplete(format!("`{name}` of a pointer to an object of unknown type, which it writes as a whole"), span);
+            return;
+        }
+        let null = self.branch(Expr::Binary(BinOp::Ne, Box::new(Expr::Load(Lval::Var(p))), Box::new(Expr::Const(0, Ty::Ptr)), Ty::INT), span);
+        self.havoc_leaves(leaves, &format!("`{name}`'s release of the object"), span);
+        self.cur.extend(null);
+    }
+
     /// Inserts a chain of steps right after location `at`, in its template.
     fn splice_after(&mut self, at: LocId, actions: Vec<Action>, span: Span) {
         let saved_tpl = self.tpl;
@@ -1035,6 +1057,9 @@ impl<'a> Lowerer<'a> {
         let bin = |op: BinOp, a: Expr, b: Expr, t: Ty| Expr::Binary(op, Box::new(a), Box::new(b), t);
         let p = self.value(&args[0])?;
         let n = self.value(&args[1])?;
+        if self.opts.for_races {
+            self.release_write(p.clone(), "realloc", span);
+        }
         let size_t = self.size_t();
         let n = self.convert(n, &size_t);
         let ptr = CType::Pointer(Box::new(CType::Void));

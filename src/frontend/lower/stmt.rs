@@ -258,6 +258,26 @@ impl<'a> Lowerer<'a> {
         Ok(())
     }
 
+    /// For the race check: a variable-length array's size is evaluated when its declaration
+    /// runs, reading what it names; the IR does not keep the size, so the read is a step of its
+    /// own, for a race on it to be seen.
+    fn vla_sizes(&mut self, d: &'a Declarator, span: Span) -> Result<(), Fatal> {
+        if let DeclaratorKind::Declarator(inner) = &d.kind.node {
+            self.vla_sizes(&inner.node, span)?;
+        }
+        for der in &d.derived {
+            let DerivedDeclarator::Array(a) = &der.node else { continue };
+            let (ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e)) = &a.node.size else { continue };
+            if self.types.const_eval(&e.node).is_some() {
+                continue;
+            }
+            let v = self.value(e)?;
+            let t = self.temp(v.ty.clone());
+            self.emit(Action::Assign(Lval::Var(t), v.e), span);
+        }
+        Ok(())
+    }
+
     /// Lowers a declaration inside a function body.
     pub fn local_declaration(&mut self, d: &'a Node<Declaration>) -> Result<(), Fatal> {
         let specs = self.declaration_specs(d)?;
@@ -291,6 +311,9 @@ impl<'a> Lowerer<'a> {
                 self.note_atomic_var(v, specs.is_atomic);
                 self.bind(&name, v);
                 continue;
+            }
+            if self.opts.for_races {
+                self.vla_sizes(&id.node.declarator.node, span)?;
             }
             let kind = if specs.is_thread_local { VarKind::ThreadLocal } else { VarKind::Local(self.tpl) };
             let v = self.new_var(&name, decl.ty.clone(), kind, Some(span));
