@@ -468,7 +468,7 @@ mod tests {
     }
 
     fn run(file: &str, outcome: Outcome) -> TaskRun {
-        TaskRun { result: TaskResult { file: file.into(), outcome, seconds: 1.25, sections: Vec::new(), artifacts: Default::default() }, peak_memory_mb: Some(20.5) }
+        TaskRun { result: TaskResult { file: file.into(), outcome, seconds: 1.25, sections: Vec::new(), artifacts: Default::default(), races: None }, peak_memory_mb: Some(20.5) }
     }
 
     #[test]
