@@ -235,8 +235,9 @@ impl<const K: usize, const V: usize> TableData<K, V> {
 }
 
 impl CmpOp {
+    /// Whether `a op b`.
     #[inline]
-    fn holds(self, a: u32, b: u32) -> bool {
+    pub(crate) fn holds(self, a: u32, b: u32) -> bool {
         match self {
             CmpOp::Eq => a == b,
             CmpOp::Ne => a != b,

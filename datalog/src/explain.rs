@@ -200,17 +200,6 @@ fn plan(rule: &Rule, mut bound: Vec<bool>, skip: Option<usize>) -> Vec<Step> {
     steps
 }
 
-fn compare(a: u32, op: CmpOp, b: u32) -> bool {
-    match op {
-        CmpOp::Eq => a == b,
-        CmpOp::Ne => a != b,
-        CmpOp::Lt => a < b,
-        CmpOp::Le => a <= b,
-        CmpOp::Gt => a > b,
-        CmpOp::Ge => a >= b,
-    }
-}
-
 /// Where a join is: the bindings, and the row each positive literal matched so far.
 struct Join {
     bind: Vec<Option<u32>>,
@@ -336,7 +325,7 @@ impl Model {
             Step::Compare(i) => {
                 let Lit::Cmp(a, op, b) = &rule.body[*i] else { return false };
                 match (value(a, &j.bind), value(b, &j.bind)) {
-                    (Some(x), Some(y)) if compare(x, *op, y) => self.join(rule, rest, j, limit, found),
+                    (Some(x), Some(y)) if op.holds(x, y) => self.join(rule, rest, j, limit, found),
                     _ => false,
                 }
             }
