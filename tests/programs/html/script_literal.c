@@ -15,7 +15,7 @@ void *worker(void *arg) {
 int main(void) {
     pthread_t t;
     pthread_create(&t, 0, worker, 0);
-    __VERIFIER_assert(s[0] == '<' && x <= 1);
+    __VERIFIER_assert(s[0] == '<' && x <= 1);  // expect: holds
     pthread_join(t, 0);
     return 0;
 }
