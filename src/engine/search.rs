@@ -117,8 +117,8 @@ impl Engine for Search {
 
 impl Search {
     /// The hints, built on the first call (`None` without hints).
-    fn hints(&self, cx: &Context<'_>) -> Option<bounded::Hints> {
-        self.hints.get_or_init(|| cx.shared.coarsen.as_ref().map(|out| bounded::Hints { flows: out.read_flows().into_iter().collect(), ranges: out.read_ranges.iter().copied().collect() })).clone()
+    fn hints(&self, cx: &Context<'_>) -> Option<&bounded::Hints> {
+        self.hints.get_or_init(|| cx.shared.coarsen.as_ref().map(|out| bounded::Hints { flows: out.read_flows().into_iter().collect(), ranges: out.read_ranges.iter().copied().collect() })).as_ref()
     }
 
     /// The bounded search at one fixed bound on every assertion not proved, within the search
@@ -134,7 +134,7 @@ impl Search {
         let bo = bounded::BoundedOptions { deadline: Some(cx.search_deadline()), ..bounded_options(cx.opts, b, &counts) };
         let k = bo.unroll.min(bo.threads);
         let hints = self.hints(cx);
-        let report = bounded::run(cx.prog, &bo, hints.as_ref(), &targets);
+        let report = bounded::run(cx.prog, &bo, hints, &targets);
         cx.artifacts.witness = report.witness.map(crate::witness::Witness::Violation);
         cx.artifacts.smt = report.smt;
         if cx.opts.stats {
@@ -374,7 +374,7 @@ impl Deepening {
     /// instead of one per access. It can only find violations (each replayed); it leaves
     /// every other verdict to the rounds that follow, and gets at most `SEQUENTIAL_SHARE` of
     /// the budget.
-    fn sequential(&mut self, cx: &mut Context<'_>, hints: Option<bounded::Hints>) -> Vec<(AssertId, Conclusion)> {
+    fn sequential(&mut self, cx: &mut Context<'_>, hints: Option<&bounded::Hints>) -> Vec<(AssertId, Conclusion)> {
         let Some((now, left)) = self.time_left() else { return Vec::new() };
         let counts = cx.shared.counts(cx.prog, cx.opts);
         let mut bo = bounded_options(cx.opts, Bound { unroll: 1, threads: 1 }, &counts);
@@ -382,7 +382,7 @@ impl Deepening {
         let slice = left.mul_f64(SEQUENTIAL_SHARE);
         bo.timeout = slice;
         bo.deadline = Some(now + slice);
-        let report = self.run_round(cx, hints.as_ref(), "1s", bo, now);
+        let report = self.run_round(cx, hints, "1s", bo, now);
         let found: Vec<(AssertId, Conclusion)> = report
             .outcomes
             .into_iter()
@@ -441,7 +441,7 @@ impl Deepening {
     }
 
     /// Runs the rounds of `bounds` until deepening stops.
-    fn rounds(&mut self, bounds: std::ops::RangeInclusive<u32>, cx: &mut Context<'_>, hints: Option<bounded::Hints>) -> Vec<(AssertId, Conclusion)> {
+    fn rounds(&mut self, bounds: std::ops::RangeInclusive<u32>, cx: &mut Context<'_>, hints: Option<&bounded::Hints>) -> Vec<(AssertId, Conclusion)> {
         let mut decided = Vec::new();
         for k in bounds {
             if self.stopped.is_some() {
@@ -457,7 +457,7 @@ impl Deepening {
             let counts = cx.shared.counts(cx.prog, cx.opts);
             let mut bo = bounded_options(cx.opts, Bound { unroll: k, threads: k }, &counts);
             bo.timeout = left;
-            let report = self.run_round(cx, hints.as_ref(), &k.to_string(), bo, now);
+            let report = self.run_round(cx, hints, &k.to_string(), bo, now);
             self.rounds = k;
             self.round_outcomes(k, report, &mut decided);
         }
