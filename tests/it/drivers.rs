@@ -132,7 +132,7 @@ fn a_pointer_from_an_undefined_function_is_an_unsupported_call() {
 }
 
 /// The SV-COMP driver tasks: each gets through the front-end, and no verdict contradicts the
-/// expected one, by default and at bounds 1 and 2; by default every false one is violated.
+/// expected one, by default and at bound 2; by default every false one is violated.
 #[test]
 fn slow_shared_driver_tasks_give_no_wrong_answer() {
     if !common::slow("shared_driver_tasks_give_no_wrong_answer") {
@@ -144,7 +144,9 @@ fn slow_shared_driver_tasks_give_no_wrong_answer() {
     let tasks: Vec<(String, bool)> = tsv.lines().skip(1).map(|l| l.split('\t').collect::<Vec<_>>()).map(|c| (c[1].to_string(), c[2] == "true")).collect();
     assert_eq!(tasks.len(), 10, "8 pc8736x_gpio tasks and 2 LDV race models");
     let inputs: Vec<String> = tasks.iter().map(|(f, _)| dir.join(f).display().to_string()).collect();
-    for bound in [None, Some("1"), Some("2")] {
+    // Bound 1 is left out: a violation is replayed whatever the bound, and bound 2 unrolls and
+    // creates at least what bound 1 does; it cost a minute of CI for no answer of its own.
+    for bound in [None, Some("2")] {
         let mut args = vec!["--m32"];
         match bound {
             Some(b) => args.extend(["--bound", b]),

@@ -14,6 +14,6 @@ int main(void) {
         return 0;
     pthread_create(&t, 0, f, (void *)n);
     pthread_join(t, &r);
-    __VERIFIER_assert((long)r >= 1 && (long)r <= 100); // expect: fails
+    __VERIFIER_assert((long)r >= 1 && (long)r <= 100); // expect: violated
     return 0;
 }

@@ -3,7 +3,7 @@
 extern void __VERIFIER_assert(int);
 void *child(void *arg) {
     long v = (long)arg;
-    __VERIFIER_assert(v >= 1 && v <= 10); // expect: fails
+    __VERIFIER_assert(v >= 1 && v <= 10); // expect: violated
     return 0;
 }
 int main(void) {

@@ -4,7 +4,7 @@ extern void __VERIFIER_assert(int);
 struct job { int lo, hi; };
 void *child(void *arg) {
     struct job *j = arg;
-    __VERIFIER_assert(j->lo == 3 && j->hi == 7); // expect: fails
+    __VERIFIER_assert(j->lo == 3 && j->hi == 7); // expect: violated
     return 0;
 }
 int main(void) {

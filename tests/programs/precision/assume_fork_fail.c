@@ -4,7 +4,7 @@ extern void __VERIFIER_assert(int);
 extern int __VERIFIER_nondet_int(void);
 int g;
 void *child(void *arg) {
-    __VERIFIER_assert(g >= 3); // expect: fails
+    __VERIFIER_assert(g >= 3); // expect: violated
     return 0;
 }
 void *parent(void *arg) {

@@ -9,7 +9,7 @@ void *writer(void *arg) {
 }
 void *tester(void *arg) {
     if (g == 7) {
-        __VERIFIER_assert(g == 7); // expect: fails
+        __VERIFIER_assert(g == 7); // expect: violated
     }
     return 0;
 }

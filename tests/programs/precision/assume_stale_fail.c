@@ -14,7 +14,7 @@ void *tester(void *arg) {
 }
 void *overwriter(void *arg) {
     g = 5;
-    __VERIFIER_assert(g == 5); // expect: fails
+    __VERIFIER_assert(g == 5); // expect: violated
     return 0;
 }
 int main(void) {

@@ -11,7 +11,7 @@ void *writer(void *arg) {
     return 0;
 }
 void *reader(void *arg) {
-    __VERIFIER_assert(g <= 5); // expect: fails
+    __VERIFIER_assert(g <= 5); // expect: violated
     return 0;
 }
 int main(void) {

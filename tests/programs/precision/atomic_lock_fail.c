@@ -10,7 +10,7 @@ void release(void) { m = 0; }
 void *worker(void *arg) {
     acquire();
     busy = 1;
-    __VERIFIER_assert(busy == 1); // expect: fails
+    __VERIFIER_assert(busy == 1); // expect: violated
     busy = 0;
     release();
     return 0;

@@ -19,7 +19,7 @@ void *worker(void *arg) {
 }
 void *checker(void *arg) {
     pthread_mutex_lock(&m);
-    __VERIFIER_assert(g == 0); // expect: fails
+    __VERIFIER_assert(g == 0); // expect: violated
     pthread_mutex_unlock(&m);
     return 0;
 }

@@ -31,6 +31,6 @@ int main(void) {
     pthread_create(&b, 0, down, 0);
     pthread_join(a, 0);
     pthread_join(b, 0);
-    __VERIFIER_assert(level == 0); // expect: fails
+    __VERIFIER_assert(level == 0); // expect: violated
     return 0;
 }

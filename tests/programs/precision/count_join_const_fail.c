@@ -26,7 +26,7 @@ int main(void) {
     pthread_create(&f, 0, tick_more, 0);
     pthread_join(e, 0);
     pthread_join(f, 0);
-    __VERIFIER_assert(ticks == 60); // expect: fails
+    __VERIFIER_assert(ticks == 60); // expect: violated
     __VERIFIER_assert(ticks == 63); // expect: safe [coarsen]
     return 0;
 }

@@ -25,9 +25,9 @@ int main(void) {
     pthread_create(&d, 0, hit, 0);
     pthread_create(&e, 0, hit_other, 0);
     pthread_join(c, 0);
-    __VERIFIER_assert(hits == 5); // expect: fails
+    __VERIFIER_assert(hits == 5); // expect: violated
     pthread_join(d, 0);
     pthread_join(e, 0);
-    __VERIFIER_assert(more == 3); // expect: fails
+    __VERIFIER_assert(more == 3); // expect: violated
     return 0;
 }

@@ -13,6 +13,6 @@ int main(void) {
     pthread_create(&d, 0, hit, 0);
     pthread_join(c, 0);
     pthread_join(d, 0);
-    __VERIFIER_assert(hits == 5); // expect: fails
+    __VERIFIER_assert(hits == 5); // expect: violated
     return 0;
 }

@@ -25,6 +25,6 @@ int main(void) {
         f = breaker;
     pthread_create(&t, 0, f, 0);
     pthread_join(t, 0);
-    assert(g == 1); // expect: fails
+    assert(g == 1); // expect: violated
     return 0;
 }

@@ -10,6 +10,6 @@ int main(void) {
     pthread_t a;
     pthread_create(&a, 0, writer, 0);
     pthread_join(a, 0);
-    __VERIFIER_assert(g == 0); // expect: fails
+    __VERIFIER_assert(g == 0); // expect: violated
     return 0;
 }

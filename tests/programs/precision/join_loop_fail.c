@@ -12,7 +12,7 @@ void *writer(void *arg) {
 }
 void *reader(void *arg) {
     pthread_mutex_lock(&m);
-    __VERIFIER_assert(g == 20); // expect: fails
+    __VERIFIER_assert(g == 20); // expect: violated
     pthread_mutex_unlock(&m);
     return 0;
 }

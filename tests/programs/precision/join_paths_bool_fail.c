@@ -28,6 +28,6 @@ int main(void) {
     pthread_join(t1, 0);
     pthread_join(t2, 0);
     pthread_join(t3, 0);
-    __VERIFIER_assert(!(r3 > 0 && r4 <= 0 && r5 > 0)); // expect: fails
+    __VERIFIER_assert(!(r3 > 0 && r4 <= 0 && r5 > 0)); // expect: violated
     return 0;
 }

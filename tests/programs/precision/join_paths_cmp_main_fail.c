@@ -38,6 +38,6 @@ int main(void) {
     pthread_join(t2, 0);
     pthread_join(t3, 0);
     if (r1 == 0)
-        __VERIFIER_assert((r2 > 0) == (r3 > 0)); // expect: fails
+        __VERIFIER_assert((r2 > 0) == (r3 > 0)); // expect: violated
     return 0;
 }

@@ -20,7 +20,7 @@ void *checker(void *arg) {
     int j = __VERIFIER_nondet_int();
     if (j < 0 || j >= N) return 0;
     pthread_mutex_lock(&locks[j]);
-    __VERIFIER_assert(a[j] == 0); // expect: fails
+    __VERIFIER_assert(a[j] == 0); // expect: violated
     pthread_mutex_unlock(&locks[j]);
     return 0;
 }

@@ -14,7 +14,7 @@ void *worker(void *arg) {
 void *checker(void *arg) {
     struct dev *d = arg;
     pthread_mutex_lock(&d->lock);
-    __VERIFIER_assert(d->state == 0); // expect: fails
+    __VERIFIER_assert(d->state == 0); // expect: violated
     pthread_mutex_unlock(&d->lock);
     return 0;
 }

@@ -8,7 +8,7 @@ void *worker(void *arg) {
     pthread_mutex_lock(&e->m);
     e->refs++;
     e->refs--;
-    __VERIFIER_assert(e->refs <= 1); // expect: fails
+    __VERIFIER_assert(e->refs <= 1); // expect: violated
     pthread_mutex_unlock(&e->m);
     return 0;
 }

@@ -8,7 +8,7 @@ void *worker(void *arg) {
     struct dev *p = &the;
     pthread_mutex_lock(&p->m);
     p->d = 1;
-    __VERIFIER_assert(p->d == 1); // expect: fails
+    __VERIFIER_assert(p->d == 1); // expect: violated
     pthread_mutex_unlock(&p->m);
     return 0;
 }

@@ -5,7 +5,7 @@ struct dev { pthread_mutex_t lock; int state; int other; } devs[3];
 void *worker(void *arg) {
     struct dev *d = arg;
     pthread_mutex_lock(&d->lock);
-    __VERIFIER_assert(d->state == 0); // expect: fails
+    __VERIFIER_assert(d->state == 0); // expect: violated
     pthread_mutex_unlock(&d->lock);
     return 0;
 }

@@ -19,7 +19,7 @@ void *thr1(void *arg) {
     value = v + 1;
     __VERIFIER_atomic_release();
     __VERIFIER_atomic_begin();
-    __VERIFIER_assert(value > v); // expect: fails
+    __VERIFIER_assert(value > v); // expect: violated
     __VERIFIER_atomic_end();
     return 0;
 }

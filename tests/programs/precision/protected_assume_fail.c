@@ -21,7 +21,7 @@ void *tester(void *arg) {
 }
 void *checker(void *arg) {
     pthread_mutex_lock(&m);
-    __VERIFIER_assert(g >= 0 && g <= 9); // expect: fails
+    __VERIFIER_assert(g >= 0 && g <= 9); // expect: violated
     pthread_mutex_unlock(&m);
     return 0;
 }

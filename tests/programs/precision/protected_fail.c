@@ -11,7 +11,7 @@ void *worker(void *arg) {
     return 0;
 }
 void *checker(void *arg) {
-    __VERIFIER_assert(g == 6); // expect: fails
+    __VERIFIER_assert(g == 6); // expect: violated
     return 0;
 }
 int main(void) {

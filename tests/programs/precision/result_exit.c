@@ -14,6 +14,6 @@ int main(void) {
     pthread_join(t, &r);
     long v = (long)r;
     __VERIFIER_assert(v == 5); // expect: safe [coarsen]
-    __VERIFIER_assert(g == 0); // expect: fails
+    __VERIFIER_assert(g == 0); // expect: violated
     return 0;
 }

@@ -13,6 +13,6 @@ int main(void) {
     pthread_create(&t, 0, child, 0);
     pthread_join(t, &r);
     long v = (long)r;
-    __VERIFIER_assert(v == 7); // expect: fails
+    __VERIFIER_assert(v == 7); // expect: violated
     return 0;
 }

@@ -30,6 +30,6 @@ int main(void) {
     pthread_join(a, 0);
     x1 = x1 + 1;
     pthread_join(b, 0);
-    __VERIFIER_assert(x1 == x2); // expect: fails
+    __VERIFIER_assert(x1 == x2); // expect: violated
     return 0;
 }

@@ -29,7 +29,7 @@ int main(void) {
     pthread_create(&b, 0, double2, 0);
     pthread_join(a, 0);
     pthread_join(b, 0);
-    __VERIFIER_assert(x1 == x2); // expect: fails
-    __VERIFIER_assert(steps1 == steps2); // expect: fails
+    __VERIFIER_assert(x1 == x2); // expect: violated
+    __VERIFIER_assert(steps1 == steps2); // expect: violated
     return 0;
 }

@@ -29,6 +29,6 @@ int main(void) {
     pthread_create(&b, 0, double2, 0);
     pthread_join(a, 0);
     pthread_join(b, 0);
-    __VERIFIER_assert(x1 == x2); // expect: fails
+    __VERIFIER_assert(x1 == x2); // expect: violated
     return 0;
 }

@@ -28,6 +28,6 @@ int main(void) {
     pthread_join(e, 0);
     __VERIFIER_assert(y1 == y2); // expect: safe [coarsen]
     __VERIFIER_assert(y2 == y3); // expect: safe [coarsen]
-    __VERIFIER_assert(y1 == y4); // expect: fails
+    __VERIFIER_assert(y1 == y4); // expect: violated
     return 0;
 }
