@@ -16,13 +16,13 @@ static USED: AtomicIsize = AtomicIsize::new(0);
 
 /// The global allocator of every binary linking duet-rs: the system allocator with an
 /// optional budget.
-pub struct Budgeted;
+pub(crate) struct Budgeted;
 
 #[global_allocator]
 static GLOBAL: Budgeted = Budgeted;
 
 /// Limits the heap growth of this process to `bytes` from now on.
-pub fn set(bytes: u64) {
+pub(crate) fn set(bytes: u64) {
     USED.store(0, Relaxed);
     LIMIT.store(isize::try_from(bytes).unwrap_or(isize::MAX - 1), Relaxed);
 }

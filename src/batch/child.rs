@@ -15,10 +15,10 @@ use std::time::Instant;
 /// `MODE:TEXT[,MODE:TEXT...]` makes every task whose file path contains TEXT misbehave,
 /// with MODE one of `spin` (loop forever), `sleep` (block forever), `alloc` (allocate
 /// without end), `abort`, `segv` and `garbage` (print something that is not a result).
-pub const FAULT_ENV: &str = "DUET_RS_FAULT_INJECTION";
+pub(crate) const FAULT_ENV: &str = "DUET_RS_FAULT_INJECTION";
 
 /// Runs the task process and returns its exit code.
-pub fn main() -> i32 {
+pub(crate) fn main() -> i32 {
     let mut input = String::new();
     if let Err(e) = std::io::stdin().read_to_string(&mut input) {
         crate::stderr!("error: cannot read the task request: {e}");

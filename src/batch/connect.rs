@@ -11,11 +11,11 @@ use std::time::{Duration, Instant};
 const MAGIC: &[u8; 8] = b"DUETRS01";
 
 /// How long to wait for the other processes to come up.
-pub const PATIENCE: Duration = Duration::from_secs(120);
+pub(crate) const PATIENCE: Duration = Duration::from_secs(120);
 
 /// What each process states about itself when connecting.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Greeting {
+pub(crate) struct Greeting {
     /// The process index.
     pub process: u64,
     /// Workers per process.
@@ -85,7 +85,7 @@ fn waiting_note(me: &Greeting, addresses: &[String], missing: &[usize], how: &st
 /// Connects process `me.process` to every other one listed in `addresses`: it dials the
 /// lower indices and accepts the higher ones. The result has one socket per process, `None`
 /// at this process's own index, as timely expects.
-pub fn sockets(addresses: &[String], me: &Greeting) -> Result<Vec<Option<TcpStream>>, String> {
+pub(crate) fn sockets(addresses: &[String], me: &Greeting) -> Result<Vec<Option<TcpStream>>, String> {
     let my = me.process as usize;
     let deadline = Instant::now() + PATIENCE;
     let listener = TcpListener::bind(addresses[my].as_str()).map_err(|e| format!("cannot listen on {}: {e}", addresses[my]))?;

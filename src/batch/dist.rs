@@ -144,7 +144,7 @@ fn not_started(label: &str) -> TaskRun {
 }
 
 /// Runs the batch on timely; see [`super::run`].
-pub fn run(tasks: Vec<TaskSpec>, cfg: &BatchConfig) -> Result<Option<Vec<TaskRun>>, BatchError> {
+pub(crate) fn run(tasks: Vec<TaskSpec>, cfg: &BatchConfig) -> Result<Option<Vec<TaskRun>>, BatchError> {
     super::sys::catch_interrupts();
     let d = &cfg.dist;
     let processes = d.processes.max(1);

@@ -25,7 +25,7 @@ pub struct Limits {
 const STDERR_TAIL: usize = 16 << 10;
 
 /// Runs `spec` in a child process `exe __task` and waits for it.
-pub fn run(exe: &PathBuf, spec: &TaskSpec, limits: &Limits) -> TaskRun {
+pub(crate) fn run(exe: &PathBuf, spec: &TaskSpec, limits: &Limits) -> TaskRun {
     let start = Instant::now();
     let label = spec.label();
     let memory_bytes = limits.memory_mb.map(|m| m * MIB);

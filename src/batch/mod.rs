@@ -10,14 +10,14 @@
 //! - [`budget`]: the heap budget behind `--memory` inside a child;
 //! - [`sys`]: the operating-system calls.
 
-pub mod budget;
-pub mod child;
-pub mod connect;
-pub mod dist;
-pub mod isolate;
-pub mod progress;
-pub mod spec;
-pub mod sys;
+pub(crate) mod budget;
+pub(crate) mod child;
+pub(crate) mod connect;
+pub(crate) mod dist;
+pub(crate) mod isolate;
+pub(crate) mod progress;
+pub(crate) mod spec;
+pub(crate) mod sys;
 
 use crate::verdict::TaskRun;
 

@@ -33,7 +33,7 @@ impl Mode {
 }
 
 /// The progress display of one batch.
-pub struct Progress {
+pub(crate) struct Progress {
     mode: Mode,
     total: usize,
     done: usize,
@@ -46,7 +46,7 @@ pub struct Progress {
 
 impl Progress {
     /// A display for `total` tasks.
-    pub fn new(mode: Mode, total: usize) -> Progress {
+    pub(crate) fn new(mode: Mode, total: usize) -> Progress {
         let bar = (mode == Mode::Bar).then(|| {
             let b = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
             if let Ok(style) = ProgressStyle::with_template("{bar:30.cyan/blue} {pos}/{len} [{elapsed_precise}] {wide_msg}") {
@@ -60,13 +60,13 @@ impl Progress {
     }
 
     /// Task `index` (named `label`) has started somewhere.
-    pub fn started(&mut self, index: usize, label: &str) {
+    pub(crate) fn started(&mut self, index: usize, label: &str) {
         self.running.insert(index, label.to_string());
         self.refresh(false);
     }
 
     /// Task `index` has finished with `result`.
-    pub fn finished(&mut self, index: usize, result: &TaskResult) {
+    pub(crate) fn finished(&mut self, index: usize, result: &TaskResult) {
         self.running.remove(&index);
         self.done += 1;
         self.counts.add(result);
@@ -77,7 +77,7 @@ impl Progress {
     }
 
     /// Runs `f` (which prints to stdout) without tearing the bar.
-    pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+    pub(crate) fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
         match &self.bar {
             Some(b) => b.suspend(f),
             None => f(),
@@ -85,7 +85,7 @@ impl Progress {
     }
 
     /// The batch is over: clears the bar, or prints a last line.
-    pub fn finish(&mut self) {
+    pub(crate) fn finish(&mut self) {
         if let Some(b) = self.bar.take() {
             b.finish_and_clear();
         }
@@ -132,7 +132,7 @@ impl Progress {
     }
 
     /// Call now and then while waiting, so periodic lines keep coming during a long task.
-    pub fn tick(&mut self) {
+    pub(crate) fn tick(&mut self) {
         self.refresh(false);
     }
 }

@@ -32,7 +32,7 @@ impl TaskSpec {
 
 /// What the parent sends a task process on its standard input.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct ChildRequest {
+pub(crate) struct ChildRequest {
     /// The task.
     pub spec: TaskSpec,
     /// The memory limit in bytes, enforced inside the child by the allocator budget.

@@ -4,17 +4,17 @@
 use std::time::Duration;
 
 /// Bytes per MiB; `--memory` counts in MiB.
-pub const MIB: u64 = 1 << 20;
+pub(crate) const MIB: u64 = 1 << 20;
 
 /// The resident set size of a process in bytes, read from `/proc/PID/statm`.
-pub fn resident_bytes(pid: i32) -> Option<u64> {
+pub(crate) fn resident_bytes(pid: i32) -> Option<u64> {
     let text = std::fs::read_to_string(format!("/proc/{pid}/statm")).ok()?;
     let pages: u64 = text.split_whitespace().nth(1)?.parse().ok()?;
     Some(pages * page_size())
 }
 
 /// The resident set size of this process in bytes.
-pub fn own_resident_bytes() -> Option<u64> {
+pub(crate) fn own_resident_bytes() -> Option<u64> {
     resident_bytes(std::process::id() as i32)
 }
 
@@ -29,7 +29,7 @@ fn page_size() -> u64 {
 }
 
 /// The machine's physical memory in bytes, from `/proc/meminfo`.
-pub fn total_memory_bytes() -> Option<u64> {
+pub(crate) fn total_memory_bytes() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
@@ -38,7 +38,7 @@ pub fn total_memory_bytes() -> Option<u64> {
 
 /// Limits applied to a task process before it runs the duet-rs binary.
 #[derive(Copy, Clone, Debug)]
-pub struct ChildRlimits {
+pub(crate) struct ChildRlimits {
     /// CPU seconds before SIGXCPU (the hard limit, a little later, is SIGKILL).
     pub cpu_seconds: u64,
     /// Address-space bytes, a backstop for memory that the allocator budget cannot see.
@@ -48,7 +48,7 @@ pub struct ChildRlimits {
 impl ChildRlimits {
     /// Applies the limits to the calling process; meant for `pre_exec`, so it only makes
     /// async-signal-safe calls.
-    pub fn apply(&self) -> std::io::Result<()> {
+    pub(crate) fn apply(&self) -> std::io::Result<()> {
         set(libc::RLIMIT_CPU, self.cpu_seconds, self.cpu_seconds.saturating_add(2))?;
         if let Some(b) = self.address_space {
             set(libc::RLIMIT_AS, b, b)?;
@@ -82,7 +82,7 @@ fn set(resource: Resource, soft: u64, hard: u64) -> std::io::Result<()> {
 
 /// Sends SIGKILL to every process of the group `pgid` (a task process and, say, the
 /// preprocessor it started).
-pub fn kill_group(pgid: i32) {
+pub(crate) fn kill_group(pgid: i32) {
     // SAFETY: kill has no memory preconditions; a group that is gone gives ESRCH.
     unsafe {
         libc::kill(-pgid, libc::SIGKILL);
@@ -91,7 +91,7 @@ pub fn kill_group(pgid: i32) {
 
 /// How a reaped process ended, with its peak resident size.
 #[derive(Copy, Clone, Debug)]
-pub struct Exit {
+pub(crate) struct Exit {
     /// The exit code when it exited.
     pub code: Option<i32>,
     /// The signal when a signal ended it.
@@ -101,7 +101,7 @@ pub struct Exit {
 }
 
 /// Reaps `pid` if it has ended, without blocking.
-pub fn try_reap(pid: i32) -> std::io::Result<Option<Exit>> {
+pub(crate) fn try_reap(pid: i32) -> std::io::Result<Option<Exit>> {
     let mut status = 0;
     // SAFETY: rusage is plain old data, fully written by wait4 on success.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
@@ -119,7 +119,7 @@ pub fn try_reap(pid: i32) -> std::io::Result<Option<Exit>> {
 }
 
 /// The conventional name of a signal number, for messages.
-pub fn signal_name(sig: i32) -> String {
+pub(crate) fn signal_name(sig: i32) -> String {
     let name = match sig {
         libc::SIGABRT => "SIGABRT",
         libc::SIGSEGV => "SIGSEGV",
@@ -138,7 +138,7 @@ pub fn signal_name(sig: i32) -> String {
 
 /// How long to sleep between looks at a running child: short at first so quick tasks
 /// return quickly, then longer so a long task costs the parent almost nothing.
-pub fn poll_interval(elapsed: Duration) -> Duration {
+pub(crate) fn poll_interval(elapsed: Duration) -> Duration {
     if elapsed < Duration::from_millis(50) {
         Duration::from_millis(1)
     } else if elapsed < Duration::from_secs(1) {
@@ -170,7 +170,7 @@ extern "C" fn on_interrupt(_sig: libc::c_int) {
 /// From now on, the first SIGINT only sets a flag ([`interrupted`]) that the batch runner
 /// watches, so that it can stop and still report what finished; a second one ends the
 /// process at once with exit code 130.
-pub fn catch_interrupts() {
+pub(crate) fn catch_interrupts() {
     // SAFETY: sigaction is given a fully initialised struct whose handler is an
     // `extern "C" fn(c_int)`, as `sa_handler` expects without SA_SIGINFO.
     unsafe {
@@ -183,6 +183,6 @@ pub fn catch_interrupts() {
 }
 
 /// Whether a SIGINT has come since [`catch_interrupts`].
-pub fn interrupted() -> bool {
+pub(crate) fn interrupted() -> bool {
     INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst)
 }

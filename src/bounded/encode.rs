@@ -25,7 +25,7 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 
 /// Most copy-constraint instances encoded.
-pub const MAX_INSTANCES: u64 = 20_000_000;
+pub(crate) const MAX_INSTANCES: u64 = 20_000_000;
 
 /// Size of an encoding.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -45,7 +45,7 @@ pub struct EncodingStats {
 }
 
 /// The query for one assertion.
-pub struct Query {
+pub(crate) struct Query {
     /// The assertion.
     pub assert: AssertId,
     /// The Boolean that activates it.
@@ -55,7 +55,7 @@ pub struct Query {
 }
 
 /// The encoded formula.
-pub struct Encoding {
+pub(crate) struct Encoding {
     /// The constraints (their conjunction is the formula).
     pub constraints: Vec<T>,
     /// Clock per unit.
@@ -74,7 +74,7 @@ pub struct Encoding {
 
 /// The copy pairs and (at most) the "in between" instances the encoding of `pr` needs, known
 /// before any constraint is built.
-pub fn estimate(pr: &Pruned) -> (u64, u64) {
+pub(crate) fn estimate(pr: &Pruned) -> (u64, u64) {
     let (mut pairs, mut between) = (0u64, 0u64);
     for set in &pr.may_copy {
         let k = set.len() as u64;
@@ -90,7 +90,7 @@ pub fn estimate(pr: &Pruned) -> (u64, u64) {
 /// others, [`Pruned::restrict`]); every model is then an execution of the whole program up to
 /// the failure, but `unsat` says nothing about it.
 #[allow(clippy::too_many_arguments)]
-pub fn encode(
+pub(crate) fn encode(
     prog: &Program,
     layout: &Layout,
     sk: &mut Skeleton,
@@ -401,7 +401,7 @@ fn reachable(t: &Terms, roots: &[T]) -> usize {
 }
 
 /// The formula as SMT-LIB2 text, with one `check-sat-assuming` per query.
-pub fn smt_text(prog: &Program, t: &Terms, enc: &Encoding) -> String {
+pub(crate) fn smt_text(prog: &Program, t: &Terms, enc: &Encoding) -> String {
     let mut text = String::new();
     text.push_str("; duet-rs bounded encoding (Sinha & Wang, FSE 2010): clocks, copy IDs, SC axioms\n");
     text.push_str("(set-logic ALL)\n(declare-fun init (Int) Int)\n");

@@ -42,14 +42,14 @@
 //! pointer is such an address too: its reads are ranged to 64 bits, and COARSEN's range hints,
 //! which bound the program's real (32-bit) addresses, are not applied to pointers.
 
-pub mod encode;
-pub mod prune;
-pub mod skeleton;
+pub(crate) mod encode;
+pub(crate) mod prune;
+pub(crate) mod skeleton;
 pub mod solve;
-pub mod summary;
-pub mod term;
+pub(crate) mod summary;
+pub(crate) mod term;
 pub mod unroll;
-pub mod witness;
+pub(crate) mod witness;
 
 use crate::interp::layout::Layout;
 use crate::interp::trace::{self, replay, ReplayError};

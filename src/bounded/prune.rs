@@ -20,7 +20,7 @@ use hashbrown::{HashMap, HashSet};
 
 /// A write a read may copy.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Source {
+pub(crate) enum Source {
     /// The initial contents of the location.
     Init,
     /// A write event.
@@ -28,7 +28,7 @@ pub enum Source {
 }
 
 /// The may-copy sets and the order facts the encoding needs.
-pub struct Pruned {
+pub(crate) struct Pruned {
     /// Read events, in event order.
     pub reads: Vec<u32>,
     /// Write events, in event order.
@@ -82,7 +82,7 @@ impl Bits {
 impl Pruned {
     /// The reads of the events `keep` accepts, each copying only such writes (or the initial
     /// contents): the may-copy sets of a slice of the threads.
-    pub fn restrict(&self, keep: impl Fn(u32) -> bool) -> Pruned {
+    pub(crate) fn restrict(&self, keep: impl Fn(u32) -> bool) -> Pruned {
         let mut out = Pruned {
             reads: Vec::new(),
             writes: self.writes.clone(),
@@ -101,7 +101,7 @@ impl Pruned {
     }
 
     /// Whether write `a` certainly happens before write `b` (both event ids).
-    pub fn write_before(&self, a: u32, b: u32) -> bool {
+    pub(crate) fn write_before(&self, a: u32, b: u32) -> bool {
         if !self.pruned {
             return false;
         }
@@ -115,7 +115,7 @@ impl Pruned {
 /// The skeleton order's edges, including a join's edge from the joined thread's end when the
 /// handle is a constant naming a thread with a single way of ending, and the join precedes
 /// every event after it on every path.
-pub fn edges(sk: &Skeleton) -> Vec<Vec<u32>> {
+pub(crate) fn edges(sk: &Skeleton) -> Vec<Vec<u32>> {
     let mut preds: Vec<Vec<u32>> = sk.events.iter().map(|e| e.preds.clone()).collect();
     let mut succs: Vec<Vec<u32>> = vec![Vec::new(); preds.len()];
     for (e, ps) in preds.iter().enumerate() {
@@ -200,7 +200,7 @@ fn topological(preds: &[Vec<u32>]) -> Option<Vec<u32>> {
 
 /// Computes the may-copy sets; with `prune` false every write (and the initial value) is a
 /// candidate for every read, as in the eager encoding.
-pub fn prune(prog: &Program, sk: &mut Skeleton, prune: bool, hints: Option<&Hints>) -> Pruned {
+pub(crate) fn prune(prog: &Program, sk: &mut Skeleton, prune: bool, hints: Option<&Hints>) -> Pruned {
     let n = sk.events.len();
     let reads: Vec<u32> = (0..n as u32).filter(|&e| sk.events[e as usize].is_read()).collect();
     let writes: Vec<u32> = (0..n as u32).filter(|&e| sk.events[e as usize].is_write()).collect();

@@ -4,11 +4,11 @@
 
 use super::term::{Terms, T};
 use super::unroll::Unrolled;
-use crate::ir::{AbsLoc, AssertId, LocId, TemplateId};
+use crate::ir::{AbsLoc, AssertId, LocId};
 
 /// What an event is.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum EvKind {
+pub(crate) enum EvKind {
     /// A read of shared memory; its value is a fresh unknown.
     Read {
         /// A mutex cell read by a lock operation (mutexes start unlocked whatever their storage).
@@ -40,7 +40,7 @@ pub enum EvKind {
 
 /// One event of the skeleton.
 #[derive(Clone, Debug)]
-pub struct Event {
+pub(crate) struct Event {
     /// Kind.
     pub kind: EvKind,
     /// The thread instance.
@@ -67,19 +67,19 @@ pub struct Event {
 
 impl Event {
     /// True for reads.
-    pub fn is_read(&self) -> bool {
+    pub(crate) fn is_read(&self) -> bool {
         matches!(self.kind, EvKind::Read { .. })
     }
 
     /// True for writes.
-    pub fn is_write(&self) -> bool {
+    pub(crate) fn is_write(&self) -> bool {
         matches!(self.kind, EvKind::Write)
     }
 }
 
 /// What the summary knows about one node of an instance's unrolled graph.
 #[derive(Clone, Debug, Default)]
-pub struct NodeInfo {
+pub(crate) struct NodeInfo {
     /// The node was reached with a path condition that is not syntactically false.
     pub reached: bool,
     /// Path condition on entry.
@@ -102,11 +102,9 @@ pub struct NodeInfo {
 
 /// One thread instance.
 #[derive(Clone, Debug)]
-pub struct Instance {
+pub(crate) struct Instance {
     /// Its number; the handle `pthread_create` stores for it.
     pub id: u32,
-    /// Its template.
-    pub template: TemplateId,
     /// The fork event that creates it.
     pub fork: Option<u32>,
     /// Index of its template's unrolled graph.
@@ -118,7 +116,7 @@ pub struct Instance {
 }
 
 /// The whole bounded program, summarised.
-pub struct Skeleton {
+pub(crate) struct Skeleton {
     /// Term store.
     pub terms: Terms,
     /// Unrolled graph per template (index by `Instance::graph`).
@@ -149,16 +147,4 @@ pub struct Skeleton {
     pub unscheduled_forks: u32,
     /// Notes on what makes the exploration incomplete beyond the bounds.
     pub incomplete: Vec<String>,
-}
-
-impl Skeleton {
-    /// Number of read events.
-    pub fn reads(&self) -> usize {
-        self.events.iter().filter(|e| e.is_read()).count()
-    }
-
-    /// Number of write events.
-    pub fn writes(&self) -> usize {
-        self.events.iter().filter(|e| e.is_write()).count()
-    }
 }

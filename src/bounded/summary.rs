@@ -19,13 +19,13 @@ use hashbrown::{HashMap, HashSet};
 use std::collections::BTreeMap;
 
 /// Most thread instances modelled, whatever the bounds.
-pub const MAX_INSTANCES: usize = 4096;
+pub(crate) const MAX_INSTANCES: usize = 4096;
 /// Most events in one skeleton.
-pub const MAX_EVENTS: usize = 2_000_000;
+pub(crate) const MAX_EVENTS: usize = 2_000_000;
 
 /// Why summarising failed.
 #[derive(Debug)]
-pub enum Failure {
+pub(crate) enum Failure {
     /// A construct the engine cannot encode (named).
     Unsupported(String),
 }
@@ -79,7 +79,7 @@ struct Act {
 }
 
 /// Builds the skeleton of the bounded program.
-pub struct Summariser<'a> {
+pub(crate) struct Summariser<'a> {
     prog: &'a Program,
     layout: &'a Layout,
     unroll: u32,
@@ -109,7 +109,7 @@ pub struct Summariser<'a> {
 
 impl<'a> Summariser<'a> {
     /// A summariser for `unroll` loop iterations and `threads` instances per unbounded template.
-    pub fn new(prog: &'a Program, layout: &'a Layout, unroll: u32, threads: u32) -> Summariser<'a> {
+    pub(crate) fn new(prog: &'a Program, layout: &'a Layout, unroll: u32, threads: u32) -> Summariser<'a> {
         let sk = Skeleton {
             terms: Terms::new(),
             graphs: Vec::new(),
@@ -151,7 +151,7 @@ impl<'a> Summariser<'a> {
     }
 
     /// Uses exact loop and instance counts where they are known, instead of the bounds.
-    pub fn with_counts(mut self, counts: unroll::Counts) -> Summariser<'a> {
+    pub(crate) fn with_counts(mut self, counts: unroll::Counts) -> Summariser<'a> {
         self.counts = counts;
         self
     }
@@ -161,7 +161,7 @@ impl<'a> Summariser<'a> {
     /// has, so the skeleton can only serve to find violations (each one replayed), never a
     /// proof; but one clock per thread instead of one per access makes a solver's work far
     /// smaller on long loops.
-    pub fn with_atomic_threads(mut self, on: bool) -> Summariser<'a> {
+    pub(crate) fn with_atomic_threads(mut self, on: bool) -> Summariser<'a> {
         self.atomic_threads = on;
         self
     }
@@ -172,7 +172,7 @@ impl<'a> Summariser<'a> {
     }
 
     /// Summarises the root and every thread it (transitively) creates within the bounds.
-    pub fn run(mut self) -> Result<Skeleton, Failure> {
+    pub(crate) fn run(mut self) -> Result<Skeleton, Failure> {
         let tt = self.sk.terms.tt();
         self.specs.push(Pending { template: TemplateId(0), fork: None, psi0: tt, param: None });
         let mut i = 0;
@@ -321,7 +321,7 @@ impl<'a> Summariser<'a> {
                 self.sk.events[e].occ = o;
             }
         }
-        Ok(Instance { id, template, fork, graph: g, nodes: infos, ends })
+        Ok(Instance { id, fork, graph: g, nodes: infos, ends })
     }
 
     /// Whether the two successors are an `assume` and its negation over registers only, so the
@@ -992,7 +992,7 @@ impl<'a> Summariser<'a> {
 }
 
 /// The range of values of a scalar type.
-pub fn ty_range(t: Ty, prog: &Program) -> Range {
+pub(crate) fn ty_range(t: Ty, prog: &Program) -> Range {
     // A pointer is an address of the flat layout, 64 bits wide whatever the program's data
     // model: a 32-bit range would make every heap or local address read back impossible.
     let dm = if t == Ty::Ptr { crate::interp::layout::ADDRESS_MODEL } else { prog.data_model };
@@ -1003,7 +1003,7 @@ pub fn ty_range(t: Ty, prog: &Program) -> Range {
 }
 
 /// `lo <= t <= hi` as a term, unless unbounded.
-pub fn range_constraint(terms: &mut Terms, t: T, r: Range) -> Option<T> {
+pub(crate) fn range_constraint(terms: &mut Terms, t: T, r: Range) -> Option<T> {
     let mut cs = Vec::new();
     if let Some(lo) = r.0 {
         let l = terms.int(lo);

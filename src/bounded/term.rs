@@ -38,7 +38,7 @@ pub enum Arith {
 }
 
 /// Width and signedness of the machine integers of a scalar type.
-pub fn int_params(t: crate::ir::Ty) -> (u8, bool) {
+pub(crate) fn int_params(t: crate::ir::Ty) -> (u8, bool) {
     use crate::ir::Ty;
     match t {
         Ty::Bool => (1, false),
@@ -92,7 +92,7 @@ pub enum Node {
 }
 
 /// An interval bound pair; `None` is unbounded.
-pub type Range = (Option<i128>, Option<i128>);
+pub(crate) type Range = (Option<i128>, Option<i128>);
 
 /// The term store.
 #[derive(Default)]
@@ -900,7 +900,7 @@ fn write_signed(unsigned: &str, bits: u8, signed: bool, out: &mut String) {
 }
 
 /// An SMT-LIB2 integer literal.
-pub fn write_int(v: i128, out: &mut String) {
+pub(crate) fn write_int(v: i128, out: &mut String) {
     if v < 0 {
         let _ = write!(out, "(- {})", v.unsigned_abs());
     } else {
@@ -913,7 +913,7 @@ fn is_leaf(n: &Node) -> bool {
 }
 
 /// The direct subterms of a node.
-pub fn children(n: &Node) -> Vec<T> {
+pub(crate) fn children(n: &Node) -> Vec<T> {
     match n {
         Node::Int(_) | Node::Bool(_) | Node::Sym(_) | Node::BSym(_) => Vec::new(),
         Node::Init(a) | Node::Wrap(_, _, a) | Node::BitNot(_, _, a) | Node::Not(a) => vec![*a],

@@ -14,13 +14,13 @@ use crate::ir::{Action, Program};
 type Key = (i128, u32, u32, i64, u32);
 
 /// A schedule extracted from a model.
-pub struct Extracted {
+pub(crate) struct Extracted {
     /// The steps, in execution order, ending with the failing step.
     pub steps: Vec<Step>,
 }
 
 /// Builds the schedule for the failure event `fail` from the solver's current model.
-pub fn extract(prog: &Program, sk: &Skeleton, enc: &Encoding, z3: &mut Z3, fail: u32) -> Extracted {
+pub(crate) fn extract(prog: &Program, sk: &Skeleton, enc: &Encoding, z3: &mut Z3, fail: u32) -> Extracted {
     // One memo for every term evaluated: the model does not change while the schedule is
     // read off it, and a fresh memo per evaluation cost a table the size of all terms each time.
     let mut memo = Vec::new();

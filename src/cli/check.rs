@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 /// The abstract domain of the invariant analysis.
 #[derive(Copy, Clone, Debug, ValueEnum)]
-pub enum DomainArg {
+pub(super) enum DomainArg {
     /// Intervals per variable (non-relational).
     Interval,
     /// Octagons over variable packs, intervals for the rest.
@@ -23,7 +23,7 @@ pub enum DomainArg {
 
 /// A comma-separated list of engines (`--engines`).
 #[derive(Clone, Debug)]
-pub struct EngineList(pub Vec<EngineId>);
+pub(super) struct EngineList(pub Vec<EngineId>);
 
 fn engine_list(s: &str) -> Result<EngineList, String> {
     EngineId::parse_list(s).map(EngineList)
@@ -31,7 +31,7 @@ fn engine_list(s: &str) -> Result<EngineList, String> {
 
 /// Arguments of `duet-rs check`.
 #[derive(Args, Debug)]
-pub struct CheckArgs {
+pub(super) struct CheckArgs {
     /// C files or directories.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
@@ -99,7 +99,7 @@ fn explain_spec(a: &CheckArgs, specs: &mut [TaskSpec]) -> Result<(), (i32, Strin
 
 /// The data-race flags of `check`.
 #[derive(Args, Debug, Clone)]
-pub struct RaceArgs {
+pub(super) struct RaceArgs {
     /// Also report data races: per shared memory location `race-free` (for any number of
     /// threads), `race` (with a replayed interleaving in which the two accesses are adjacent)
     /// or `unknown`.
@@ -118,7 +118,7 @@ pub struct RaceArgs {
 
 impl RaceArgs {
     /// The race options of every task, when races are asked for.
-    pub fn options(&self) -> Option<crate::races::RaceOptions> {
+    pub(super) fn options(&self) -> Option<crate::races::RaceOptions> {
         (self.races || self.races_only || self.race_rules.is_some()).then(|| crate::races::RaceOptions {
             only: self.races_only,
             rules: self.race_rules.clone(),
@@ -130,7 +130,7 @@ impl RaceArgs {
 
 /// The analysis flags, shared by `check` and `svcomp`.
 #[derive(Args, Debug, Clone)]
-pub struct AnalysisArgs {
+pub(super) struct AnalysisArgs {
     /// Numerical domain of the invariants.
     #[arg(long, value_enum, default_value = "interval")]
     pub domain: DomainArg,
@@ -227,7 +227,7 @@ pub struct AnalysisArgs {
 
 impl AnalysisArgs {
     /// Flags that contradict each other, as a usage error.
-    pub fn validate(&self) -> Result<(), String> {
+    pub(super) fn validate(&self) -> Result<(), String> {
         let bounded = self.engines.as_ref().is_none_or(|l| l.0.contains(&EngineId::Bounded));
         if !bounded {
             let search =
@@ -255,7 +255,7 @@ impl AnalysisArgs {
     /// Reads the input files the flags name, before any analysis: a malformed exceptions file
     /// is an input error (exit 2) with its file, line and column; names in it are checked
     /// against each program later.
-    pub fn read_inputs(&self) -> Result<(), String> {
+    pub(super) fn read_inputs(&self) -> Result<(), String> {
         if let Some(path) = &self.exceptions {
             let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read the --exceptions file {}: {e}", path.display()))?;
             crate::finite::exceptions::ExceptionSpec::parse(&path.display().to_string(), &text).map_err(|d| d.to_string())?;
@@ -266,7 +266,7 @@ impl AnalysisArgs {
     /// Checks, before any analysis, that the files asked for can be written: one input for a
     /// single witness or SMT file (several would overwrite each other), and every path
     /// writable. A usage error otherwise.
-    pub fn check_outputs(&self, inputs: usize) -> Result<(), String> {
+    pub(super) fn check_outputs(&self, inputs: usize) -> Result<(), String> {
         let sections = self.section_files();
         let singles = [(self.witness.as_ref(), "--witness"), (self.dump_smt.as_ref(), "--dump-smt")]
             .into_iter()
@@ -292,7 +292,7 @@ impl AnalysisArgs {
 
     /// Writes the witnesses and SMT files the tasks returned, each atomically; says on stderr
     /// when a witness was asked for and a task has none.
-    pub fn write_artifacts(&self, runs: &[TaskRun]) -> Result<(), String> {
+    pub(super) fn write_artifacts(&self, runs: &[TaskRun]) -> Result<(), String> {
         let dir_names = self.witness_dir.as_ref().map(|dir| witness_names(dir, runs, self.witness_format));
         for (i, run) in runs.iter().enumerate() {
             let target = match (&self.witness, &dir_names) {
@@ -333,7 +333,7 @@ impl AnalysisArgs {
 
     /// Adds to each run a `rules-diff` section comparing the `may_flow` edges of `--rules` with
     /// the built-in rules' on its last round's facts (`--rules-diff`).
-    pub fn add_rules_diff(&self, runs: &mut [TaskRun]) -> Result<(), String> {
+    pub(super) fn add_rules_diff(&self, runs: &mut [TaskRun]) -> Result<(), String> {
         let (true, Some(path)) = (self.rules_diff, &self.rules) else { return Ok(()) };
         let user = crate::coarsen::rules::load(Some(path))?;
         for run in runs.iter_mut() {
@@ -347,7 +347,7 @@ impl AnalysisArgs {
     }
 
     /// The report sections (by title) that go to a file instead of the report.
-    pub fn section_files(&self) -> Vec<(&'static str, PathBuf)> {
+    pub(super) fn section_files(&self) -> Vec<(&'static str, PathBuf)> {
         let mut out = Vec::new();
         if let Some(Some(path)) = &self.invariants {
             out.push(("invariants", path.clone()));
@@ -359,13 +359,13 @@ impl AnalysisArgs {
     }
 
     /// Creates the `--html` directory before any analysis; an input error when it cannot be.
-    pub fn prepare_html(&self) -> Result<(), String> {
+    pub(super) fn prepare_html(&self) -> Result<(), String> {
         self.html.as_deref().map_or(Ok(()), report::html::prepare)
     }
 
     /// Writes the `--html` page of the runs, then takes out of them the sections only the page
     /// asked for (the invariants and the DFG, unless `--invariants` or `--dot` asked too).
-    pub fn write_html(&self, runs: &mut [TaskRun], exit_code: i32, seconds: f64, svcomp: Option<&report::html::Svcomp>) -> Result<(), String> {
+    pub(super) fn write_html(&self, runs: &mut [TaskRun], exit_code: i32, seconds: f64, svcomp: Option<&report::html::Svcomp>) -> Result<(), String> {
         let Some(dir) = &self.html else { return Ok(()) };
         report::html::write(dir, &report::html::render(runs, exit_code, seconds, svcomp))?;
         for run in runs.iter_mut() {
@@ -375,7 +375,7 @@ impl AnalysisArgs {
     }
 
     /// Moves the sections asked for in a file out of the runs and writes each atomically.
-    pub fn write_sections(&self, runs: &mut [TaskRun]) -> Result<(), String> {
+    pub(super) fn write_sections(&self, runs: &mut [TaskRun]) -> Result<(), String> {
         for (title, path) in self.section_files() {
             let mut body = None;
             for run in runs.iter_mut() {
@@ -393,13 +393,13 @@ impl AnalysisArgs {
 
     /// The one fixed bound asked for: `--bound K`, with `--unroll`/`--threads` overriding its
     /// parts; either of those alone also asks for a fixed-bound round (the other part 1).
-    pub fn fixed_bound(&self) -> Option<Bound> {
+    pub(super) fn fixed_bound(&self) -> Option<Bound> {
         let k = self.bound.or((self.unroll.is_some() || self.threads.is_some()).then_some(1))?;
         Some(Bound { unroll: self.unroll.unwrap_or(k), threads: self.threads.unwrap_or(k) })
     }
 
     /// The analysis options these flags select, for tasks limited to `task_timeout` seconds.
-    pub fn check_options(&self, task_timeout: f64) -> CheckOptions {
+    pub(super) fn check_options(&self, task_timeout: f64) -> CheckOptions {
         CheckOptions {
             engines: self.engines.as_ref().map(|l| l.0.clone()).unwrap_or_else(|| EngineId::ALL.to_vec()),
             search_time: self.search_time,
@@ -432,7 +432,7 @@ impl AnalysisArgs {
 
 impl CheckArgs {
     /// The analysis options these flags select.
-    pub fn check_options(&self) -> CheckOptions {
+    pub(super) fn check_options(&self) -> CheckOptions {
         self.analysis.check_options(self.batch.timeout)
     }
 }
@@ -440,7 +440,7 @@ impl CheckArgs {
 /// How a batch runs: limits, parallelism and distribution. `-n`, `-p` and `-h` are
 /// timely's process flags, which is why `-h` is not short for `--help` here.
 #[derive(Args, Debug, Clone)]
-pub struct BatchArgs {
+pub(super) struct BatchArgs {
     /// Tasks run at once in this process, each a timely worker.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub workers: u32,
@@ -505,7 +505,7 @@ impl BatchArgs {
     /// Runs `specs` as one batch, giving idle workers to the tasks' Datalog engines; `stream`
     /// prints results as they come. `Ok(None)` on a process other than 0, which reports
     /// nothing; `Err` is the exit code, after the error has been printed.
-    pub fn run(&self, mut specs: Vec<TaskSpec>, stream: Option<fn(&TaskRun) -> String>) -> Result<Option<Vec<TaskRun>>, i32> {
+    pub(super) fn run(&self, mut specs: Vec<TaskSpec>, stream: Option<fn(&TaskRun) -> String>) -> Result<Option<Vec<TaskRun>>, i32> {
         let datalog_workers = self.datalog_workers(specs.len());
         for s in &mut specs {
             s.check.datalog_workers = datalog_workers;
@@ -522,7 +522,7 @@ impl BatchArgs {
 
     /// Datalog workers each of `tasks` tasks may use: workers the batch leaves idle (fewer
     /// tasks than `--workers` on one machine) go to the tasks' Datalog engines.
-    pub fn datalog_workers(&self, tasks: usize) -> usize {
+    pub(super) fn datalog_workers(&self, tasks: usize) -> usize {
         if self.processes == 1 && tasks > 0 {
             (self.workers as usize / tasks).max(1)
         } else {
@@ -531,7 +531,7 @@ impl BatchArgs {
     }
 
     /// The batch configuration these flags select; `stream` prints results as they come.
-    pub fn config(&self, stream: Option<fn(&TaskRun) -> String>) -> Result<BatchConfig, String> {
+    pub(super) fn config(&self, stream: Option<fn(&TaskRun) -> String>) -> Result<BatchConfig, String> {
         if self.process >= self.processes {
             return Err(format!("--process {} must be below --processes {}", self.process, self.processes));
         }
@@ -550,13 +550,13 @@ impl BatchArgs {
 /// Writes results to stdout; a closed pipe (`| head`) is the reader's choice, not a crash,
 /// and any other failure makes the run end with [`exit::OUTPUT_ERROR`] (see
 /// [`stdout_failed`]).
-pub fn emit(text: &str) {
+pub(super) fn emit(text: &str) {
     crate::diag::stdout::write(text);
 }
 
 /// `code`, unless writing to stdout failed: then the error is reported and the run exits
 /// with [`exit::OUTPUT_ERROR`], since whatever the verdicts, nobody received them.
-pub fn stdout_failed(code: i32) -> i32 {
+pub(super) fn stdout_failed(code: i32) -> i32 {
     match crate::diag::stdout::failure() {
         Some(e) => {
             crate::stderr!("error: cannot write the report to stdout: {e}");
@@ -571,7 +571,7 @@ fn stream_text(run: &TaskRun) -> String {
 }
 
 /// Runs `duet-rs check`.
-pub fn run(a: &CheckArgs) -> i32 {
+pub(super) fn run(a: &CheckArgs) -> i32 {
     let start = Instant::now();
     let mut front = a.input.frontend_options();
     front.for_races = a.races.options().is_some();

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 /// Arguments of `duet-rs datalog`.
 #[derive(Args, Debug)]
-pub struct DatalogArgs {
+pub(super) struct DatalogArgs {
     /// The rule file (a Soufflé-compatible subset).
     #[arg(value_name = "RULES.dl")]
     rules: PathBuf,
@@ -23,7 +23,7 @@ pub struct DatalogArgs {
 }
 
 /// Runs `duet-rs datalog`.
-pub fn run(a: &DatalogArgs) -> i32 {
+pub(super) fn run(a: &DatalogArgs) -> i32 {
     if a.workers == 0 {
         crate::stderr!("error: --workers must be at least 1");
         return exit::USAGE;

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 /// Arguments of `duet-rs ir`.
 #[derive(Args, Debug)]
-pub struct IrArgs {
+pub(super) struct IrArgs {
     /// The C file.
     #[arg(value_name = "FILE")]
     file: PathBuf,
@@ -20,7 +20,7 @@ pub struct IrArgs {
 }
 
 /// Runs `duet-rs ir`.
-pub fn run(a: &IrArgs) -> i32 {
+pub(super) fn run(a: &IrArgs) -> i32 {
     match load_program(&a.file, &a.input.frontend_options()) {
         Ok(p) => {
             if a.dot {

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 /// Arguments of `duet-rs predict`.
 #[derive(Args, Debug)]
-pub struct PredictArgs {
+pub(super) struct PredictArgs {
     /// C files or directories.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
@@ -57,7 +57,7 @@ pub struct PredictArgs {
 
 impl PredictArgs {
     /// The predictive analysis these flags select.
-    pub fn options(&self) -> PredictOptions {
+    pub(super) fn options(&self) -> PredictOptions {
         let budget = Duration::from_secs_f64(self.search_time);
         PredictOptions {
             runs: self.runs,
@@ -72,7 +72,7 @@ impl PredictArgs {
 }
 
 /// Runs `duet-rs predict`.
-pub fn run(a: &PredictArgs) -> i32 {
+pub(super) fn run(a: &PredictArgs) -> i32 {
     let start = Instant::now();
     let front = a.input.frontend_options();
     let opts = a.options();

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 /// Arguments of `duet-rs rules`.
 #[derive(Args, Debug)]
-pub struct RulesArgs {
+pub(super) struct RulesArgs {
     /// Write the rule files into this directory (for editing and `check --rules`).
     #[arg(long, value_name = "DIR")]
     write: Option<PathBuf>,
@@ -16,7 +16,7 @@ pub struct RulesArgs {
 }
 
 /// Runs `duet-rs rules`.
-pub fn run(a: &RulesArgs) -> i32 {
+pub(super) fn run(a: &RulesArgs) -> i32 {
     match &a.write {
         None => {
             for (name, text) in crate::coarsen::rules::FILES {

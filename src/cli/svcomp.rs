@@ -11,11 +11,11 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 /// The exit code when some answer is wrong (a TRUE or FALSE that contradicts the task).
-pub const WRONG_ANSWER: i32 = 4;
+pub(super) const WRONG_ANSWER: i32 = 4;
 
 /// Arguments of `duet-rs svcomp`.
 #[derive(Args, Debug)]
-pub struct SvcompArgs {
+pub(super) struct SvcompArgs {
     /// SV-COMP task files (.yml) or directories holding them.
     #[arg(required = true, value_name = "TASK.yml")]
     pub tasks: Vec<PathBuf>,
@@ -31,7 +31,7 @@ pub struct SvcompArgs {
 }
 
 /// Runs `duet-rs svcomp`; exits 0, or [`WRONG_ANSWER`] when some answer is wrong.
-pub fn run(a: &SvcompArgs) -> i32 {
+pub(super) fn run(a: &SvcompArgs) -> i32 {
     let start = Instant::now();
     let files = task::expand(&a.tasks);
     if files.is_empty() {

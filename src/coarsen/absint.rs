@@ -17,7 +17,7 @@ const WIDEN_DELAY: u32 = 2;
 const NARROW_PASSES: usize = 2;
 
 /// The state of the fixpoint computation.
-pub struct Solver<'a, D: NumDomain> {
+pub(crate) struct Solver<'a, D: NumDomain> {
     prog: &'a Program,
     cells: &'a Cells,
     /// Per location: the cells whose incoming values its action reads.
@@ -78,7 +78,7 @@ fn initial(prog: &Program, a: crate::ir::AbsLoc, root: bool, closed: bool) -> In
 
 impl<'a, D: NumDomain> Solver<'a, D> {
     /// A solver with every output at bottom.
-    pub fn new(prog: &'a Program, cells: &'a Cells, need: Vec<Vec<CellId>>, observed: Vec<CellId>, defs: Vec<Vec<CellId>>, thresholds: Thresholds) -> Self {
+    pub(crate) fn new(prog: &'a Program, cells: &'a Cells, need: Vec<Vec<CellId>>, observed: Vec<CellId>, defs: Vec<Vec<CellId>>, thresholds: Thresholds) -> Self {
         let n = prog.locs.len();
         let frames = (0..n)
             .map(|i| {
@@ -122,7 +122,7 @@ impl<'a, D: NumDomain> Solver<'a, D> {
     }
 
     /// Records that an edge was added, for widening points.
-    pub fn edge_added(&mut self, from: LocId, to: LocId) {
+    pub(crate) fn edge_added(&mut self, from: LocId, to: LocId) {
         if from.index() >= to.index() {
             self.widen[to.index()] = true;
         }
@@ -145,13 +145,13 @@ impl<'a, D: NumDomain> Solver<'a, D> {
 
     /// The state in which `v`'s action executes, over its frame, or `None` when it never
     /// executes. Cells the action does not read are unconstrained.
-    pub fn input(&self, dfg: &Dfg, v: LocId) -> Option<D> {
+    pub(crate) fn input(&self, dfg: &Dfg, v: LocId) -> Option<D> {
         self.state(dfg, v, &self.need[v.index()], false)
     }
 
     /// The observable cells while a thread stands at `v`, executing or not, or `None` when no
     /// thread can stand there.
-    pub fn standing(&self, dfg: &Dfg, v: LocId) -> Option<D> {
+    pub(crate) fn standing(&self, dfg: &Dfg, v: LocId) -> Option<D> {
         self.state(dfg, v, &self.observed, true)
     }
 
@@ -231,7 +231,7 @@ impl<'a, D: NumDomain> Solver<'a, D> {
     }
 
     /// Iterates from the given locations until nothing changes.
-    pub fn solve(&mut self, dfg: &Dfg, seeds: impl IntoIterator<Item = LocId>) {
+    pub(crate) fn solve(&mut self, dfg: &Dfg, seeds: impl IntoIterator<Item = LocId>) {
         let mut work: BTreeSet<u32> = seeds.into_iter().map(|l| l.0).collect();
         while let Some(v) = work.pop_first() {
             let v = LocId(v);
@@ -284,7 +284,7 @@ impl<'a, D: NumDomain> Solver<'a, D> {
     }
 
     /// Descending iterations, then a check that the result is still a post-fixpoint.
-    pub fn narrow(&mut self, dfg: &Dfg) {
+    pub(crate) fn narrow(&mut self, dfg: &Dfg) {
         for _ in 0..NARROW_PASSES {
             for v in 0..self.prog.locs.len() {
                 let v = LocId(v as u32);
@@ -341,11 +341,6 @@ impl<'a, D: NumDomain> Solver<'a, D> {
         }
         self.fork_args[v.index()] = value;
         true
-    }
-
-    /// Whether a thread can get past `v`.
-    pub fn reachable_out(&self, v: LocId) -> bool {
-        self.reach[v.index()]
     }
 }
 

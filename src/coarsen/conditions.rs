@@ -8,7 +8,7 @@ use hashbrown::HashMap;
 
 /// The observable conditions of a program.
 #[derive(Clone, Debug, Default)]
-pub struct Conditions {
+pub(crate) struct Conditions {
     /// Each condition in canonical form (`<`, `<=` or `==`; or a non-comparison).
     pub conds: Vec<Expr>,
     /// Per location: the condition its `assume` needs and the truth value it needs.
@@ -27,7 +27,7 @@ fn canonical(e: &Expr) -> (Expr, bool) {
 }
 
 /// Finds the observable conditions.
-pub fn extract(prog: &Program, cells: &Cells) -> Conditions {
+pub(crate) fn extract(prog: &Program, cells: &Cells) -> Conditions {
     let mut index: HashMap<Expr, u32> = HashMap::new();
     let mut out = Conditions { needs: vec![None; prog.locs.len()], ..Default::default() };
     for (i, loc) in prog.locs.iter().enumerate() {
@@ -57,7 +57,7 @@ pub fn extract(prog: &Program, cells: &Cells) -> Conditions {
 
 impl Conditions {
     /// The condition needed at a location.
-    pub fn need(&self, l: LocId) -> Option<(u32, bool)> {
+    pub(crate) fn need(&self, l: LocId) -> Option<(u32, bool)> {
         self.needs[l.index()]
     }
 }

@@ -79,7 +79,7 @@ impl Dfg {
 /// writes (every write ends the reach of earlier ones: a weak write reads the old value, so
 /// that value flows on through it); `need[v]` the cells `v` reads. Templates `skip` names
 /// (folded into an identical one, which stands for them) get none.
-pub fn sequential(prog: &Program, defines: &[Vec<CellId>], need: &[Vec<CellId>], skip: &dyn Fn(TemplateId) -> bool) -> Dfg {
+pub(crate) fn sequential(prog: &Program, defines: &[Vec<CellId>], need: &[Vec<CellId>], skip: &dyn Fn(TemplateId) -> bool) -> Dfg {
     let mut dfg = Dfg::new(prog.locs.len());
     for (i, t) in prog.templates.iter().enumerate() {
         if skip(TemplateId(i as u32)) {

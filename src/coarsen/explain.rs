@@ -23,7 +23,7 @@ use hashbrown::{HashMap, HashSet};
 use std::fmt::Write;
 
 /// Most edges explained per assertion; the rest are counted.
-pub const MAX_EDGES: usize = 20;
+pub(crate) const MAX_EDGES: usize = 20;
 
 /// The explanation of the assertions on one source line.
 #[derive(Clone, Debug, Default)]
@@ -106,12 +106,12 @@ fn kind_of(column: &str) -> &'static str {
 }
 
 /// The assertions on `line` of the program's main file.
-pub fn on_line(prog: &Program, line: u32) -> Vec<AssertId> {
+pub(crate) fn on_line(prog: &Program, line: u32) -> Vec<AssertId> {
     prog.assertions.iter().enumerate().filter(|(_, a)| a.span.file == 0 && a.span.line == line).map(|(i, _)| AssertId(i as u32)).collect()
 }
 
 /// The lines of the main file that have assertions, sorted.
-pub fn assertion_lines(prog: &Program) -> Vec<u32> {
+pub(crate) fn assertion_lines(prog: &Program) -> Vec<u32> {
     let mut lines: Vec<u32> = prog.assertions.iter().filter(|a| a.span.file == 0).map(|a| a.span.line).collect();
     lines.sort_unstable();
     lines.dedup();
@@ -119,7 +119,7 @@ pub fn assertion_lines(prog: &Program) -> Vec<u32> {
 }
 
 /// Everything the explanation reads of one COARSEN run.
-pub struct Run<'a> {
+pub(crate) struct Run<'a> {
     /// The program.
     pub prog: &'a Program,
     /// The rules.
@@ -145,7 +145,7 @@ pub struct Run<'a> {
 }
 
 /// Explains the assertions on `line`.
-pub fn explain(run: &Run, line: u32) -> Explanation {
+pub(crate) fn explain(run: &Run, line: u32) -> Explanation {
     let prog = run.prog;
     let rules = match run.rules_file {
         Some(p) => p.display().to_string(),

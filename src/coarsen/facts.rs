@@ -33,17 +33,17 @@ use datalog::{Engine, EngineConfig, Program as Rules};
 use hashbrown::{HashMap, HashSet};
 
 /// A Datalog error, with a message for the user.
-pub type FactError = String;
+pub(crate) type FactError = String;
 
 /// The output relation of flows into what an action reads when it executes.
-pub const FLOW: &str = "may_flow";
+pub(crate) const FLOW: &str = "may_flow";
 /// The output relation of flows into observed cells while a thread stands somewhere.
-pub const STAND: &str = "may_stand";
+pub(crate) const STAND: &str = "may_stand";
 /// The input relation that changes from round to round.
 const COND_VAL: &str = "cond_val";
 
 /// The interference analysis of one program, alive across COARSEN rounds.
-pub struct Interference {
+pub(crate) struct Interference {
     engine: Engine,
     cond_val: HashSet<[u32; 3]>,
     feeds_cond_val: bool,
@@ -73,7 +73,7 @@ struct Recorder {
 /// and for templates a definite join waits for: `join_waits` names locations of one template, and
 /// its image would also stop the joiner against the other copies.
 #[derive(Clone, Debug, Default)]
-pub struct Symmetry {
+pub(crate) struct Symmetry {
     /// Per location, the location of the representative template that stands for it.
     rep: Vec<u32>,
     /// Per representative location of a folded group: every location it stands for, with the
@@ -95,12 +95,12 @@ struct LocSig {
 
 impl Symmetry {
     /// No folding: every location stands for itself.
-    pub fn identity(prog: &Program) -> Symmetry {
+    pub(crate) fn identity(prog: &Program) -> Symmetry {
         Symmetry { rep: (0..prog.locs.len() as u32).collect(), copies: HashMap::new() }
     }
 
     /// Folds templates whose locations, in creation order, carry identical facts.
-    pub fn fold(prog: &Program, cells: &Cells, conds: &Conditions, reads: &[Vec<super::CellId>], held: &[Vec<crate::ir::memory::LockId>], joined: &HashSet<TemplateId>) -> Symmetry {
+    pub(crate) fn fold(prog: &Program, cells: &Cells, conds: &Conditions, reads: &[Vec<super::CellId>], held: &[Vec<crate::ir::memory::LockId>], joined: &HashSet<TemplateId>) -> Symmetry {
         let mut sym = Symmetry::identity(prog);
         let shared = |c: &super::CellId| cells.cells[c.index()].shared;
         let signature = |t: &crate::ir::Template| -> Option<(usize, Vec<LocSig>)> {
@@ -143,7 +143,7 @@ impl Symmetry {
     }
 
     /// Locations folded into another one.
-    pub fn folded(&self) -> usize {
+    pub(crate) fn folded(&self) -> usize {
         self.rep.iter().enumerate().filter(|(i, r)| *i as u32 != **r).count()
     }
 
@@ -222,7 +222,7 @@ impl Interference {
     /// Starts the engine on the rules and feeds the facts that never change; `dump` keeps
     /// every round's facts for [`Interference::take_dump`].
     #[allow(clippy::too_many_arguments)]
-    pub fn new(
+    pub(crate) fn new(
         rules: &Rules,
         prog: &Program,
         cells: &Cells,
@@ -313,13 +313,13 @@ impl Interference {
     }
 
     /// Locations folded into an identical template's.
-    pub fn folded(&self) -> usize {
+    pub(crate) fn folded(&self) -> usize {
         self.sym.folded()
     }
 
     /// Replaces the `cond_val` facts and returns the data flows that appeared, between the
     /// images of their locations under `to` (per location: the one the interpreter analyses for it).
-    pub fn round(&mut self, cond_val: HashSet<[u32; 3]>, to: &[LocId]) -> Result<Vec<(super::Use, [u32; 3])>, FactError> {
+    pub(crate) fn round(&mut self, cond_val: HashSet<[u32; 3]>, to: &[LocId]) -> Result<Vec<(super::Use, [u32; 3])>, FactError> {
         let cond_val: HashSet<[u32; 3]> =
             if self.sym.copies.is_empty() { cond_val } else { cond_val.into_iter().map(|[b, c, v]| [self.sym.rep.get(b as usize).copied().unwrap_or(b), c, v]).collect() };
         if self.feeds_cond_val {
@@ -363,7 +363,7 @@ impl Interference {
     /// The last round's relations, every tuple with a proof (`--explain`): the rules evaluated
     /// afresh on the facts that round fed them, with every relation observed. `None` unless
     /// [`Interference::new`] was asked to keep the facts.
-    pub fn last_round(&self, rules: &Rules, workers: usize) -> Option<Result<datalog::explain::Model, FactError>> {
+    pub(crate) fn last_round(&self, rules: &Rules, workers: usize) -> Option<Result<datalog::explain::Model, FactError>> {
         let fixed = self.fixed.as_ref()?;
         let mut cond_val: Vec<Vec<u32>> = self.cond_val.iter().map(|t| t.to_vec()).collect();
         cond_val.sort_unstable();
@@ -376,7 +376,7 @@ impl Interference {
 
     /// Per data-flow edge between the interpreter's locations (`to`, as in [`Interference::round`]),
     /// the tuples of `rel` the rules derived that stand for it.
-    pub fn preimages(&self, model: &datalog::explain::Model, rel: &str, to: &[LocId]) -> HashMap<[u32; 3], Vec<[u32; 3]>> {
+    pub(crate) fn preimages(&self, model: &datalog::explain::Model, rel: &str, to: &[LocId]) -> HashMap<[u32; 3], Vec<[u32; 3]>> {
         let mut out: HashMap<[u32; 3], Vec<[u32; 3]>> = HashMap::new();
         let Some(tuples) = model.relation(rel) else { return out };
         let (mut cache, mut unfolded) = (HashMap::new(), Vec::new());
@@ -391,12 +391,12 @@ impl Interference {
     }
 
     /// What the ids of the facts stand for, with source lines.
-    pub fn symbols(&self, prog: &Program, cells: &Cells, conds: &Conditions) -> Vec<crate::dump::Symbol> {
+    pub(crate) fn symbols(&self, prog: &Program, cells: &Cells, conds: &Conditions) -> Vec<crate::dump::Symbol> {
         symbols(prog, cells, conds, &self.sym)
     }
 
     /// Every round's facts so far, if they were asked for.
-    pub fn take_dump(&mut self) -> Option<crate::dump::FactsDump> {
+    pub(crate) fn take_dump(&mut self) -> Option<crate::dump::FactsDump> {
         self.dump.take().map(|r| r.out)
     }
 }
@@ -426,7 +426,7 @@ fn typed(facts: Vec<(&str, Vec<Vec<u32>>)>) -> Result<Vec<Typed>, FactError> {
 /// The rules must derive the outputs COARSEN reads, and every relation of the schema they
 /// declare must have its columns (`datalog::schema::INTERFERENCE`, at
 /// [`Conformance::Compatible`]: inputs they leave out are not fed).
-pub fn check_schema(rules: &Rules) -> Result<(), FactError> {
+pub(crate) fn check_schema(rules: &Rules) -> Result<(), FactError> {
     // COARSEN exchanges these by name: a schema that renamed them would leave it reading
     // nothing, which is no flow at all.
     for (name, role) in [(FLOW, Role::Output), (STAND, Role::Output), (COND_VAL, Role::Input)] {
@@ -459,7 +459,7 @@ fn flows_under(rules: &Rules, dump: &crate::dump::FactsDump) -> Result<Vec<Vec<u
 /// `--rules-diff`: the `may_flow` edges the user's rules derive from the last round's facts
 /// that the built-in rules do not (`+`), and those they lose (`-`), each with what its ids
 /// stand for. Both runs see the same facts: those of the user's run.
-pub fn rules_diff(user: &Rules, dump: &crate::dump::FactsDump) -> Result<String, FactError> {
+pub(crate) fn rules_diff(user: &Rules, dump: &crate::dump::FactsDump) -> Result<String, FactError> {
     use std::fmt::Write;
     let builtin = super::rules::load(None)?;
     let (ours, theirs) = (flows_under(&builtin, dump)?, flows_under(user, dump)?);

@@ -32,7 +32,7 @@ use std::mem::Discriminant;
 
 /// Groups of identical templates, each analysed as its first member.
 #[derive(Clone, Debug, Default)]
-pub struct Fold {
+pub(crate) struct Fold {
     /// Per location: the location whose invariant stands for it (itself unless folded).
     pub rep: Vec<LocId>,
     /// Per folded template (not representatives): the representative's abstract locations
@@ -46,12 +46,12 @@ pub struct Fold {
 
 impl Fold {
     /// No folding: every location stands for itself.
-    pub fn identity(prog: &Program) -> Fold {
+    pub(crate) fn identity(prog: &Program) -> Fold {
         Fold { rep: prog.loc_ids().collect(), ..Fold::default() }
     }
 
     /// Folds the templates that run identical code (`joined`: templates a definite join waits for).
-    pub fn build(prog: &Program, cells: &Cells, joined: &HashSet<TemplateId>) -> Fold {
+    pub(crate) fn build(prog: &Program, cells: &Cells, joined: &HashSet<TemplateId>) -> Fold {
         let mut fold = Fold::identity(prog);
         let kinds: HashMap<&AbsKind, AbsLoc> = prog.memory.all().map(|a| (&prog.memory.info(a).kind, a)).collect();
         let owned = owned_locations(prog);
@@ -82,23 +82,18 @@ impl Fold {
     }
 
     /// Whether nothing is folded.
-    pub fn is_identity(&self) -> bool {
+    pub(crate) fn is_identity(&self) -> bool {
         self.template_rep.is_empty()
     }
 
     /// Whether a template is analysed as another one.
-    pub fn is_folded(&self, t: TemplateId) -> bool {
+    pub(crate) fn is_folded(&self, t: TemplateId) -> bool {
         self.template_rep.contains_key(&t)
-    }
-
-    /// Locations analysed as another one.
-    pub fn folded(&self) -> usize {
-        self.rep.iter().enumerate().filter(|(i, r)| *i != r.index()).count()
     }
 
     /// The program the interpreter analyses: every fork of a folded template creates its
     /// representative instead, so the folded templates are never reached.
-    pub fn program(&self, prog: &Program) -> Option<Program> {
+    pub(crate) fn program(&self, prog: &Program) -> Option<Program> {
         if self.is_identity() {
             return None;
         }
@@ -118,18 +113,18 @@ impl Fold {
     }
 
     /// Every location a representative location stands for (itself alone when not folded).
-    pub fn members(&self, l: LocId) -> &[LocId] {
+    pub(crate) fn members(&self, l: LocId) -> &[LocId] {
         self.members.get(&l).map(|v| v.as_slice()).unwrap_or(std::slice::from_ref(&self.rep[l.index()]))
     }
 
     /// The abstract location of `l`'s template that the representative's `a` stands for.
-    pub fn to_copy(&self, prog: &Program, l: LocId, a: AbsLoc) -> AbsLoc {
+    pub(crate) fn to_copy(&self, prog: &Program, l: LocId, a: AbsLoc) -> AbsLoc {
         self.rename.get(&prog.loc(l).template).and_then(|m| m.get(&a)).copied().unwrap_or(a)
     }
 
     /// The location of `l`'s template at the place of the representative's `r` (a location of
     /// the representative of `l`'s template).
-    pub fn to_copy_loc(&self, prog: &Program, l: LocId, r: LocId) -> LocId {
+    pub(crate) fn to_copy_loc(&self, prog: &Program, l: LocId, r: LocId) -> LocId {
         let t = prog.loc(l).template;
         match self.template_rep.get(&t) {
             Some(&rt) => {

@@ -47,24 +47,24 @@
 //! [`privatise`] (locks relative to the accessed object). Nothing in the rules changes. Each
 //! module says what it does not cover.
 
-pub mod absint;
-pub mod cells;
-pub mod conditions;
+pub(crate) mod absint;
+pub(crate) mod cells;
+pub(crate) mod conditions;
 pub mod counts;
-pub mod dfg;
-pub mod explain;
-pub mod facts;
-pub mod fold;
+pub(crate) mod dfg;
+pub(crate) mod explain;
+pub(crate) mod facts;
+pub(crate) mod fold;
 pub mod locks;
 pub mod monotone;
 pub mod partition;
 pub mod paths;
 pub mod privatise;
-pub mod report;
+pub(crate) mod report;
 pub mod rules;
-pub mod transfer;
+pub(crate) mod transfer;
 pub mod twins;
-pub mod witness;
+pub(crate) mod witness;
 
 pub use cells::CellId;
 pub use dfg::Use;

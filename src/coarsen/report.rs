@@ -7,7 +7,7 @@ use hashbrown::HashMap;
 use std::fmt::Write;
 
 /// The invariant at every location, under the source line it comes from.
-pub fn invariants(prog: &Program, out: &Outcome) -> String {
+pub(crate) fn invariants(prog: &Program, out: &Outcome) -> String {
     let mut sources: HashMap<u32, Option<Vec<String>>> = HashMap::new();
     let mut text = String::new();
     for t in &prog.templates {
@@ -39,7 +39,7 @@ fn escape(s: &str) -> String {
 /// The final data-flow graph: intra-thread edges grey, interference edges red and labelled
 /// with the cell and the round that added them (dotted when they only carry the value while
 /// a thread waits at the target, for observable conditions).
-pub fn dot(prog: &Program, out: &Outcome) -> String {
+pub(crate) fn dot(prog: &Program, out: &Outcome) -> String {
     let edges = out.dfg.edges();
     let mut nodes: Vec<LocId> = edges.iter().flat_map(|(a, _, b, _, _)| [*a, *b]).collect();
     nodes.sort_unstable();
@@ -66,7 +66,7 @@ pub fn dot(prog: &Program, out: &Outcome) -> String {
 /// The invariant at every location as named fields, for reports that place them on source
 /// lines themselves (the HTML report): one object per location, in template order, with its
 /// file, line, column, thread, action and invariant (`null` where no thread reaches it).
-pub fn invariants_data(prog: &Program, out: &Outcome) -> serde_json::Value {
+pub(crate) fn invariants_data(prog: &Program, out: &Outcome) -> serde_json::Value {
     let mut at = Vec::new();
     for t in &prog.templates {
         for l in &t.locs {
@@ -89,7 +89,7 @@ pub fn invariants_data(prog: &Program, out: &Outcome) -> serde_json::Value {
 /// report): its nodes (locations with their template, source position and action), its edges
 /// (the cell, the round that added it, 0 for sequential edges, and whether it only carries a
 /// value while a thread stands at the target) and the thread templates with their counts.
-pub fn dfg_data(prog: &Program, out: &Outcome) -> serde_json::Value {
+pub(crate) fn dfg_data(prog: &Program, out: &Outcome) -> serde_json::Value {
     let edges = out.dfg.edges();
     let mut nodes: Vec<LocId> = edges.iter().flat_map(|(a, _, b, _, _)| [*a, *b]).collect();
     nodes.sort_unstable();
@@ -126,7 +126,7 @@ pub fn dfg_data(prog: &Program, out: &Outcome) -> serde_json::Value {
 }
 
 /// Per-round statistics as named fields, for the JSON report.
-pub fn stats_data(out: &Outcome) -> serde_json::Value {
+pub(crate) fn stats_data(out: &Outcome) -> serde_json::Value {
     let rounds: Vec<serde_json::Value> = out
         .rounds
         .iter()
@@ -136,7 +136,7 @@ pub fn stats_data(out: &Outcome) -> serde_json::Value {
 }
 
 /// Per-round statistics as text.
-pub fn stats(out: &Outcome) -> String {
+pub(crate) fn stats(out: &Outcome) -> String {
     let mut text = String::new();
     let _ = writeln!(text, "cells: {}, sequential edges: {}", out.cells.len(), out.sequential_edges);
     let _ = writeln!(text, "{:>5}  {:>11}  {:>13}  {:>12}  {:>11}", "round", "edges added", "absint (ms)", "datalog (ms)", "evaluations");

@@ -9,20 +9,20 @@ use domains::{Bound, CmpOp, Interval, NumDomain, NumExpr};
 /// The abstract locations a location's state talks about, in increasing order; a location's
 /// position in the list is its dimension.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Frame {
+pub(crate) struct Frame {
     /// The abstract locations.
     pub dims: Vec<AbsLoc>,
 }
 
 impl Frame {
     /// The dimension of an abstract location.
-    pub fn pos(&self, a: AbsLoc) -> Option<usize> {
+    pub(crate) fn pos(&self, a: AbsLoc) -> Option<usize> {
         self.dims.binary_search(&a).ok()
     }
 }
 
 /// The values a scalar type can hold.
-pub fn type_range(prog: &Program, t: Ty) -> Interval {
+pub(crate) fn type_range(prog: &Program, t: Ty) -> Interval {
     match t.range(prog.data_model) {
         Some((lo, hi)) => Interval::range(lo, hi),
         None => Interval::TOP,
@@ -42,7 +42,7 @@ fn cmp_op(op: BinOp) -> Option<CmpOp> {
 }
 
 /// Translates IR expressions under one abstract state.
-pub struct Eval<'a, D: NumDomain> {
+pub(crate) struct Eval<'a, D: NumDomain> {
     /// The program.
     pub prog: &'a Program,
     /// The frame of the state.
@@ -120,7 +120,7 @@ impl<D: NumDomain> Eval<'_, D> {
     }
 
     /// The numerical expression of an IR expression.
-    pub fn num(&self, e: &Expr) -> NumExpr {
+    pub(crate) fn num(&self, e: &Expr) -> NumExpr {
         let dm = self.prog.data_model;
         match e {
             Expr::Const(v, _) => NumExpr::cst(*v),
@@ -224,7 +224,7 @@ impl<D: NumDomain> Eval<'_, D> {
 }
 
 /// Whether a condition may be true, and whether it may be false, in a state.
-pub fn may_hold<D: NumDomain>(prog: &Program, frame: &Frame, st: &D, cond: &Expr) -> (bool, bool) {
+pub(crate) fn may_hold<D: NumDomain>(prog: &Program, frame: &Frame, st: &D, cond: &Expr) -> (bool, bool) {
     if st.is_bottom() {
         return (false, false);
     }
@@ -236,7 +236,7 @@ pub fn may_hold<D: NumDomain>(prog: &Program, frame: &Frame, st: &D, cond: &Expr
 }
 
 /// Restricts a state to where `cond` is non-zero (`truth`) or zero (`!truth`).
-pub fn guard<D: NumDomain>(prog: &Program, frame: &Frame, st: &mut D, cond: &Expr, truth: bool) {
+pub(crate) fn guard<D: NumDomain>(prog: &Program, frame: &Frame, st: &mut D, cond: &Expr, truth: bool) {
     if st.is_bottom() {
         return;
     }
@@ -280,7 +280,7 @@ fn store<D: NumDomain>(st: &mut D, (dims, strong): (Vec<usize>, bool), value: &N
 
 /// Applies an action to the state before it, giving the state after it (for `assert`, the
 /// state in which execution continues: the assertion held).
-pub fn post<D: NumDomain>(prog: &Program, frame: &Frame, st: &mut D, action: &Action) {
+pub(crate) fn post<D: NumDomain>(prog: &Program, frame: &Frame, st: &mut D, action: &Action) {
     if st.is_bottom() {
         return;
     }

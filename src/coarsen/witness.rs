@@ -28,12 +28,12 @@ use crate::witness::{self, Correctness, Invariant, SourcePoint};
 use std::collections::BTreeMap;
 
 /// The correctness witness of a program every assertion of which COARSEN proved.
-pub fn correctness(prog: &Program, out: &Outcome) -> Correctness {
+pub(crate) fn correctness(prog: &Program, out: &Outcome) -> Correctness {
     Correctness { file: witness::input_file(prog), data_model: witness::data_model_name(prog.data_model).into(), invariants: invariants(prog, out), custom_rules: None }
 }
 
 /// The invariants, sorted by position.
-pub fn invariants(prog: &Program, out: &Outcome) -> Vec<Invariant> {
+pub(crate) fn invariants(prog: &Program, out: &Outcome) -> Vec<Invariant> {
     // Columns are those of the preprocessed line, which differ from the source's where a macro
     // was expanded: a variable is written only if the source line names it from the column
     // on, so that the position is the statement that reads it.

@@ -16,7 +16,7 @@ use crate::ir::{AssertId, Program};
 use crate::verdict::{AssertionVerdict, Decider, Finding, FindingKind, Scope, Section, Status};
 
 /// COARSEN's step.
-pub struct Coarsen;
+pub(crate) struct Coarsen;
 
 impl Engine for Coarsen {
     fn runs(&self, id: EngineId) -> bool {

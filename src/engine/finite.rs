@@ -8,7 +8,7 @@ use crate::verdict::{AssertionVerdict, Decider, Note, Scope};
 use std::time::{Duration, Instant};
 
 /// The finite-state engine's steps.
-pub struct Finite;
+pub(crate) struct Finite;
 
 impl Engine for Finite {
     fn runs(&self, id: EngineId) -> bool {

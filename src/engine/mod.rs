@@ -6,9 +6,9 @@
 //! Architecture invariant: only the adapters here know more than one engine, and only
 //! `interp::trace::replay` decides whether a violation is real.
 
-pub mod coarsen;
-pub mod finite;
-pub mod search;
+pub(crate) mod coarsen;
+pub(crate) mod finite;
+pub(crate) mod search;
 
 use crate::coarsen::DomainKind;
 use crate::interp::trace::TraceStep;

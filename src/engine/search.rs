@@ -58,7 +58,7 @@ pub const MAX_DEEPENING: u32 = 64;
 
 /// The searches' state across the strategy's steps.
 #[derive(Default)]
-pub struct Search {
+pub(crate) struct Search {
     /// COARSEN's facts for the bounded search, built on its first round: expanding a folded
     /// template's flows to every member costs the square of the members, which a program the
     /// other engines settle first (the Figure 3 family at 100 threads) need not pay.

@@ -29,7 +29,7 @@ const MAX_REGION: usize = 20_000;
 
 /// One inlined copy of a procedure.
 #[derive(Clone, Debug)]
-pub struct InlinedCopy {
+pub(crate) struct InlinedCopy {
     /// Its procedure, as an index into `Program::functions`.
     pub function: usize,
     /// Its class of identical copies.
@@ -48,7 +48,7 @@ pub struct InlinedCopy {
 
 /// The copies of every procedure, grouped into classes of identical copies.
 #[derive(Clone, Debug, Default)]
-pub struct Copies {
+pub(crate) struct Copies {
     /// Every copy found.
     pub copies: Vec<InlinedCopy>,
     /// Per class, its members (indexes into `copies`); the first is the representative.
@@ -68,7 +68,7 @@ impl Copies {
     /// per location, as the transactions compute them) and groups the identical ones. A copy
     /// holding a location of `excluded` (a thread's initial program counter, where the
     /// initial store matters) or of a recursive function, or an atomic section, is left out.
-    pub fn find(m: &Model, movers: &Movers, func: &[Option<usize>], depth: &[u32], recursive: &BTreeSet<usize>, excluded: &[LocId]) -> Copies {
+    pub(crate) fn find(m: &Model, movers: &Movers, func: &[Option<usize>], depth: &[u32], recursive: &BTreeSet<usize>, excluded: &[LocId]) -> Copies {
         let prog = m.prog;
         let mut entries: BTreeSet<LocId> = BTreeSet::new();
         for (pi, p) in prog.locs.iter().enumerate() {

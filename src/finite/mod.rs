@@ -15,7 +15,7 @@
 //! which.
 
 pub mod cartesian;
-pub mod copies;
+pub(crate) mod copies;
 pub mod derefs;
 pub mod exceptions;
 pub mod explicit;
@@ -23,7 +23,7 @@ pub mod model;
 pub mod movers;
 pub mod products;
 pub mod refine;
-pub mod space;
+pub(crate) mod space;
 pub mod transactions;
 
 use crate::diag::Diagnostic;

@@ -26,13 +26,13 @@ impl Interner {
 
 /// A growable set of small numbers.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct BitSet {
+pub(crate) struct BitSet {
     words: Vec<u64>,
 }
 
 impl BitSet {
     /// Adds `i`; true if it was absent.
-    pub fn insert(&mut self, i: u32) -> bool {
+    pub(crate) fn insert(&mut self, i: u32) -> bool {
         let (w, b) = (i as usize / 64, i % 64);
         if self.words.len() <= w {
             self.words.resize(w + 1, 0);
@@ -42,15 +42,15 @@ impl BitSet {
         !had
     }
     /// Whether `i` is in the set.
-    pub fn contains(&self, i: u32) -> bool {
+    pub(crate) fn contains(&self, i: u32) -> bool {
         self.words.get(i as usize / 64).is_some_and(|w| w >> (i % 64) & 1 == 1)
     }
     /// Whether the set is empty.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.words.iter().all(|&w| w == 0)
     }
     /// Adds every element of `o` except those in `minus`; true if the set grew.
-    pub fn union_minus(&mut self, o: &BitSet, minus: Option<&BitSet>) -> bool {
+    pub(crate) fn union_minus(&mut self, o: &BitSet, minus: Option<&BitSet>) -> bool {
         if self.words.len() < o.words.len() {
             self.words.resize(o.words.len(), 0);
         }
@@ -66,11 +66,11 @@ impl BitSet {
         grew
     }
     /// Adds every element of `o`; true if the set grew.
-    pub fn union(&mut self, o: &BitSet) -> bool {
+    pub(crate) fn union(&mut self, o: &BitSet) -> bool {
         self.union_minus(o, None)
     }
     /// The elements of `self` that are in `o` (or not in `o` when `negate`).
-    pub fn intersect(&self, o: &BitSet, negate: bool) -> BitSet {
+    pub(crate) fn intersect(&self, o: &BitSet, negate: bool) -> BitSet {
         let words = self
             .words
             .iter()
@@ -87,7 +87,7 @@ impl BitSet {
         BitSet { words }
     }
     /// Whether every element is in `o` (or, when `negate`, none is).
-    pub fn subset(&self, o: &BitSet, negate: bool) -> bool {
+    pub(crate) fn subset(&self, o: &BitSet, negate: bool) -> bool {
         self.words.iter().enumerate().all(|(k, &w)| {
             let m = o.words.get(k).copied().unwrap_or(0);
             if negate {
@@ -98,7 +98,7 @@ impl BitSet {
         })
     }
     /// The elements in increasing order.
-    pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = u32> + '_ {
         self.words.iter().enumerate().flat_map(|(k, &w)| {
             let mut w = w;
             std::iter::from_fn(move || {
@@ -112,7 +112,7 @@ impl BitSet {
         })
     }
     /// Number of elements.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.words.iter().map(|w| w.count_ones() as usize).sum()
     }
 }

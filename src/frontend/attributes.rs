@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 /// Layout directives found in the text, by byte offset.
 #[derive(Clone, Debug, Default)]
-pub struct TextAttributes {
+pub(crate) struct TextAttributes {
     /// The attribute lists (`__attribute__((...))`, as written) right after a `struct`,
     /// `union` or `enum` keyword, by the keyword's offset.
     pub after_keyword: HashMap<usize, Vec<String>>,
@@ -24,7 +24,7 @@ pub struct TextAttributes {
 impl TextAttributes {
     /// The `#pragma pack` limit in force at an offset: `Ok(None)` when there is none, `Err`
     /// (the offending line's offset and text) when a line before it is not understood.
-    pub fn pack_at(&self, offset: usize) -> Result<Option<u64>, (usize, String)> {
+    pub(crate) fn pack_at(&self, offset: usize) -> Result<Option<u64>, (usize, String)> {
         let mut cur = None;
         for (at, p) in &self.packs {
             if *at >= offset {
@@ -40,7 +40,7 @@ impl TextAttributes {
 }
 
 /// Finds the layout directives of a preprocessed text; see the module documentation.
-pub fn scan(text: &str) -> (Cow<'_, str>, TextAttributes) {
+pub(crate) fn scan(text: &str) -> (Cow<'_, str>, TextAttributes) {
     let b = text.as_bytes();
     let mut out = TextAttributes::default();
     let mut blank: Vec<(usize, usize)> = Vec::new();

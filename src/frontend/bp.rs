@@ -31,10 +31,10 @@ use std::path::Path;
 
 /// Prefix of the functions and variables the translation adds. In `--no-whole-program` mode
 /// every function of a C program is a thread; functions with this prefix are not.
-pub const GENERATED: &str = "__duet_bp_";
+pub(crate) const GENERATED: &str = "__duet_bp_";
 
 /// Reads, parses and lowers one Boolean program.
-pub fn load(path: &Path, opts: &FrontendOptions) -> Result<Program, Diagnostic> {
+pub(crate) fn load(path: &Path, opts: &FrontendOptions) -> Result<Program, Diagnostic> {
     let display = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| Diagnostic::file(&display, format!("cannot read the file: {e}")))?;
     let c = translate(&text, &display, opts)?;
@@ -74,7 +74,7 @@ fn merge_assertions(prog: &mut Program) {
 }
 
 /// The C translation of a Boolean program's text (with line markers naming `display`).
-pub fn translate(text: &str, display: &str, opts: &FrontendOptions) -> Result<String, Diagnostic> {
+pub(crate) fn translate(text: &str, display: &str, opts: &FrontendOptions) -> Result<String, Diagnostic> {
     let toks = lex(text, display)?;
     let mut p = Parser { toks, i: 0, file: display };
     let prog = p.program()?;

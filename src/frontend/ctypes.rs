@@ -10,7 +10,7 @@ use lang_c::span::Node;
 
 /// A declared name with its resolved type.
 #[derive(Clone, Debug)]
-pub struct Declared {
+pub(crate) struct Declared {
     /// The identifier, absent for abstract declarators.
     pub name: Option<String>,
     /// Its type.
@@ -22,7 +22,7 @@ pub struct Declared {
 }
 
 /// The type environment of one translation unit.
-pub struct TypeEnv {
+pub(crate) struct TypeEnv {
     /// Data model for sizes.
     pub dm: DataModel,
     typedefs: HashMap<String, CType>,
@@ -69,11 +69,11 @@ pub struct TypeEnv {
 
 /// The largest alignment of the x86 targets (`__BIGGEST_ALIGNMENT__`), which a bare
 /// `aligned` attribute gives, on x86-64 and on i386 alike.
-pub const BIGGEST_ALIGNMENT: u64 = 16;
+pub(crate) const BIGGEST_ALIGNMENT: u64 = 16;
 
 /// What GCC attributes say about a declaration's layout and width.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct LayoutAttrs {
+pub(crate) struct LayoutAttrs {
     /// `packed`.
     pub packed: bool,
     /// `aligned(n)` (the largest, when there are several).
@@ -119,7 +119,7 @@ struct MemberAttrs {
 
 /// Where GCC puts the members of a struct or union, and its size and alignment.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RecordLayout {
+pub(crate) struct RecordLayout {
     /// Size in bytes, padding included.
     pub size: u64,
     /// Alignment in bytes.
@@ -130,7 +130,7 @@ pub struct RecordLayout {
 
 /// The parameter types and return type of a function pointer's declared type.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Signature {
+pub(crate) struct Signature {
     /// Parameter types; empty also for `()`, which leaves them unspecified.
     pub params: Vec<CType>,
     /// Return type.
@@ -140,7 +140,7 @@ pub struct Signature {
 impl Signature {
     /// The signature a declarator of a function pointer (or an array of them) spells out, or
     /// that its typedef name carries.
-    pub fn of(decl: &Declared, typedef: Option<&Signature>) -> Option<Signature> {
+    pub(crate) fn of(decl: &Declared, typedef: Option<&Signature>) -> Option<Signature> {
         let mut t = &decl.ty;
         while let CType::Array(e, _) = t {
             t = e;
@@ -166,7 +166,7 @@ fn definition_end(t: &Node<TypeSpecifier>) -> Option<usize> {
 }
 
 /// The typedef name among declaration specifiers, if the base type is one.
-pub fn typedef_name<'s>(mut specs: impl Iterator<Item = &'s TypeSpecifier>) -> Option<&'s str> {
+pub(crate) fn typedef_name<'s>(mut specs: impl Iterator<Item = &'s TypeSpecifier>) -> Option<&'s str> {
     specs.find_map(|t| match t {
         TypeSpecifier::TypedefName(id) => Some(id.node.name.as_str()),
         _ => None,
@@ -174,7 +174,7 @@ pub fn typedef_name<'s>(mut specs: impl Iterator<Item = &'s TypeSpecifier>) -> O
 }
 
 /// Result of resolving specifiers: the type and the storage class seen.
-pub struct Specs {
+pub(crate) struct Specs {
     /// The base type.
     pub ty: CType,
     /// `typedef` storage class.
@@ -195,7 +195,7 @@ pub struct Specs {
 }
 
 /// A type that is not supported, with the construct's name.
-pub type TypeError = String;
+pub(crate) type TypeError = String;
 
 /// `int`, the type of every enumeration constant that fits it.
 const ENUM_INT: IntTy = IntTy { bits: 32, signed: true };
@@ -209,7 +209,7 @@ const BARRIER: &str = "pthread_barrier_t";
 
 impl TypeEnv {
     /// An empty environment.
-    pub fn new(dm: DataModel) -> TypeEnv {
+    pub(crate) fn new(dm: DataModel) -> TypeEnv {
         let mut env = TypeEnv {
             dm,
             typedefs: HashMap::new(),
@@ -237,17 +237,18 @@ impl TypeEnv {
     }
 
     /// The value and type of an enumeration constant.
-    pub fn enum_const(&self, name: &str) -> Option<(i128, CType)> {
+    pub(crate) fn enum_const(&self, name: &str) -> Option<(i128, CType)> {
         self.enum_consts.get(name).map(|&(v, t)| (v, int(t.bits, t.signed, if t == ENUM_INT { "int" } else { "enum" })))
     }
 
     /// The type a typedef name stands for.
-    pub fn typedef(&self, name: &str) -> Option<&CType> {
+    #[cfg(test)]
+    pub(crate) fn typedef(&self, name: &str) -> Option<&CType> {
         self.typedefs.get(name)
     }
 
     /// Records a typedef. Library types that the IR models specially are recognised by name.
-    pub fn add_typedef(&mut self, name: &str, ty: CType) {
+    pub(crate) fn add_typedef(&mut self, name: &str, ty: CType) {
         let ty = match name {
             "pthread_mutex_t" | "pthread_spinlock_t" => CType::Mutex,
             // Not reserved by the C library: a program's own lock structure is kept.
@@ -279,12 +280,12 @@ impl TypeEnv {
     }
 
     /// Whether a record is the one [`TypeEnv::add_typedef`] gives `pthread_barrier_t`.
-    pub fn is_barrier(&self, r: RecordId) -> bool {
+    pub(crate) fn is_barrier(&self, r: RecordId) -> bool {
         matches!(self.typedefs.get(BARRIER), Some(CType::Record(b)) if *b == r)
     }
 
     /// Resolves declaration specifiers.
-    pub fn specs(&mut self, specs: &[Node<DeclarationSpecifier>]) -> Result<Specs, TypeError> {
+    pub(crate) fn specs(&mut self, specs: &[Node<DeclarationSpecifier>]) -> Result<Specs, TypeError> {
         let mut out = Specs { ty: CType::Void, is_typedef: false, is_extern: false, is_static: false, is_thread_local: false, is_atomic: false, attrs: LayoutAttrs::default(), typedef_align: None };
         let mut ts = Vec::new();
         let mut exts = Vec::new();
@@ -341,7 +342,7 @@ impl TypeEnv {
     }
 
     /// Resolves the specifiers of a type name or struct field.
-    pub fn spec_quals(&mut self, specs: &[Node<SpecifierQualifier>]) -> Result<CType, TypeError> {
+    pub(crate) fn spec_quals(&mut self, specs: &[Node<SpecifierQualifier>]) -> Result<CType, TypeError> {
         let (t, own) = self.spec_quals_attrs(specs)?;
         // A type name has no declaration to carry its attributes: one that changes the type
         // is not followed.
@@ -457,7 +458,7 @@ impl TypeEnv {
     }
 
     /// Resolves a type name (as in casts and `sizeof`).
-    pub fn type_name(&mut self, tn: &TypeName) -> Result<CType, TypeError> {
+    pub(crate) fn type_name(&mut self, tn: &TypeName) -> Result<CType, TypeError> {
         let base = self.spec_quals(&tn.specifiers)?;
         match &tn.declarator {
             Some(d) => Ok(self.declarator(base, &d.node)?.ty),
@@ -466,7 +467,7 @@ impl TypeEnv {
     }
 
     /// Applies a declarator to a base type.
-    pub fn declarator(&mut self, base: CType, d: &Declarator) -> Result<Declared, TypeError> {
+    pub(crate) fn declarator(&mut self, base: CType, d: &Declarator) -> Result<Declared, TypeError> {
         let mut ty = base;
         let mut params = None;
         let mut ret = None;
@@ -623,7 +624,7 @@ impl TypeEnv {
 
     /// What GCC attributes among `exts` say about layout; the rest are ignored (`unused`,
     /// `noreturn`, `format`, `section`, ...: they change no value or layout).
-    pub fn layout_attrs(&mut self, exts: &[Node<Extension>]) -> LayoutAttrs {
+    pub(crate) fn layout_attrs(&mut self, exts: &[Node<Extension>]) -> LayoutAttrs {
         let mut a = LayoutAttrs::default();
         for e in exts {
             let Extension::Attribute(at) = &e.node else { continue };
@@ -746,7 +747,7 @@ impl TypeEnv {
     /// width, `aligned` sets a typedef's alignment (a variable's only matters to
     /// `__alignof__` of it, which the parser does not accept). An attribute the IR cannot
     /// honour is an unsupported construct at `at`, or, on a typedef, wherever it is used.
-    pub fn declaration_attributes(&mut self, specs: &Specs, d: &Declarator, decl: &mut Declared, at: usize) {
+    pub(crate) fn declaration_attributes(&mut self, specs: &Specs, d: &Declarator, decl: &mut Declared, at: usize) {
         let a = specs.attrs.clone().merge(self.layout_attrs(&d.extensions));
         let unsupported_before = self.unsupported.len();
         self.apply_mode(&a, decl, at);
@@ -775,7 +776,7 @@ impl TypeEnv {
     }
 
     /// The alignment of a type name, with the one its typedef name sets (`_Alignof(T)`).
-    pub fn type_name_align(&self, tn: &TypeName, ty: &CType) -> u64 {
+    pub(crate) fn type_name_align(&self, tn: &TypeName, ty: &CType) -> u64 {
         let plain = tn.declarator.as_ref().is_none_or(|d| d.node.derived.is_empty());
         let tname = typedef_name(tn.specifiers.iter().filter_map(|s| match &s.node {
             SpecifierQualifier::TypeSpecifier(t) => Some(&t.node),
@@ -866,12 +867,12 @@ impl TypeEnv {
     }
 
     /// Size in bytes of a type under the data model (0 for incomplete types).
-    pub fn size_of(&self, t: &CType) -> u64 {
+    pub(crate) fn size_of(&self, t: &CType) -> u64 {
         self.layout(t).0
     }
 
     /// Alignment in bytes of a type under the data model.
-    pub fn align_of(&self, t: &CType) -> u64 {
+    pub(crate) fn align_of(&self, t: &CType) -> u64 {
         self.layout(t).1
     }
 
@@ -914,7 +915,7 @@ impl TypeEnv {
     /// at the next free bit, moved to the next unit of their type only where they would
     /// straddle one (not in a packed record or under `#pragma pack`); named bit-fields
     /// align the record as their type does, unnamed ones do not.
-    pub fn record_layout(&self, r: RecordId) -> RecordLayout {
+    pub(crate) fn record_layout(&self, r: RecordId) -> RecordLayout {
         let rec = &self.records[r.0 as usize];
         let ra = self.record_attrs.get(&r).copied().unwrap_or_default();
         let (mut pos, mut union_bits, mut align) = (0u64, 0u64, 1u64);
@@ -992,17 +993,18 @@ impl TypeEnv {
 
     /// The byte offset of member `i` of record `r` (for a bit-field, of the byte holding
     /// its first bit).
-    pub fn field_offset(&self, r: RecordId, i: usize) -> u64 {
+    #[cfg(test)]
+    pub(crate) fn field_offset(&self, r: RecordId, i: usize) -> u64 {
         self.record_layout(r).bit_offsets.get(i).map_or(0, |b| b / 8)
     }
 
     /// The width of member `i` of record `r`, if it is a bit-field.
-    pub fn field_bits(&self, r: RecordId, i: usize) -> Option<u64> {
+    pub(crate) fn field_bits(&self, r: RecordId, i: usize) -> Option<u64> {
         self.member_attrs.get(&(r, i)).and_then(|m| m.bits)
     }
 
     /// Evaluates an integer constant expression, if it is one.
-    pub fn const_eval(&self, e: &Expression) -> Option<i128> {
+    pub(crate) fn const_eval(&self, e: &Expression) -> Option<i128> {
         self.const_typed(e).map(|(v, _)| v)
     }
 
@@ -1146,7 +1148,7 @@ impl TypeEnv {
 }
 
 /// C's integer promotion of an integer type.
-pub fn promote(t: IntTy) -> IntTy {
+pub(crate) fn promote(t: IntTy) -> IntTy {
     if t.bits < 32 {
         IntTy { bits: 32, signed: true }
     } else {
@@ -1155,7 +1157,7 @@ pub fn promote(t: IntTy) -> IntTy {
 }
 
 /// C's usual arithmetic conversions on two integer types.
-pub fn common(a: IntTy, b: IntTy) -> IntTy {
+pub(crate) fn common(a: IntTy, b: IntTy) -> IntTy {
     let (a, b) = (promote(a), promote(b));
     if a.signed == b.signed {
         return if a.bits >= b.bits { a } else { b };
@@ -1169,7 +1171,7 @@ pub fn common(a: IntTy, b: IntTy) -> IntTy {
 }
 
 /// Array and function parameters decay to pointers.
-pub fn decay(t: CType) -> CType {
+pub(crate) fn decay(t: CType) -> CType {
     match t {
         CType::Array(e, _) => CType::Pointer(e),
         CType::Function => CType::Pointer(Box::new(CType::Function)),
@@ -1178,7 +1180,7 @@ pub fn decay(t: CType) -> CType {
 }
 
 /// Parses an integer literal into its value and C type (C11 6.4.4.1).
-pub fn parse_integer(i: &Integer) -> Option<(i128, CType)> {
+pub(crate) fn parse_integer(i: &Integer) -> Option<(i128, CType)> {
     let radix = match i.base {
         IntegerBase::Decimal => 10,
         IntegerBase::Octal => 8,
@@ -1214,7 +1216,7 @@ pub fn parse_integer(i: &Integer) -> Option<(i128, CType)> {
 }
 
 /// The value of a character constant such as `'a'` or `'\n'`.
-pub fn parse_char(s: &str) -> Option<i128> {
+pub(crate) fn parse_char(s: &str) -> Option<i128> {
     let inner = s.strip_prefix('\'')?.strip_suffix('\'')?;
     // Each escape is one `char`; any other character is its UTF-8 bytes, as GCC reads them.
     let mut units: Vec<i128> = Vec::new();

@@ -4,19 +4,19 @@
 //! flavour, `lower` inlines and lowers to control flow, and [`passes`] establish the IR's
 //! invariants.
 
-pub mod attributes;
-pub mod bp;
-pub mod ctypes;
+pub(crate) mod attributes;
+pub(crate) mod bp;
+pub(crate) mod ctypes;
 mod data_model;
 mod lower;
 /// The default of [`FrontendOptions::inline_limit`].
 pub use lower::INLINE_LIMIT;
 /// The default of [`FrontendOptions::recursion_depth`].
 pub use lower::RECURSION_DEPTH;
-pub mod passes;
-pub mod pragma;
+pub(crate) mod passes;
+pub(crate) mod pragma;
 pub mod preprocess;
-pub mod source_map;
+pub(crate) mod source_map;
 
 use crate::diag::Diagnostic;
 use crate::ir::{Mode, Program};

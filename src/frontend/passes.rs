@@ -16,7 +16,7 @@ use crate::ir::*;
 use hashbrown::HashSet;
 
 /// Runs every pass in order.
-pub fn finish(prog: &mut Program) {
+pub(crate) fn finish(prog: &mut Program) {
     prune_unreachable(prog);
     bypass_skips(prog);
     mark_atomic(prog);

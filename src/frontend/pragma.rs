@@ -7,18 +7,18 @@ use crate::diag::Diagnostic;
 use std::path::Path;
 
 /// How many lines at the top of a file are searched for the pragma.
-pub const PRAGMA_LINES: usize = 10;
+pub(crate) const PRAGMA_LINES: usize = 10;
 
 /// The pragma's marker, after `//`.
 const MARKER: &str = "duet-rs:";
 
 /// The flags a pragma may give: they say what the program is, not how to analyse it.
-pub const ALLOWED: &[&str] = &["--no-whole-program", "--parameterized", "--m32"];
+pub(crate) const ALLOWED: &[&str] = &["--no-whole-program", "--parameterized", "--m32"];
 
 /// The front-end options of `file`: `base` with the flags of its pragma, if any. An unknown
 /// flag is an input error at `file:line:col`. Files that cannot be read keep `base` (the
 /// front end reports them).
-pub fn file_options(file: &Path, base: &FrontendOptions) -> Result<FrontendOptions, Diagnostic> {
+pub(crate) fn file_options(file: &Path, base: &FrontendOptions) -> Result<FrontendOptions, Diagnostic> {
     let mut front = base.clone();
     // Preprocessed files have no comments left; only C sources can carry the pragma.
     if file.extension().and_then(|e| e.to_str()) != Some("c") {

@@ -4,7 +4,7 @@
 use crate::ir::Span;
 
 /// Offsets of the preprocessed text, mapped to source positions.
-pub struct SourceMap {
+pub(crate) struct SourceMap {
     /// Start offset of every preprocessed line.
     line_starts: Vec<usize>,
     /// For every preprocessed line: (file index, source line, from a system header).
@@ -16,7 +16,7 @@ pub struct SourceMap {
 impl SourceMap {
     /// Builds the map. Markers naming `input_path` (as the preprocessor was given it) map to
     /// file 0, which is shown as `display`; so is text before any marker.
-    pub fn new(text: &str, input_path: &str, display: &str) -> SourceMap {
+    pub(crate) fn new(text: &str, input_path: &str, display: &str) -> SourceMap {
         let mut files = vec![display.to_string()];
         let mut line_starts = Vec::new();
         let mut origin = Vec::new();
@@ -46,14 +46,14 @@ impl SourceMap {
     }
 
     /// The source position of a byte offset.
-    pub fn span(&self, offset: usize) -> Span {
+    pub(crate) fn span(&self, offset: usize) -> Span {
         let (idx, file, line, _) = self.lookup(offset);
         let col = offset.saturating_sub(self.line_starts.get(idx).copied().unwrap_or(0)) + 1;
         Span { file, line, col: col as u32 }
     }
 
     /// True when the offset lies in a system header (marker flag 3).
-    pub fn in_system_header(&self, offset: usize) -> bool {
+    pub(crate) fn in_system_header(&self, offset: usize) -> bool {
         self.lookup(offset).3
     }
 

@@ -27,7 +27,7 @@ use super::{Executed, Interp, Step};
 use crate::ir::{Action, AssertId, LocId, Program};
 
 /// Most interpreted steps (over every trial replay) one minimisation may spend.
-pub const BUDGET: usize = 400_000;
+pub(crate) const BUDGET: usize = 400_000;
 
 /// Most rounds of the reductions (a round that removes nothing ends the work earlier).
 const ROUNDS: usize = 3;
@@ -162,7 +162,7 @@ fn try_without(m: &mut Minimiser, best: &mut Vec<Step>, info: &mut Vec<Info>, dr
 /// A schedule no longer than `steps` that the interpreter replays (from the initial state,
 /// with `oracle`) to a real failure of assertion `a`, as short as the reductions of this
 /// module find within [`BUDGET`]; `steps` themselves when they do not replay to that failure.
-pub fn minimise(prog: &Program, layout: &Layout, oracle: &dyn Fn(i128) -> i128, steps: &[Step], a: AssertId) -> Vec<Step> {
+pub(crate) fn minimise(prog: &Program, layout: &Layout, oracle: &dyn Fn(i128) -> i128, steps: &[Step], a: AssertId) -> Vec<Step> {
     let mut m = Minimiser { prog, layout, oracle, assert: a, left: BUDGET };
     let Some((n, mut info)) = m.replay(steps) else { return steps.to_vec() };
     let mut best = steps[..n].to_vec();

@@ -14,9 +14,9 @@
 //! is not a real execution of the C program.
 
 pub mod layout;
-pub mod minimise;
-pub mod ops;
-pub mod trace;
+pub(crate) mod minimise;
+pub(crate) mod ops;
+pub(crate) mod trace;
 
 use crate::ir::{Action, ApproxId, AssertId, CType, Expr, Halt, LocId, Lval, Program, TemplateId, Ty};
 use hashbrown::HashMap;

@@ -5,7 +5,7 @@ use crate::ir::{BinOp, CType, DataModel, Expr, Program, Ty, UnOp};
 
 /// The C type of an expression, as far as the IR keeps it (pointer casts lose the pointee,
 /// which is then `void`).
-pub fn ctype_of(prog: &Program, e: &Expr) -> CType {
+pub(crate) fn ctype_of(prog: &Program, e: &Expr) -> CType {
     match e {
         Expr::Load(lv) => prog.lval_type(lv),
         Expr::AddrOf(lv) => CType::Pointer(Box::new(prog.lval_type(lv))),
@@ -24,12 +24,12 @@ pub fn ctype_of(prog: &Program, e: &Expr) -> CType {
 }
 
 /// True when both operands of a subtraction are pointers (the result counts elements).
-pub fn is_pointer_difference(prog: &Program, op: BinOp, a: &Expr, b: &Expr) -> bool {
+pub(crate) fn is_pointer_difference(prog: &Program, op: BinOp, a: &Expr, b: &Expr) -> bool {
     op == BinOp::Sub && matches!(ctype_of(prog, a), CType::Pointer(_) | CType::Array(..)) && matches!(ctype_of(prog, b), CType::Pointer(_) | CType::Array(..))
 }
 
 /// C division, truncating towards zero; `None` when dividing by zero.
-pub fn c_div(a: i128, b: i128) -> Option<i128> {
+pub(crate) fn c_div(a: i128, b: i128) -> Option<i128> {
     if b == 0 {
         None
     } else {
@@ -38,7 +38,7 @@ pub fn c_div(a: i128, b: i128) -> Option<i128> {
 }
 
 /// C remainder, with the sign of the dividend; `None` when dividing by zero.
-pub fn c_rem(a: i128, b: i128) -> Option<i128> {
+pub(crate) fn c_rem(a: i128, b: i128) -> Option<i128> {
     if b == 0 {
         None
     } else {
@@ -47,7 +47,7 @@ pub fn c_rem(a: i128, b: i128) -> Option<i128> {
 }
 
 /// Width in bits of a scalar type's machine representation.
-pub fn bits_of(t: Ty, dm: DataModel) -> u32 {
+pub(crate) fn bits_of(t: Ty, dm: DataModel) -> u32 {
     match t {
         Ty::Bool => 1,
         Ty::Int(i) => i.bits as u32,
@@ -57,7 +57,7 @@ pub fn bits_of(t: Ty, dm: DataModel) -> u32 {
 }
 
 /// The message for signed arithmetic that leaves its type's range.
-pub const SIGNED_OVERFLOW: &str = "signed integer overflow (undefined behaviour)";
+pub(crate) const SIGNED_OVERFLOW: &str = "signed integer overflow (undefined behaviour)";
 
 /// Whether a signed type overflows on this mathematical result.
 fn overflows(t: Ty, v: i128) -> bool {
@@ -69,7 +69,7 @@ fn overflows(t: Ty, v: i128) -> bool {
 
 /// A unary operator on a value of type `t`; the result is converted to `t`. Negating the
 /// smallest signed value is undefined.
-pub fn unary(op: UnOp, x: i128, t: Ty, dm: DataModel) -> Result<i128, &'static str> {
+pub(crate) fn unary(op: UnOp, x: i128, t: Ty, dm: DataModel) -> Result<i128, &'static str> {
     Ok(match op {
         UnOp::Neg => {
             if overflows(t, -x) {
@@ -84,7 +84,7 @@ pub fn unary(op: UnOp, x: i128, t: Ty, dm: DataModel) -> Result<i128, &'static s
 
 /// A non-pointer binary operator computed in type `t`; an error on what C leaves undefined:
 /// division by zero, signed overflow, a shift by a negative amount or past the width.
-pub fn binary(op: BinOp, a: i128, b: i128, t: Ty, dm: DataModel) -> Result<i128, &'static str> {
+pub(crate) fn binary(op: BinOp, a: i128, b: i128, t: Ty, dm: DataModel) -> Result<i128, &'static str> {
     let bits = bits_of(t, dm) as i128;
     let r = match op {
         BinOp::Add => a.wrapping_add(b),

@@ -9,7 +9,7 @@ use std::fmt::Write;
 
 /// Why a replayed schedule is not a violation.
 #[derive(Clone, Debug)]
-pub enum ReplayError {
+pub(crate) enum ReplayError {
     /// It reaches the failure, but only through a value an over-approximation produced.
     RestsOn(ApproxId),
     /// It does not reach the failure: why, and whether it ran a loop past an engine's bound
@@ -22,7 +22,7 @@ const BEYOND_BOUND: &str = "; it runs a loop beyond the bound";
 
 impl ReplayError {
     /// The reason, in words, for a program's approximations.
-    pub fn describe(&self, prog: &Program) -> String {
+    pub(crate) fn describe(&self, prog: &Program) -> String {
         match self {
             ReplayError::RestsOn(ap) => format!("it rests on an over-approximation: {}", prog.approx_str(*ap)),
             ReplayError::Fails { why, beyond_bound } => format!("{why}{}", if *beyond_bound { BEYOND_BOUND } else { "" }),
@@ -33,7 +33,7 @@ impl ReplayError {
 /// Replays a schedule in the interpreter from the initial state (`oracle` gives memory that
 /// does not start as zero): the executed steps when it makes assertion `a` fail, else why it
 /// does not. Architecture invariant: every engine reports a violation only after this check.
-pub fn replay(prog: &Program, layout: &Layout, steps: &[Step], oracle: &dyn Fn(i128) -> i128, a: AssertId) -> Result<Vec<Executed>, ReplayError> {
+pub(crate) fn replay(prog: &Program, layout: &Layout, steps: &[Step], oracle: &dyn Fn(i128) -> i128, a: AssertId) -> Result<Vec<Executed>, ReplayError> {
     let mut it = Interp::new(prog, layout, oracle);
     match it.run(steps) {
         Outcome::Failed { assert, rests_on: Some(ap), .. } if assert == a => Err(ReplayError::RestsOn(ap)),
@@ -74,7 +74,7 @@ fn is_register(prog: &Program, layout: &Layout, addr: i128, template_of: &dyn Fn
 }
 
 /// `n` things, the noun in the plural unless `n` is 1.
-pub fn count(n: u32, noun: &str) -> String {
+pub(crate) fn count(n: u32, noun: &str) -> String {
     format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }
 
@@ -138,7 +138,7 @@ impl TraceStep {
 }
 
 /// The shown steps of a replayed interleaving (see [`TraceStep`]).
-pub fn steps(prog: &Program, layout: &Layout, trace: &[Executed]) -> Vec<TraceStep> {
+pub(crate) fn steps(prog: &Program, layout: &Layout, trace: &[Executed]) -> Vec<TraceStep> {
     let mut thread_names: hashbrown::HashMap<u32, String> = hashbrown::HashMap::new();
     thread_names.insert(0, prog.template(crate::ir::TemplateId(0)).function.clone());
     let templates: hashbrown::HashMap<i128, crate::ir::TemplateId> = trace.iter().map(|ex| (ex.thread as i128, prog.loc(ex.loc).template)).collect();
@@ -197,7 +197,7 @@ pub fn steps(prog: &Program, layout: &Layout, trace: &[Executed]) -> Vec<TraceSt
 }
 
 /// The printed interleaving: a line per shown step, repeated spins summarised.
-pub fn text(steps: &[TraceStep]) -> String {
+pub(crate) fn text(steps: &[TraceStep]) -> String {
     let lines: Vec<(u32, String, String)> = steps.iter().map(|s| (s.thread, if s.loop_steps.is_some() { "runs its loop to the exit".to_string() } else { s.action.clone() }, s.line_text())).collect();
     let mut out = String::new();
     summarise_repeats(&lines, &mut out);

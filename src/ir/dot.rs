@@ -9,7 +9,7 @@ fn escape(s: &str) -> String {
 }
 
 /// Every template's CFG as one Graphviz digraph, a cluster per template.
-pub fn cfg(p: &Program) -> String {
+pub(crate) fn cfg(p: &Program) -> String {
     let mut out = String::from("digraph cfg {\n  node [shape=box, fontname=\"monospace\", fontsize=10];\n");
     for (i, t) in p.templates.iter().enumerate() {
         let _ = writeln!(out, "  subgraph cluster_{i} {{\n    label=\"{}\";", escape(&t.name));

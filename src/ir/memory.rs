@@ -25,30 +25,30 @@ use std::fmt;
 /// like any other: exact, distinct and non-null in every engine. They lie below every object
 /// address (the flat memory of `interp::layout` starts at 4096) and are never loaded from or
 /// stored to, so they have no abstract location.
-pub const FUNCTION_ADDRESS_BASE: i128 = 16;
+pub(crate) const FUNCTION_ADDRESS_BASE: i128 = 16;
 /// How many functions can have an address.
-pub const FUNCTION_ADDRESS_SLOTS: i128 = 4000;
+pub(crate) const FUNCTION_ADDRESS_SLOTS: i128 = 4000;
 
 /// The address of the `k`-th function whose address the program takes.
-pub fn function_address(k: usize) -> i128 {
+pub(crate) fn function_address(k: usize) -> i128 {
     FUNCTION_ADDRESS_BASE + k as i128
 }
 
 /// Which function an address is, if it is one.
-pub fn function_index(v: i128) -> Option<usize> {
+pub(crate) fn function_index(v: i128) -> Option<usize> {
     (FUNCTION_ADDRESS_BASE..FUNCTION_ADDRESS_BASE + FUNCTION_ADDRESS_SLOTS).contains(&v).then(|| (v - FUNCTION_ADDRESS_BASE) as usize)
 }
 
 /// Whether `u` stores a value into `a`: the writes that can be the source of a value read
 /// (an assume also counts as modifying what it mentions, but it only refines the value).
-pub fn stores_to(prog: &Program, u: LocId, a: AbsLoc) -> bool {
+pub(crate) fn stores_to(prog: &Program, u: LocId, a: AbsLoc) -> bool {
     matches!(prog.loc(u).action, Action::Assign(..) | Action::Alloc(..) | Action::Fork { .. }) && prog.memory.access(u).mods.contains(&a)
 }
 
 /// A forward data-flow fixpoint over every template, for lock states: `entry` at each
 /// template's entry, `step` across a location's action, `join` where paths meet. The state
 /// before each location (`None` where no thread reaches). Must- and may-held locks both use it.
-pub fn lock_states<S: Clone + PartialEq>(prog: &Program, entry: S, step: impl Fn(&S, LocId) -> S, join: impl Fn(&S, &S) -> S) -> Vec<Option<S>> {
+pub(crate) fn lock_states<S: Clone + PartialEq>(prog: &Program, entry: S, step: impl Fn(&S, LocId) -> S, join: impl Fn(&S, &S) -> S) -> Vec<Option<S>> {
     let mut at: Vec<Option<S>> = vec![None; prog.locs.len()];
     for t in &prog.templates {
         at[t.entry.index()] = Some(entry.clone());
@@ -931,7 +931,7 @@ fn cell_name(prog: &Program, root: VarId, path: &[u32]) -> String {
 }
 
 /// The region an access to unknown memory of this type falls into.
-pub fn region_key(t: &CType) -> String {
+pub(crate) fn region_key(t: &CType) -> String {
     match t {
         CType::Bool => "_Bool".into(),
         // Signedness is ignored: C lets signed and unsigned variants of a type alias.

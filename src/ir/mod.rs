@@ -74,12 +74,12 @@
 //! be taken: a crash, never a value read.
 
 pub mod display;
-pub mod dot;
+pub(crate) mod dot;
 pub mod joins;
-pub mod memory;
-pub mod rename;
-pub mod types;
-pub mod visit;
+pub(crate) mod memory;
+pub(crate) mod rename;
+pub(crate) mod types;
+pub(crate) mod visit;
 
 use std::fmt;
 

@@ -6,7 +6,7 @@
 use super::*;
 
 /// How [`rename_action`] maps each kind of identifier; what a renamer does not override is kept.
-pub trait Renamer {
+pub(crate) trait Renamer {
     /// The variable in place of `v`.
     fn var(&mut self, v: VarId) -> VarId;
     /// The approximation site in place of `a`.
@@ -24,7 +24,7 @@ pub trait Renamer {
 }
 
 /// A renamer of variables alone, by a function.
-pub struct Vars<F: FnMut(VarId) -> VarId>(pub F);
+pub(crate) struct Vars<F: FnMut(VarId) -> VarId>(pub F);
 
 impl<F: FnMut(VarId) -> VarId> Renamer for Vars<F> {
     fn var(&mut self, v: VarId) -> VarId {
@@ -34,7 +34,7 @@ impl<F: FnMut(VarId) -> VarId> Renamer for Vars<F> {
 
 /// `a` with its identifiers mapped by `r`, operands in evaluation order (the written lvalue of
 /// an assignment first).
-pub fn rename_action(a: &Action, r: &mut dyn Renamer) -> Action {
+pub(crate) fn rename_action(a: &Action, r: &mut dyn Renamer) -> Action {
     match a {
         Action::Assign(lv, e) => {
             let lv = rename_lval(lv, r);
@@ -59,7 +59,7 @@ pub fn rename_action(a: &Action, r: &mut dyn Renamer) -> Action {
 }
 
 /// `lv` with its identifiers mapped by `r`.
-pub fn rename_lval(lv: &Lval, r: &mut dyn Renamer) -> Lval {
+pub(crate) fn rename_lval(lv: &Lval, r: &mut dyn Renamer) -> Lval {
     match lv {
         Lval::Var(v) => Lval::Var(r.var(*v)),
         Lval::Deref(e, t) => Lval::Deref(Box::new(rename_expr(e, r)), t.clone()),
@@ -72,7 +72,7 @@ pub fn rename_lval(lv: &Lval, r: &mut dyn Renamer) -> Lval {
 }
 
 /// `e` with its identifiers mapped by `r`.
-pub fn rename_expr(e: &Expr, r: &mut dyn Renamer) -> Expr {
+pub(crate) fn rename_expr(e: &Expr, r: &mut dyn Renamer) -> Expr {
     match e {
         Expr::Load(lv) => Expr::Load(rename_lval(lv, r)),
         Expr::AddrOf(lv) => Expr::AddrOf(rename_lval(lv, r)),
@@ -92,7 +92,7 @@ pub fn rename_expr(e: &Expr, r: &mut dyn Renamer) -> Expr {
 /// actions are the same code up to a renaming exactly when their masked forms are equal and
 /// their variable lists correspond position by position under that renaming.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Shape {
+pub(crate) struct Shape {
     /// The action with the masked identifiers all 0.
     pub masked: Action,
     /// The variables it names, in visiting order, with repeats.
@@ -132,7 +132,7 @@ impl Renamer for Mask {
 impl Shape {
     /// The shape of `a`; `sites` masks assertion and allocation numbers too (inlined copies of
     /// one assertion differ only there).
-    pub fn of(a: &Action, sites: bool) -> Shape {
+    pub(crate) fn of(a: &Action, sites: bool) -> Shape {
         let mut m = Mask { vars: Vec::new(), sites };
         let masked = rename_action(a, &mut m);
         Shape { masked, vars: m.vars }
@@ -140,7 +140,7 @@ impl Shape {
 
     /// Whether `other` is this shape's code with each variable `x` renamed to `y` where
     /// `same(x, y)` holds, position by position.
-    pub fn matches(&self, other: &Shape, same: &mut dyn FnMut(VarId, VarId) -> bool) -> bool {
+    pub(crate) fn matches(&self, other: &Shape, same: &mut dyn FnMut(VarId, VarId) -> bool) -> bool {
         self.masked == other.masked && self.vars.len() == other.vars.len() && self.vars.iter().zip(&other.vars).all(|(&x, &y)| same(x, y))
     }
 }

@@ -93,7 +93,7 @@ impl Ty {
 }
 
 /// The unsigned integer type a pointer fits in.
-pub fn ptr_int(dm: DataModel) -> IntTy {
+pub(crate) fn ptr_int(dm: DataModel) -> IntTy {
     match dm {
         DataModel::LP64 => IntTy { bits: 64, signed: false },
         DataModel::ILP32 => IntTy { bits: 32, signed: false },
@@ -187,7 +187,7 @@ pub struct Record {
 }
 
 /// Prints a type in C-like spelling, given the record table.
-pub fn type_name(t: &CType, records: &[Record]) -> String {
+pub(crate) fn type_name(t: &CType, records: &[Record]) -> String {
     match t {
         CType::Void => "void".into(),
         CType::Bool => "_Bool".into(),

@@ -5,7 +5,7 @@ use super::*;
 /// The root template's deterministic prefix, in execution order: the straight run of skips and
 /// assignments from its entry, outside atomic sections, each location with one successor and
 /// reached only that way. Nothing else runs before it ends: no other thread exists yet.
-pub fn root_prefix(prog: &Program) -> Vec<LocId> {
+pub(crate) fn root_prefix(prog: &Program) -> Vec<LocId> {
     let preds = prog.predecessors();
     let mut out = Vec::new();
     let mut seen = std::collections::HashSet::new();
@@ -25,7 +25,7 @@ pub fn root_prefix(prog: &Program) -> Vec<LocId> {
 }
 
 /// Calls `f` on every variable an expression mentions (read or address taken).
-pub fn expr_vars(e: &Expr, f: &mut dyn FnMut(VarId)) {
+pub(crate) fn expr_vars(e: &Expr, f: &mut dyn FnMut(VarId)) {
     match e {
         Expr::Const(..) | Expr::Nondet(_) | Expr::Havoc(..) => {}
         Expr::Load(lv) | Expr::AddrOf(lv) => lval_vars(lv, f),
@@ -38,7 +38,7 @@ pub fn expr_vars(e: &Expr, f: &mut dyn FnMut(VarId)) {
 }
 
 /// Calls `f` on every variable an lvalue mentions.
-pub fn lval_vars(lv: &Lval, f: &mut dyn FnMut(VarId)) {
+pub(crate) fn lval_vars(lv: &Lval, f: &mut dyn FnMut(VarId)) {
     match lv {
         Lval::Var(v) => f(*v),
         Lval::Deref(e, _) => expr_vars(e, f),
@@ -51,7 +51,7 @@ pub fn lval_vars(lv: &Lval, f: &mut dyn FnMut(VarId)) {
 }
 
 /// Calls `f` on every variable an action mentions.
-pub fn action_vars(a: &Action, f: &mut dyn FnMut(VarId)) {
+pub(crate) fn action_vars(a: &Action, f: &mut dyn FnMut(VarId)) {
     action_parts(a, &mut |p| match p {
         Part::Lval(lv) => lval_vars(lv, f),
         Part::Expr(e) => expr_vars(e, f),
@@ -89,7 +89,7 @@ fn action_parts<'a>(a: &'a Action, f: &mut dyn FnMut(Part<'a>)) {
 
 /// Calls `f` on every lvalue an action reads or writes, nested ones (an index, a pointer
 /// being dereferenced) included; an `AddrOf` operand is not an access and is left out.
-pub fn action_lvals(a: &Action, f: &mut dyn FnMut(&Lval)) {
+pub(crate) fn action_lvals(a: &Action, f: &mut dyn FnMut(&Lval)) {
     fn expr(e: &Expr, f: &mut dyn FnMut(&Lval)) {
         match e {
             Expr::Const(..) | Expr::Nondet(_) | Expr::Havoc(..) => {}
@@ -126,7 +126,7 @@ pub fn action_lvals(a: &Action, f: &mut dyn FnMut(&Lval)) {
 
 /// Calls `f` on every expression an action evaluates, subexpressions included (those inside
 /// lvalues too: an index, a pointer being dereferenced, an address taken).
-pub fn action_exprs(a: &Action, f: &mut dyn FnMut(&Expr)) {
+pub(crate) fn action_exprs(a: &Action, f: &mut dyn FnMut(&Expr)) {
     fn expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
         f(e);
         match e {

@@ -18,7 +18,7 @@
 //! facts, as `predict` is of the bounded search's replay.
 
 mod replay;
-pub mod rules;
+pub(crate) mod rules;
 
 use crate::coarsen::locks;
 use crate::interp::layout::Layout;

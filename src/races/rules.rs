@@ -9,7 +9,7 @@ use datalog::{Engine, NoIncludes, Program as Rules};
 use std::path::Path;
 
 /// The shipped race rules.
-pub const BUILT_IN: &str = include_str!("../../rules/races.dl");
+pub(crate) const BUILT_IN: &str = include_str!("../../rules/races.dl");
 
 /// The relations the rules are fed: name and arity.
 const INPUTS: &[(&str, usize)] = &[("cf", 2), ("spawn", 2), ("multi_spawn", 1), ("acquires", 2), ("holds", 2), ("atomic", 1), ("join_waits", 2), ("access", 3)];
@@ -18,7 +18,7 @@ const INPUTS: &[(&str, usize)] = &[("cf", 2), ("spawn", 2), ("multi_spawn", 1), 
 const RACE: &str = "race";
 
 /// The built-in rules, or those of a file, checked for what the engine feeds and reads.
-pub fn load(file: Option<&Path>) -> Result<Rules, String> {
+pub(crate) fn load(file: Option<&Path>) -> Result<Rules, String> {
     let (rules, name) = match file {
         Some(p) => (Rules::from_file(p).map_err(|d| format!("in the race rules {}:\n{d}", p.display()))?, p.display().to_string()),
         None => (Rules::parse(BUILT_IN, "races.dl", &mut NoIncludes).map_err(|d| format!("the built-in race rules do not load (a bug):\n{d}"))?, "the built-in race rules".to_string()),

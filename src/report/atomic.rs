@@ -60,7 +60,7 @@ fn target(path: &Path) -> std::io::Result<Target> {
 
 /// Writes `text` to `path`: atomically when `path` is (or leads by symlinks to) a regular
 /// file or nothing yet, and in place for anything else (FIFO, character device).
-pub fn write(path: &Path, text: &str) -> std::io::Result<()> {
+pub(crate) fn write(path: &Path, text: &str) -> std::io::Result<()> {
     match target(path)? {
         Target::Replace(real) => replace(&real, text),
         Target::Through => {
@@ -100,7 +100,7 @@ fn replace(path: &Path, text: &str) -> std::io::Result<()> {
 /// Whether [`write`] can be expected to succeed on `path`, checked before a long run: for a
 /// file to replace, its directory exists and takes a new file (a probe file, removed at
 /// once); anything else must not be a directory and must be writable.
-pub fn probe(path: &Path) -> Result<(), String> {
+pub(crate) fn probe(path: &Path) -> Result<(), String> {
     if path.is_dir() {
         return Err("it is a directory".into());
     }

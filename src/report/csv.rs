@@ -5,7 +5,7 @@ use crate::verdict::{Summary, TaskRun};
 use std::fmt::Write;
 
 /// The header row's columns.
-pub const COLUMNS: &str = "file,safe,violated,bounded-safe,unknown,outcome,seconds,memory_mb";
+pub(crate) const COLUMNS: &str = "file,safe,violated,bounded-safe,unknown,outcome,seconds,memory_mb";
 
 /// A field quoted as RFC 4180 asks when it holds a comma, a quote or a line break.
 fn field(s: &str) -> String {
@@ -17,7 +17,7 @@ fn field(s: &str) -> String {
 }
 
 /// The whole table.
-pub fn render(runs: &[TaskRun]) -> String {
+pub(crate) fn render(runs: &[TaskRun]) -> String {
     let mut out = format!("{COLUMNS}\n");
     for run in runs {
         let r = &run.result;

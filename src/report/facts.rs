@@ -19,11 +19,11 @@ use std::path::{Path, PathBuf};
 
 /// The subdirectory of a round that holds derived relations, apart from the inputs so that no
 /// Datalog run reads them as facts.
-pub const DERIVED: &str = "derived";
+pub(crate) const DERIVED: &str = "derived";
 
 /// One directory per input file under `dir`: the file's name without its extension, with
 /// `.2`, `.3`, ... when inputs in different directories (or with different extensions) share it.
-pub fn dir_names(dir: &Path, files: &[&str]) -> Vec<PathBuf> {
+pub(crate) fn dir_names(dir: &Path, files: &[&str]) -> Vec<PathBuf> {
     let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     files
         .iter()
@@ -37,11 +37,11 @@ pub fn dir_names(dir: &Path, files: &[&str]) -> Vec<PathBuf> {
 }
 
 /// The file beside the rounds that says what each id stands for.
-pub const SYMBOLS: &str = "symbols.tsv";
+pub(crate) const SYMBOLS: &str = "symbols.tsv";
 
 /// `symbols.tsv`: a header, then `kind  id  name  source` per id, tab-separated (tabs and line
 /// breaks in names become spaces).
-pub fn symbols_text(dump: &FactsDump) -> String {
+pub(crate) fn symbols_text(dump: &FactsDump) -> String {
     let clean = |s: &str| s.replace(['\t', '\n', '\r'], " ");
     let mut out = String::from("kind\tid\tname\tsource\n");
     for s in &dump.symbols {
@@ -51,13 +51,13 @@ pub fn symbols_text(dump: &FactsDump) -> String {
 }
 
 /// The directory of round `n` (from 1) under an input's directory.
-pub fn round_dir(input_dir: &Path, n: usize) -> PathBuf {
+pub(crate) fn round_dir(input_dir: &Path, n: usize) -> PathBuf {
     input_dir.join(format!("round-{n}"))
 }
 
 /// Writes every round of `dump` under `input_dir`, each file atomically, and removes the
 /// `round-N` directories a longer earlier dump left behind.
-pub fn write(input_dir: &Path, dump: &FactsDump) -> Result<(), String> {
+pub(crate) fn write(input_dir: &Path, dump: &FactsDump) -> Result<(), String> {
     let err = |p: &Path, e: &dyn std::fmt::Display| format!("cannot write the facts to {}: {e}", p.display());
     for (i, round) in dump.rounds.iter().enumerate() {
         let rdir = round_dir(input_dir, i + 1);

@@ -2,7 +2,7 @@
 
 /// A source position; `line` and `column` are 1-based, 0 when unknown.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Position {
+pub(crate) struct Position {
     /// The file as the id names it.
     pub file: String,
     /// 1-based line.
@@ -12,7 +12,7 @@ pub struct Position {
 }
 
 /// Splits an assertion id `file:line:col` (the file may itself contain colons).
-pub fn of_id(id: &str) -> Position {
+pub(crate) fn of_id(id: &str) -> Position {
     let mut parts = id.rsplitn(3, ':');
     let col = parts.next().and_then(|c| c.parse().ok());
     let line = parts.next().and_then(|l| l.parse().ok());

@@ -2,16 +2,16 @@
 //! `docs/report-json.md`) and SARIF 2.1.0, witnesses (YAML 2.0 and GraphML), the atomic
 //! write of a report file, and stdout with its write errors kept.
 
-pub mod atomic;
-pub mod csv;
-pub mod facts;
+pub(crate) mod atomic;
+pub(crate) mod csv;
+pub(crate) mod facts;
 pub mod graphml;
-pub mod html;
+pub(crate) mod html;
 pub mod json;
-pub mod location;
-pub mod sarif;
-pub mod text;
-pub mod witness;
+pub(crate) mod location;
+pub(crate) mod sarif;
+pub(crate) mod text;
+pub(crate) mod witness;
 
 use crate::verdict::{Summary, TaskRun};
 

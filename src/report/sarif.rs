@@ -21,7 +21,7 @@ const RULES: &[(&str, &str, &str, &str)] = &[
 
 /// Percent-encodes a path into a URI reference: relative paths stay relative (GitHub
 /// resolves them against the repository root), absolute ones become `file://` URIs.
-pub fn uri(path: &str) -> String {
+pub(crate) fn uri(path: &str) -> String {
     let mut out = String::new();
     let p = path.replace('\\', "/");
     let p = p.strip_prefix("./").unwrap_or(&p);
@@ -101,7 +101,7 @@ fn race_results(v: &RaceVerdict) -> Vec<Value> {
 }
 
 /// The report of a run as a SARIF log, ending with a newline.
-pub fn render(runs: &[TaskRun], exit_code: i32) -> String {
+pub(crate) fn render(runs: &[TaskRun], exit_code: i32) -> String {
     let mut results = Vec::new();
     let mut failed = false;
     for run in runs {

@@ -6,10 +6,10 @@ use std::fmt::Write;
 
 /// The note on a checked file without assertions: the exit code 0 then says nothing was found
 /// to check, not that something was proved.
-pub const NO_ASSERTIONS: &str = "no assertions (assert, __VERIFIER_assert, reach_error, __VERIFIER_error or __assert_fail): nothing was checked; the file counts as safe for the exit code";
+pub(crate) const NO_ASSERTIONS: &str = "no assertions (assert, __VERIFIER_assert, reach_error, __VERIFIER_error or __assert_fail): nothing was checked; the file counts as safe for the exit code";
 
 /// Renders one task's verdicts.
-pub fn task(r: &TaskResult) -> String {
+pub(crate) fn task(r: &TaskResult) -> String {
     let mut out = String::new();
     match &r.outcome {
         Outcome::Checked(vs) => {
@@ -62,7 +62,7 @@ pub fn task(r: &TaskResult) -> String {
 
 /// The data-race verdicts of one task: a line per memory location, then its pairs that are
 /// not race-free, each race with its replayed interleaving.
-pub fn races_text(races: &[RaceVerdict]) -> String {
+pub(crate) fn races_text(races: &[RaceVerdict]) -> String {
     let mut out = String::new();
     let count = |s: RaceStatus| races.iter().filter(|v| v.status == s).count();
     let _ =
@@ -85,7 +85,7 @@ pub fn races_text(races: &[RaceVerdict]) -> String {
 }
 
 /// The summary block printed after the tables, with the run's wall-clock time.
-pub fn summary(s: &Summary) -> String {
+pub(crate) fn summary(s: &Summary) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "summary: {} file(s), {} assertion(s)", s.tasks, s.assertions());
     let _ = writeln!(out, "files");
@@ -112,7 +112,7 @@ pub fn summary(s: &Summary) -> String {
 
 /// One line per file: its verdict counts (or how it ended) and its time, the table `--csv`
 /// writes in full.
-pub fn per_file(runs: &[TaskRun]) -> String {
+pub(crate) fn per_file(runs: &[TaskRun]) -> String {
     let width = runs.iter().map(|r| r.result.file.len()).max().unwrap_or(0);
     let mut out = String::from("per file\n");
     for run in runs {

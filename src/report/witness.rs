@@ -10,7 +10,7 @@ use std::fmt::Write;
 
 /// The file format of a witness (`--witness-format`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum WitnessFormat {
+pub(crate) enum WitnessFormat {
     /// SV-COMP YAML witnesses, format 2.0.
     Yaml,
     /// SV-COMP GraphML witnesses, format 1.0.
@@ -19,7 +19,7 @@ pub enum WitnessFormat {
 
 impl WitnessFormat {
     /// The file extension of the format.
-    pub fn extension(self) -> &'static str {
+    pub(crate) fn extension(self) -> &'static str {
         match self {
             WitnessFormat::Yaml => "yml",
             WitnessFormat::Graphml => "graphml",
@@ -31,7 +31,7 @@ impl WitnessFormat {
 const SPECIFICATION: &str = "CHECK( init(main()), LTL(G ! call(reach_error())) )";
 
 /// The witness in `format`, reading the input file for its hash and modification time.
-pub fn render(w: &Witness, format: WitnessFormat) -> String {
+pub(crate) fn render(w: &Witness, format: WitnessFormat) -> String {
     let file = w.file();
     let source = std::fs::read(file).unwrap_or_default();
     let created = std::fs::metadata(file)
@@ -91,7 +91,7 @@ fn with_uuid(text: String) -> String {
 /// A uuid (RFC 9562 version 8, "custom") made of the first 128 bits of the SHA-256 of the
 /// witness text. A random (version 4) uuid would make every run's witness differ; one derived
 /// from the content is as unique as the content, and the same input gives the same file.
-pub fn uuid_of(text: &str) -> String {
+pub(crate) fn uuid_of(text: &str) -> String {
     let h = sha256_hex(text.as_bytes());
     let mut b: Vec<char> = h[..32].chars().collect();
     b[12] = '8';
@@ -128,7 +128,7 @@ fn nondet_call_end(source: &str, line: u32, column: u32) -> Option<u32> {
 /// The YAML violation witness: a segment per program input whose call can be located (a
 /// `function_return` waypoint constraining `\result`), then the segment ending at the
 /// failing assertion (the `target` waypoint).
-pub fn yaml_violation(v: &Violation, source: &[u8], created: &str) -> String {
+pub(crate) fn yaml_violation(v: &Violation, source: &[u8], created: &str) -> String {
     let text = String::from_utf8_lossy(source);
     let mut o = String::from("- entry_type: \"violation_sequence\"\n");
     metadata(&mut o, &v.file, source, &v.data_model, created, &v.engine);
@@ -147,7 +147,7 @@ pub fn yaml_violation(v: &Violation, source: &[u8], created: &str) -> String {
 }
 
 /// The YAML correctness witness: one `location_invariant` per position.
-pub fn yaml_correctness(c: &Correctness, source: &[u8], created: &str) -> String {
+pub(crate) fn yaml_correctness(c: &Correctness, source: &[u8], created: &str) -> String {
     let mut o = String::from("- entry_type: \"invariant_set\"\n");
     metadata(&mut o, &c.file, source, &c.data_model, created, &c.configuration());
     if c.invariants.is_empty() {
@@ -164,7 +164,7 @@ pub fn yaml_correctness(c: &Correctness, source: &[u8], created: &str) -> String
 }
 
 /// `YYYY-MM-DDThh:mm:ssZ` of a Unix time.
-pub fn iso8601(secs: u64) -> String {
+pub(crate) fn iso8601(secs: u64) -> String {
     let days = (secs / 86400) as i64;
     let rem = secs % 86400;
     // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).

@@ -4,7 +4,7 @@
 //! - [`score`]: answers (TRUE/FALSE/UNKNOWN), judgements and SV-COMP points;
 //! - this module: one row per task and the rendering of the table and the CSV.
 
-pub mod score;
+pub(crate) mod score;
 pub mod task;
 
 use crate::verdict::{Outcome, Status, TaskResult};

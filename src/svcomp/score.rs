@@ -27,7 +27,7 @@ impl Answer {
 
 /// The answer a task result gives: TRUE only when every assertion is `safe` (bounded-safe
 /// is no proof), FALSE on a `violated` one (the engines only report confirmed violations).
-pub fn answer(r: &TaskResult) -> Answer {
+pub(crate) fn answer(r: &TaskResult) -> Answer {
     match &r.outcome {
         Outcome::Checked(vs) if vs.iter().any(|v| v.status == Status::Violated) => Answer::False,
         Outcome::Checked(vs) if vs.iter().all(|v| v.status == Status::Safe) => Answer::True,
@@ -37,7 +37,7 @@ pub fn answer(r: &TaskResult) -> Answer {
 
 /// How an answer compares with the expected verdict.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Judgement {
+pub(crate) enum Judgement {
     /// The right TRUE or FALSE.
     Correct,
     /// The wrong TRUE or FALSE.
@@ -47,7 +47,7 @@ pub enum Judgement {
 }
 
 /// Judges `got` against `expected`.
-pub fn judge(expected: Option<bool>, got: Answer) -> Judgement {
+pub(crate) fn judge(expected: Option<bool>, got: Answer) -> Judgement {
     match (expected, got) {
         (_, Answer::Unknown) | (None, _) => Judgement::Unscored,
         (Some(true), Answer::True) | (Some(false), Answer::False) => Judgement::Correct,
@@ -57,7 +57,7 @@ pub fn judge(expected: Option<bool>, got: Answer) -> Judgement {
 
 /// SV-COMP's points: +2 correct TRUE, +1 correct FALSE, −32 wrong TRUE, −16 wrong FALSE,
 /// 0 for UNKNOWN.
-pub fn points(expected: Option<bool>, got: Answer) -> i64 {
+pub(crate) fn points(expected: Option<bool>, got: Answer) -> i64 {
     match (judge(expected, got), got) {
         (Judgement::Correct, Answer::True) => 2,
         (Judgement::Correct, Answer::False) => 1,

@@ -6,7 +6,7 @@ use std::process::{Command, Output};
 
 /// The external benchmark directory `../shared/benchmarks`, or `None` (with a visible message)
 /// when this clone has no `../shared/` next to it. `DUET_SHARED` overrides the location.
-pub fn shared_benchmarks(test: &str) -> Option<PathBuf> {
+pub(crate) fn shared_benchmarks(test: &str) -> Option<PathBuf> {
     let base = std::env::var_os("DUET_SHARED").map(PathBuf::from).unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("shared"));
     let dir = base.join("benchmarks");
     if dir.is_dir() {
@@ -18,22 +18,22 @@ pub fn shared_benchmarks(test: &str) -> Option<PathBuf> {
 }
 
 /// Path of a file in the repository.
-pub fn repo(path: &str) -> PathBuf {
+pub(crate) fn repo(path: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(path)
 }
 
 /// Runs the `duet-rs` binary with arguments.
-pub fn duet(args: &[&str]) -> Output {
+pub(crate) fn duet(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_duet-rs")).args(args).current_dir(env!("CARGO_MANIFEST_DIR")).output().expect("run duet-rs")
 }
 
 /// Stdout and stderr of a run, as text.
-pub fn texts(o: &Output) -> (String, String) {
+pub(crate) fn texts(o: &Output) -> (String, String) {
     (String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned())
 }
 
 /// The flags DUET's regression file gives for one of its C programs.
-pub fn duet_flags(regression: &str, file: &str) -> Vec<String> {
+pub(crate) fn duet_flags(regression: &str, file: &str) -> Vec<String> {
     for line in regression.lines() {
         if line.contains(&format!("@code/{file}")) {
             let mut flags: Vec<String> = line
@@ -56,7 +56,7 @@ pub fn duet_flags(regression: &str, file: &str) -> Vec<String> {
 
 /// Whether the slow tests (a minute or more each) run: only when `DUET_SLOW_TESTS=1` asks,
 /// as CI's second step does. A skipped one says so, so that a quick run hides nothing.
-pub fn slow(test: &str) -> bool {
+pub(crate) fn slow(test: &str) -> bool {
     if std::env::var("DUET_SLOW_TESTS").is_ok_and(|v| v == "1") {
         true
     } else {
@@ -66,7 +66,7 @@ pub fn slow(test: &str) -> bool {
 }
 
 /// A YAML document as JSON, to check a witness against its JSON schema.
-pub fn yaml_json(y: &yaml_rust2::Yaml) -> serde_json::Value {
+pub(crate) fn yaml_json(y: &yaml_rust2::Yaml) -> serde_json::Value {
     use serde_json::Value;
     use yaml_rust2::Yaml;
     match y {

@@ -5,10 +5,10 @@ use domains::{CmpOp, ConsKind, Interval, LinCons, LinExpr, NumDomain, NumExpr};
 use proptest::prelude::*;
 
 /// Half-width of the box of concrete points enumerated by the tests.
-pub const R: i128 = 3;
+pub(crate) const R: i128 = 3;
 
 /// Every integer point of `[−r, r]^n`.
-pub fn box_points(n: usize, r: i128) -> Vec<Vec<i128>> {
+pub(crate) fn box_points(n: usize, r: i128) -> Vec<Vec<i128>> {
     let mut out = vec![vec![]];
     for _ in 0..n {
         let mut next = Vec::with_capacity(out.len() * (2 * r as usize + 1));
@@ -25,7 +25,7 @@ pub fn box_points(n: usize, r: i128) -> Vec<Vec<i128>> {
 }
 
 /// The box constraints `−r ≤ x_d ≤ r` for every dimension.
-pub fn box_constraints(n: usize, r: i128) -> Vec<LinCons> {
+pub(crate) fn box_constraints(n: usize, r: i128) -> Vec<LinCons> {
     let mut out = Vec::new();
     for d in 0..n {
         out.push(LinCons::ge0(LinExpr::var(d).with_constant(r)));
@@ -35,14 +35,14 @@ pub fn box_constraints(n: usize, r: i128) -> Vec<LinCons> {
 }
 
 /// A random linear constraint over `n` dimensions with small coefficients.
-pub fn arb_cons(n: usize) -> impl Strategy<Value = LinCons> {
+pub(crate) fn arb_cons(n: usize) -> impl Strategy<Value = LinCons> {
     let term = (0..n, -2i128..=2);
     (prop::collection::vec(term, 1..=3), -6i128..=6, prop_oneof![6 => Just(ConsKind::Ge0), 1 => Just(ConsKind::Eq0), 2 => Just(ConsKind::Ne0)])
         .prop_map(|(terms, c, kind)| LinCons { expr: LinExpr::from_terms(terms, c).unwrap(), kind })
 }
 
 /// A random octagonal constraint `±x ± y + c ≥ 0` or `±x + c ≥ 0`.
-pub fn arb_oct_cons(n: usize) -> impl Strategy<Value = LinCons> {
+pub(crate) fn arb_oct_cons(n: usize) -> impl Strategy<Value = LinCons> {
     (0..n, 0..n, prop::bool::ANY, prop::bool::ANY, -7i128..=7, prop::bool::ANY).prop_map(|(x, y, sx, sy, c, unary)| {
         let a = if sx { 1 } else { -1 };
         let b = if sy { 1 } else { -1 };
@@ -52,7 +52,7 @@ pub fn arb_oct_cons(n: usize) -> impl Strategy<Value = LinCons> {
 }
 
 /// A random expression tree over `n` variables.
-pub fn arb_expr(n: usize) -> impl Strategy<Value = NumExpr> {
+pub(crate) fn arb_expr(n: usize) -> impl Strategy<Value = NumExpr> {
     let leaf = prop_oneof![
         3 => (-4i128..=4).prop_map(NumExpr::Const),
         4 => (0..n).prop_map(NumExpr::Var),
@@ -73,13 +73,13 @@ pub fn arb_expr(n: usize) -> impl Strategy<Value = NumExpr> {
 }
 
 /// A random comparison operator.
-pub fn arb_cmp() -> impl Strategy<Value = CmpOp> {
+pub(crate) fn arb_cmp() -> impl Strategy<Value = CmpOp> {
     prop_oneof![Just(CmpOp::Lt), Just(CmpOp::Le), Just(CmpOp::Eq), Just(CmpOp::Ne), Just(CmpOp::Ge), Just(CmpOp::Gt)]
 }
 
 /// Every value `e` can take at `p` (one per choice in its `Range` leaves);
 /// choices that divide by zero (undefined in C) are left out.
-pub fn eval_all(e: &NumExpr, p: &[i128]) -> Vec<i128> {
+pub(crate) fn eval_all(e: &NumExpr, p: &[i128]) -> Vec<i128> {
     use NumExpr::*;
     let bin = |a: &NumExpr, b: &NumExpr, f: &dyn Fn(i128, i128) -> Option<i128>| -> Vec<i128> {
         let (va, vb) = (eval_all(a, p), eval_all(b, p));
@@ -115,7 +115,7 @@ pub fn eval_all(e: &NumExpr, p: &[i128]) -> Vec<i128> {
 
 /// The element built by guarding `top` with `cons`, and the points of the
 /// box `[−R, R]^n` that satisfy every constraint (so must be in it).
-pub fn build<D: NumDomain>(top: D, cons: &[LinCons]) -> (D, Vec<Vec<i128>>) {
+pub(crate) fn build<D: NumDomain>(top: D, cons: &[LinCons]) -> (D, Vec<Vec<i128>>) {
     let n = top.dims();
     let mut all = box_constraints(n, R);
     all.extend(cons.iter().cloned());
@@ -128,7 +128,7 @@ pub fn build<D: NumDomain>(top: D, cons: &[LinCons]) -> (D, Vec<Vec<i128>>) {
 }
 
 /// Asserts that every point is in the element.
-pub fn assert_contains_all<D: NumDomain>(d: &D, pts: &[Vec<i128>], what: &str) {
+pub(crate) fn assert_contains_all<D: NumDomain>(d: &D, pts: &[Vec<i128>], what: &str) {
     for p in pts {
         assert!(d.contains(p), "{what}: {p:?} not in {d:?}");
     }

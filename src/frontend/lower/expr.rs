@@ -76,12 +76,12 @@ pub(in crate::frontend) fn has_control_flow(e: &Expression) -> bool {
 
 impl<'a> Lowerer<'a> {
     /// The value of an expression (arrays decay to pointers).
-    pub fn rvalue(&mut self, e: &'a Node<Expression>) -> Result<Expr, Fatal> {
+    pub(crate) fn rvalue(&mut self, e: &'a Node<Expression>) -> Result<Expr, Fatal> {
         Ok(self.value(e)?.e)
     }
 
     /// The value of an expression with its type; `void` expressions give an unknown value.
-    pub fn value(&mut self, e: &'a Node<Expression>) -> Result<Val, Fatal> {
+    pub(crate) fn value(&mut self, e: &'a Node<Expression>) -> Result<Val, Fatal> {
         match self.expr(e, true)? {
             Some(v) => Ok(v),
             None => Ok(Val { e: self.havoc(Ty::INT, "the value of a `void` expression", self.span(e.span)), ty: CType::int() }),
@@ -89,12 +89,12 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Evaluates an expression for its side effects only.
-    pub fn effect(&mut self, e: &'a Node<Expression>) -> Result<(), Fatal> {
+    pub(crate) fn effect(&mut self, e: &'a Node<Expression>) -> Result<(), Fatal> {
         self.expr(e, false).map(|_| ())
     }
 
     /// Converts a value to a type, making C's implicit conversion explicit.
-    pub fn convert(&self, v: Val, to: &CType) -> Expr {
+    pub(crate) fn convert(&self, v: Val, to: &CType) -> Expr {
         let dm = self.dm();
         let target = to.scalar(dm);
         let source = v.ty.scalar(dm);
@@ -160,7 +160,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Lowers an expression; returns its value when `want` is set and it has one.
-    pub fn expr(&mut self, e: &'a Node<Expression>, want: bool) -> Result<Option<Val>, Fatal> {
+    pub(crate) fn expr(&mut self, e: &'a Node<Expression>, want: bool) -> Result<Option<Val>, Fatal> {
         let span = self.span(e.span);
         Ok(Some(match &e.node {
             Expression::Identifier(id) => {
@@ -502,7 +502,7 @@ impl<'a> Lowerer<'a> {
 
     /// Evaluates the address parts of an lvalue once, so that reading and then writing it
     /// does not read a pointer or an index twice.
-    pub fn stabilize(&mut self, lv: Lval, span: Span) -> Lval {
+    pub(crate) fn stabilize(&mut self, lv: Lval, span: Span) -> Lval {
         match lv {
             Lval::Var(_) => lv,
             Lval::Deref(p, t) => {
@@ -660,7 +660,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// A binary operation after C's conversions.
-    pub fn arith(&mut self, op: BinOp, l: Val, r: Val) -> Val {
+    pub(crate) fn arith(&mut self, op: BinOp, l: Val, r: Val) -> Val {
         let lp = matches!(l.ty, CType::Pointer(_) | CType::Array(..));
         let rp = matches!(r.ty, CType::Pointer(_) | CType::Array(..));
         if op.is_comparison() {
@@ -735,7 +735,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// The lvalue an expression designates, with its type.
-    pub fn lvalue(&mut self, e: &'a Node<Expression>) -> Result<(Lval, CType), Fatal> {
+    pub(crate) fn lvalue(&mut self, e: &'a Node<Expression>) -> Result<(Lval, CType), Fatal> {
         match &e.node {
             Expression::Identifier(id) => match self.lookup(&id.node.name) {
                 Some(v) => Ok((Lval::Var(v), self.vars[v.index()].ty.clone())),
@@ -833,7 +833,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// The C type of an expression without evaluating it (for `sizeof` and subscripts).
-    pub fn static_type(&mut self, e: &Expression) -> CType {
+    pub(crate) fn static_type(&mut self, e: &Expression) -> CType {
         match e {
             Expression::Identifier(id) => match self.lookup(&id.node.name) {
                 Some(v) => self.vars[v.index()].ty.clone(),
@@ -978,7 +978,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Lowers a condition into two frontiers: where it holds and where it does not.
-    pub fn cond(&mut self, e: &'a Node<Expression>) -> Result<(Vec<LocId>, Vec<LocId>), Fatal> {
+    pub(crate) fn cond(&mut self, e: &'a Node<Expression>) -> Result<(Vec<LocId>, Vec<LocId>), Fatal> {
         if let Some(v) = self.types.const_eval(&e.node) {
             let here = std::mem::take(&mut self.cur);
             return Ok(if v != 0 { (here, Vec::new()) } else { (Vec::new(), here) });

@@ -191,7 +191,7 @@ pub(super) struct Lowerer<'a> {
 pub(super) type Fatal = Diagnostic;
 
 impl<'a> Lowerer<'a> {
-    pub fn new(src: &'a str, map: &'a SourceMap, opts: &'a FrontendOptions, display: &str) -> Self {
+    pub(super) fn new(src: &'a str, map: &'a SourceMap, opts: &'a FrontendOptions, display: &str) -> Self {
         let dm = if opts.m32 { DataModel::ILP32 } else { DataModel::LP64 };
         Lowerer {
             src,
@@ -257,24 +257,24 @@ impl<'a> Lowerer<'a> {
     }
 
     /// The data model in use.
-    pub fn dm(&self) -> DataModel {
+    pub(super) fn dm(&self) -> DataModel {
         self.types.dm
     }
 
     /// Source position of a lang-c span.
-    pub fn span(&self, s: LSpan) -> Span {
+    pub(super) fn span(&self, s: LSpan) -> Span {
         self.map.span(s.start)
     }
 
     /// An input error at a lang-c span.
-    pub fn error(&self, s: LSpan, msg: impl Into<String>) -> Fatal {
+    pub(super) fn error(&self, s: LSpan, msg: impl Into<String>) -> Fatal {
         let sp = self.span(s);
         let file = self.map.files.get(sp.file as usize).cloned().unwrap_or_else(|| self.display.clone());
         Diagnostic::input(file, sp.line, sp.col, msg)
     }
 
     /// Records an unsupported construct; verdicts will be `unknown` naming it.
-    pub fn unsupported(&mut self, s: LSpan, what: impl Into<String>) {
+    pub(super) fn unsupported(&mut self, s: LSpan, what: impl Into<String>) {
         let span = self.span(s);
         let construct = what.into();
         if !self.unsupported.iter().any(|u| u.span == span && u.construct == construct) {
@@ -285,7 +285,7 @@ impl<'a> Lowerer<'a> {
     /// The source text of a node, with whitespace runs collapsed. The preprocessor's line
     /// markers (`# 15 "f.c"`, which it writes inside an expression in place of ten or more
     /// blank or comment lines) are dropped: they are not what the user wrote.
-    pub fn text(&self, s: LSpan) -> String {
+    pub(super) fn text(&self, s: LSpan) -> String {
         let raw = self.src.get(s.start..s.end).unwrap_or("");
         let is_marker = |l: &str| l.trim_start().strip_prefix('#').is_some_and(|r| r.trim_start().starts_with(|c: char| c.is_ascii_digit()) || r.trim_start().starts_with("line"));
         raw.lines().filter(|l| !is_marker(l)).flat_map(str::split_whitespace).collect::<Vec<_>>().join(" ")
@@ -294,7 +294,7 @@ impl<'a> Lowerer<'a> {
     // ---------------------------------------------------------------- declarations (pass 1)
 
     /// Collects types, globals and function definitions of the translation unit.
-    pub fn declare_unit(&mut self, unit: &'a TranslationUnit) -> Result<(), Fatal> {
+    pub(super) fn declare_unit(&mut self, unit: &'a TranslationUnit) -> Result<(), Fatal> {
         self.reject_hidden_calls(unit);
         for ext in &unit.0 {
             match &ext.node {
@@ -400,13 +400,13 @@ impl<'a> Lowerer<'a> {
 
     /// Whether a defined function comes from a system header or is reserved for the
     /// implementation (`__` prefix): such functions are never taken as thread entries.
-    pub fn is_library_function(&self, name: &str) -> bool {
+    pub(super) fn is_library_function(&self, name: &str) -> bool {
         name.starts_with("__") || self.functions.get(name).map(|f| self.map.in_system_header(f.offset)).unwrap_or(true)
     }
 
     // ------------------------------------------------------------------ variables
 
-    pub fn new_var(&mut self, name: &str, ty: CType, kind: VarKind, span: Option<Span>) -> VarId {
+    pub(super) fn new_var(&mut self, name: &str, ty: CType, kind: VarKind, span: Option<Span>) -> VarId {
         let n = self.name_counts.entry(name.to_string()).or_insert(0);
         *n += 1;
         let display = if *n == 1 { name.to_string() } else { format!("{name}#{n}") };
@@ -416,7 +416,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// A fresh temporary of the current template.
-    pub fn temp(&mut self, ty: CType) -> VarId {
+    pub(super) fn temp(&mut self, ty: CType) -> VarId {
         self.temp_count += 1;
         let id = VarId(self.vars.len() as u32);
         let name = format!("$t{}", self.temp_count);
@@ -444,7 +444,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Marks the root variable of an lvalue as address-taken.
-    pub fn mark_addr_taken(&mut self, lv: &Lval) {
+    pub(super) fn mark_addr_taken(&mut self, lv: &Lval) {
         if let Some(v) = lv.root_var() {
             self.vars[v.index()].addr_taken = true;
         }
@@ -453,7 +453,7 @@ impl<'a> Lowerer<'a> {
     // ------------------------------------------------------------------ control flow
 
     /// A new location that is not yet connected to anything.
-    pub fn new_loc(&mut self, action: Action, span: Span) -> LocId {
+    pub(super) fn new_loc(&mut self, action: Action, span: Span) -> LocId {
         let action = self.narrow_bit_field(action);
         let id = LocId(self.locs.len() as u32);
         self.locs.push(Location { template: self.tpl, span, action, succs: Vec::new(), atomic: false });
@@ -481,7 +481,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Connects every location of `preds` to `to`.
-    pub fn connect(&mut self, preds: &[LocId], to: LocId) {
+    pub(super) fn connect(&mut self, preds: &[LocId], to: LocId) {
         for p in preds {
             let succs = &mut self.locs[p.index()].succs;
             if !succs.contains(&to) {
@@ -491,7 +491,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Emits an action after the current frontier and makes it the frontier.
-    pub fn emit(&mut self, action: Action, span: Span) -> LocId {
+    pub(super) fn emit(&mut self, action: Action, span: Span) -> LocId {
         let id = self.new_loc(action, span);
         let preds = std::mem::take(&mut self.cur);
         self.connect(&preds, id);
@@ -500,20 +500,20 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Continues at a placeholder created earlier (a label, loop exit or return point).
-    pub fn place(&mut self, target: LocId) {
+    pub(super) fn place(&mut self, target: LocId) {
         let preds = std::mem::take(&mut self.cur);
         self.connect(&preds, target);
         self.cur = vec![target];
     }
 
     /// Jumps to a target: the frontier ends here.
-    pub fn jump(&mut self, target: LocId) {
+    pub(super) fn jump(&mut self, target: LocId) {
         let preds = std::mem::take(&mut self.cur);
         self.connect(&preds, target);
     }
 
     /// Whether the current point is reachable at all in the CFG built so far.
-    pub fn live(&self) -> bool {
+    pub(super) fn live(&self) -> bool {
         !self.cur.is_empty()
     }
 
@@ -527,7 +527,7 @@ impl<'a> Lowerer<'a> {
     // ------------------------------------------------------------------ assertions
 
     /// The assertion of the failure call at `s`, created on first sight.
-    pub fn assertion(&mut self, s: LSpan, text: String, kind: AssertKind, function: &str) -> AssertId {
+    pub(super) fn assertion(&mut self, s: LSpan, text: String, kind: AssertKind, function: &str) -> AssertId {
         if let Some(a) = self.assert_index.get(&s.start) {
             return *a;
         }
@@ -563,7 +563,7 @@ impl<'a> Lowerer<'a> {
 
     /// Registers the failure points of functions that are never called, so that every
     /// failure point of the source gets a verdict.
-    pub fn register_uncalled_assertions(&mut self) {
+    pub(super) fn register_uncalled_assertions(&mut self) {
         let mut names: Vec<&String> = self.functions.keys().collect();
         names.sort_by_key(|n| self.functions[*n].offset);
         let names: Vec<String> = names.into_iter().cloned().collect();
@@ -590,7 +590,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// The template a `pthread_create` of `function` at the current point creates.
-    pub fn template_for_fork(&mut self, function: &str, binds_arg: bool) -> TemplateId {
+    pub(super) fn template_for_fork(&mut self, function: &str, binds_arg: bool) -> TemplateId {
         if let Some((_, t)) = self.chain.iter().find(|(f, _)| f == function) {
             // A thread that (transitively) creates another instance of its own routine:
             // unboundedly many instances of one template.
@@ -608,7 +608,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Lowers the whole program: the root template, then every template it creates.
-    pub fn lower_program(&mut self) -> Result<(), Fatal> {
+    pub(super) fn lower_program(&mut self) -> Result<(), Fatal> {
         // Without a whole program, the root runs `init` and starts the threads: it must not be
         // called `main`, or a `main` among those threads would be taken for the root and never
         // run.
@@ -816,7 +816,7 @@ impl<'a> Lowerer<'a> {
 
     /// Stores an initializer into an object, field by field.
     /// Records a typedef of an `_Atomic` type, or of a pointer to one.
-    pub fn note_atomic_typedef(&mut self, name: &str, atomic: bool, ty: &CType) {
+    pub(super) fn note_atomic_typedef(&mut self, name: &str, atomic: bool, ty: &CType) {
         if atomic {
             if holds_pointer(ty) {
                 self.types.atomic_elsewhere = true;
@@ -828,7 +828,7 @@ impl<'a> Lowerer<'a> {
 
     /// Records a variable declared `_Atomic`: a whole object (or array of them), or the
     /// pointee of a pointer, which the lowerer does not track.
-    pub fn note_atomic_var(&mut self, v: VarId, atomic: bool) {
+    pub(super) fn note_atomic_var(&mut self, v: VarId, atomic: bool) {
         if atomic {
             if holds_pointer(&self.vars[v.index()].ty) {
                 self.types.atomic_elsewhere = true;
@@ -841,7 +841,7 @@ impl<'a> Lowerer<'a> {
     /// Whether a read-modify-write of `lv` is one atomic step, as on an `_Atomic` object. An
     /// lvalue that may designate an `_Atomic` object the lowerer does not track is an
     /// unsupported construct.
-    pub fn atomic_rmw(&mut self, lv: &Lval, at: LSpan) -> bool {
+    pub(super) fn atomic_rmw(&mut self, lv: &Lval, at: LSpan) -> bool {
         let mut root = lv;
         while let Lval::Index(b, _) = root {
             root = b;
@@ -862,7 +862,7 @@ impl<'a> Lowerer<'a> {
 
     /// An array declared without a length takes it from its initializer: `int a[] = {1, 2, 3}`
     /// has 3 elements, `char s[] = "ab"` 3 (C11 6.7.9p22); its `sizeof` and layout need it.
-    pub fn complete_array_length(&self, ty: CType, init: Option<&Node<Initializer>>) -> CType {
+    pub(super) fn complete_array_length(&self, ty: CType, init: Option<&Node<Initializer>>) -> CType {
         let (CType::Array(elem, None), Some(init)) = (&ty, init) else { return ty };
         let literal_len = |e: &Expression| match e {
             Expression::StringLiteral(parts) => library::literal_bytes(&parts.node).map(|b| b.len() as i128 + 1),
@@ -885,7 +885,7 @@ impl<'a> Lowerer<'a> {
 
     /// Elements a braced list gives an array of unknown length: one past the highest index
     /// it initialises, designators included.
-    pub fn list_length(&self, items: &[Node<InitializerListItem>]) -> i128 {
+    pub(super) fn list_length(&self, items: &[Node<InitializerListItem>]) -> i128 {
         let (mut idx, mut len) = (0i128, 0i128);
         for item in items {
             if let Some(d) = item.node.designation.first() {
@@ -899,7 +899,7 @@ impl<'a> Lowerer<'a> {
         len
     }
 
-    pub fn initialize(&mut self, lv: Lval, ty: &CType, init: &'a Node<Initializer>, span: Span) -> Result<(), Fatal> {
+    pub(super) fn initialize(&mut self, lv: Lval, ty: &CType, init: &'a Node<Initializer>, span: Span) -> Result<(), Fatal> {
         match (&init.node, ty) {
             // `PTHREAD_MUTEX_INITIALIZER` gives the state every mutex starts in; glibc's
             // `PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP` and its error-checking twin differ only
@@ -951,7 +951,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Stores a braced initializer list into an object, member by member.
-    pub fn initialize_list(&mut self, lv: Lval, ty: &CType, items: &'a [Node<InitializerListItem>], at: LSpan, span: Span) -> Result<(), Fatal> {
+    pub(super) fn initialize_list(&mut self, lv: Lval, ty: &CType, items: &'a [Node<InitializerListItem>], at: LSpan, span: Span) -> Result<(), Fatal> {
         match ty {
             CType::Mutex | CType::Opaque(_) => Ok(()),
             CType::Array(elem, _) => {
@@ -1000,7 +1000,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Sets every scalar of an object to zero (the members a braced initializer leaves out).
-    pub fn zero_fill(&mut self, lv: Lval, ty: &CType, span: Span) {
+    pub(super) fn zero_fill(&mut self, lv: Lval, ty: &CType, span: Span) {
         match ty {
             CType::Record(r) => {
                 let fields = self.types.records[r.0 as usize].fields.clone();
@@ -1029,7 +1029,7 @@ impl<'a> Lowerer<'a> {
 
     /// Copies an aggregate object field by field (arrays element-wise when their length is
     /// known and small).
-    pub fn copy_aggregate(&mut self, dst: Lval, src: Lval, ty: &CType, span: Span) {
+    pub(super) fn copy_aggregate(&mut self, dst: Lval, src: Lval, ty: &CType, span: Span) {
         match ty {
             CType::Record(r) => {
                 let fields = self.types.records[r.0 as usize].fields.clone();
@@ -1058,7 +1058,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Assembles the program.
-    pub fn finish(mut self, files: Vec<String>, mode: Mode) -> Program {
+    pub(super) fn finish(mut self, files: Vec<String>, mode: Mode) -> Program {
         self.emit_literal_prologue();
         self.resolve_join_results(mode);
         self.lock_decls_in_loops();

@@ -72,7 +72,7 @@ pub const RECURSION_DEPTH: usize = 8;
 /// Exact recursive copies (beyond the first call) inlined per thread template before every
 /// further recursive call enters the shared copy: bounds the code a branching recursion
 /// (a tree walk) multiplies.
-pub const RECURSION_COPIES: usize = 256;
+pub(super) const RECURSION_COPIES: usize = 256;
 
 /// The default of `--inline-limit`: the size of an inlined call (C statements and expressions
 /// of the callee, with the callees it inlines in turn) above which a non-recursive call enters
@@ -83,7 +83,7 @@ pub const INLINE_LIMIT: usize = 2_000;
 
 /// Frames of a shared copy whose locals are saved on its explicit stack; a deeper frame's
 /// locals are havocked when it returns (covering, and recorded as an approximation).
-pub const STACK_DEPTH: u64 = 1024;
+pub(super) const STACK_DEPTH: u64 = 1024;
 
 /// One function's body in a shared copy.
 #[derive(Clone)]

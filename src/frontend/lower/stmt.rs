@@ -20,7 +20,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Lowers one statement at the current frontier.
-    pub fn stmt(&mut self, s: &'a Node<Statement>) -> Result<(), Fatal> {
+    pub(crate) fn stmt(&mut self, s: &'a Node<Statement>) -> Result<(), Fatal> {
         self.check_size(s.span)?;
         let span = self.span(s.span);
         match &s.node {
@@ -279,7 +279,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Lowers a declaration inside a function body.
-    pub fn local_declaration(&mut self, d: &'a Node<Declaration>) -> Result<(), Fatal> {
+    pub(crate) fn local_declaration(&mut self, d: &'a Node<Declaration>) -> Result<(), Fatal> {
         let specs = self.declaration_specs(d)?;
         for id in &d.node.declarators {
             let mut decl = self.types.declarator(specs.ty.clone(), &id.node.declarator.node).map_err(|e| self.error(id.span, format!("unsupported type: {e}")))?;

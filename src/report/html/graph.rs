@@ -9,11 +9,11 @@ use std::fmt::Write;
 
 /// Graphs with more nodes are not drawn: the layout's crossing count is quadratic and the
 /// drawing would be unreadable anyway.
-pub const MAX_NODES: usize = 400;
+pub(crate) const MAX_NODES: usize = 400;
 
 /// The `dfg` section's data (`coarsen::report::dfg_data`).
 #[derive(Clone, Debug, Deserialize)]
-pub struct Dfg {
+pub(crate) struct Dfg {
     /// The locations with an edge.
     pub nodes: Vec<Node>,
     /// The edges.
@@ -28,7 +28,7 @@ pub struct Dfg {
 
 /// A location of the graph.
 #[derive(Clone, Debug, Deserialize)]
-pub struct Node {
+pub(crate) struct Node {
     /// The location's number.
     pub id: u32,
     /// Its name (`L12`).
@@ -45,7 +45,7 @@ pub struct Node {
 
 /// An edge of the graph.
 #[derive(Clone, Debug, Deserialize)]
-pub struct Edge {
+pub(crate) struct Edge {
     /// Source location.
     pub from: u32,
     /// Target location.
@@ -61,7 +61,7 @@ pub struct Edge {
 
 /// A thread template.
 #[derive(Clone, Debug, Deserialize)]
-pub struct Template {
+pub(crate) struct Template {
     /// Its name.
     pub name: String,
     /// Its start routine.
@@ -96,7 +96,7 @@ fn shorten(s: &str) -> String {
 
 /// The graph as an `svg.dfg` element, or a paragraph saying it is too large. `anchor` gives
 /// the page id of a node's source line, where the page shows that file.
-pub fn svg(g: &Dfg, anchor: &dyn Fn(&str, u32) -> Option<String>) -> String {
+pub(crate) fn svg(g: &Dfg, anchor: &dyn Fn(&str, u32) -> Option<String>) -> String {
     if g.nodes.len() > MAX_NODES {
         return format!("<p class=\"too-large\">graph too large to draw ({} nodes, {} edges; at most {MAX_NODES} nodes are drawn)</p>\n", g.nodes.len(), g.edges.len());
     }
@@ -189,7 +189,7 @@ pub fn svg(g: &Dfg, anchor: &dyn Fn(&str, u32) -> Option<String>) -> String {
 }
 
 /// The legend of the edge kinds the graph has.
-pub fn legend(g: &Dfg) -> String {
+pub(crate) fn legend(g: &Dfg) -> String {
     let mut rounds: Vec<u32> = g.edges.iter().map(|e| e.round).filter(|r| *r > 0).collect();
     rounds.sort_unstable();
     rounds.dedup();
@@ -205,7 +205,7 @@ pub fn legend(g: &Dfg) -> String {
 }
 
 /// The thread templates and their counts.
-pub fn templates(g: &Dfg) -> String {
+pub(crate) fn templates(g: &Dfg) -> String {
     let mut out = String::from("<table class=\"templates\"><thead><tr><th>thread template</th><th>start routine</th><th>instances</th><th>created at</th></tr></thead><tbody>\n");
     for t in &g.templates {
         let count = if t.count == "one" { "one per run of its creator" } else { "unboundedly many" };

@@ -8,7 +8,7 @@ use std::fmt::Write;
 /// The swimlanes of one interleaving as an HTML table: a header cell `th.lane` per thread (in
 /// thread order), a row `tr.step` per step. `anchor` gives the id of the element of a source
 /// line (file name, line) in the page, where there is one, so that a step links to its line.
-pub fn swimlanes(steps: &[TraceStep], anchor: &dyn Fn(&str, u32) -> Option<String>) -> String {
+pub(crate) fn swimlanes(steps: &[TraceStep], anchor: &dyn Fn(&str, u32) -> Option<String>) -> String {
     let mut threads: Vec<u32> = steps.iter().map(|s| s.thread).collect();
     threads.sort_unstable();
     threads.dedup();

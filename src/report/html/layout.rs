@@ -7,7 +7,7 @@
 
 /// A node to place: its box size.
 #[derive(Clone, Copy, Debug)]
-pub struct Size {
+pub(crate) struct Size {
     /// Width in pixels.
     pub width: f64,
     /// Height in pixels.
@@ -16,13 +16,15 @@ pub struct Size {
 
 /// Where the layout put the nodes and how the edges run.
 #[derive(Clone, Debug)]
-pub struct Layout {
+pub(crate) struct Layout {
     /// Centre of each node.
     pub centre: Vec<(f64, f64)>,
     /// Layer of each node, from 0 at the top.
     pub layer: Vec<usize>,
     /// Per input edge, the points of its polyline from its source to its target (empty for a
-    /// self-loop, which the drawing handles itself).
+    /// self-loop, which the drawing handles itself). The data-flow graph draws its own curves
+    /// between threads' columns; the routes are what the layout tests check its layering by.
+    #[cfg_attr(not(test), allow(dead_code))]
     pub routes: Vec<Vec<(f64, f64)>>,
     /// Width and height of the whole drawing.
     pub extent: (f64, f64),
@@ -41,7 +43,7 @@ const SWEEPS: usize = 8;
 /// no part in the layering and get no bends: their route is just the centres of their two
 /// ends, for the drawing to join as it likes (the data-flow graph's interference edges, which
 /// would otherwise pull every thread's locations into one tangle).
-pub fn layout(sizes: &[Size], edges: &[(usize, usize)], loose: &[bool]) -> Layout {
+pub(crate) fn layout(sizes: &[Size], edges: &[(usize, usize)], loose: &[bool]) -> Layout {
     let n = sizes.len();
     let firm: Vec<(usize, usize)> = edges.iter().zip(loose).filter(|(_, l)| !**l).map(|(e, _)| *e).collect();
     // Orient every edge downwards: a back edge of the DFS runs upwards and is reversed.

@@ -8,9 +8,9 @@
 //! Every text that comes from the program or the analysis goes through [`escape`]; the page's
 //! only script is the fixed one in `script.js`, so no program text is ever inside a `<script>`.
 
-pub mod graph;
-pub mod lanes;
-pub mod layout;
+pub(crate) mod graph;
+pub(crate) mod lanes;
+pub(crate) mod layout;
 
 use super::location;
 use crate::verdict::{AssertionVerdict, Outcome, Section, Status, Summary, TaskRun};
@@ -23,7 +23,7 @@ const STYLE: &str = include_str!("style.css");
 const SCRIPT: &str = include_str!("script.js");
 
 /// Text made safe for HTML element content and quoted attribute values.
-pub fn escape(s: &str) -> String {
+pub(crate) fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -41,7 +41,7 @@ pub fn escape(s: &str) -> String {
 /// The SV-COMP results of a run, as the `svcomp` command computed them (the report does not
 /// score answers itself).
 #[derive(Clone, Debug, Default)]
-pub struct Svcomp {
+pub(crate) struct Svcomp {
     /// One row per task file, in input order.
     pub rows: Vec<SvcompRow>,
     /// `cells[e][a]`: e = expected true, false, none; a = TRUE, FALSE, UNKNOWN.
@@ -54,7 +54,7 @@ pub struct Svcomp {
 
 /// One task file of an SV-COMP run.
 #[derive(Clone, Debug)]
-pub struct SvcompRow {
+pub(crate) struct SvcompRow {
     /// The task file as given.
     pub task: String,
     /// `true`, `false` or `-`.
@@ -71,13 +71,13 @@ pub struct SvcompRow {
 
 /// Creates `dir` if missing and checks that a page can be written into it, before any
 /// analysis runs.
-pub fn prepare(dir: &Path) -> Result<(), String> {
+pub(crate) fn prepare(dir: &Path) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create --html {}: {e}", dir.display()))?;
     super::atomic::probe(&dir.join("index.html")).map_err(|e| format!("cannot write into --html {}: {e}", dir.display()))
 }
 
 /// Writes the page into `dir` (created if missing), atomically; the page's path.
-pub fn write(dir: &Path, page: &str) -> Result<PathBuf, String> {
+pub(crate) fn write(dir: &Path, page: &str) -> Result<PathBuf, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create --html {}: {e}", dir.display()))?;
     let path = dir.join("index.html");
     super::atomic::write(&path, page).map_err(|e| format!("cannot write the HTML report to {}: {e}", path.display()))?;
@@ -85,7 +85,7 @@ pub fn write(dir: &Path, page: &str) -> Result<PathBuf, String> {
 }
 
 /// The page of a run.
-pub fn render(runs: &[TaskRun], exit_code: i32, seconds: f64, svcomp: Option<&Svcomp>) -> String {
+pub(crate) fn render(runs: &[TaskRun], exit_code: i32, seconds: f64, svcomp: Option<&Svcomp>) -> String {
     let summary = Summary::of(runs, exit_code, seconds);
     let mut out = String::new();
     let _ = write!(

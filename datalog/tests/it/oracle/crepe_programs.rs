@@ -6,11 +6,11 @@ use std::collections::BTreeSet;
 use crate::oracle::gen::Facts;
 
 /// Sorted tuples per output relation, as flat `Vec<u32>` rows.
-pub type Rows = BTreeSet<Vec<u32>>;
+pub(crate) type Rows = BTreeSet<Vec<u32>>;
 
 /// Outputs of the interference rules.
 #[derive(Debug, Default, PartialEq, Eq)]
-pub struct Interference {
+pub(crate) struct Interference {
     pub coreachable: Rows,
     pub may_reach: Rows,
     pub may_flow: Rows,
@@ -19,7 +19,7 @@ pub struct Interference {
 
 impl Interference {
     /// `(relation name, rows)` for every output relation, as the `.dl` files name them.
-    pub fn relations(&self) -> [(&'static str, &Rows); 4] {
+    pub(crate) fn relations(&self) -> [(&'static str, &Rows); 4] {
         [("coreachable", &self.coreachable), ("may_reach", &self.may_reach), ("may_flow", &self.may_flow), ("may_stand", &self.may_stand)]
     }
 }
@@ -50,7 +50,7 @@ macro_rules! feeding {
         }
 
         /// Whether the transcription takes rows of `arity` columns for input `rel`.
-        pub fn accepts(rel: &str, arity: usize) -> Result<(), String> {
+        pub(crate) fn accepts(rel: &str, arity: usize) -> Result<(), String> {
             feed(&mut Crepe::new(), rel, &vec![0; arity])
         }
 
@@ -66,7 +66,7 @@ macro_rules! feeding {
     };
 }
 
-pub mod optimised {
+pub(crate) mod optimised {
     use crepe::crepe;
 
     crepe! {
@@ -173,14 +173,14 @@ pub mod optimised {
     }
 
     /// Output sizes only: what the benchmark times, without converting the results.
-    pub fn counts(f: &super::Facts) -> (usize, usize, usize) {
+    pub(crate) fn counts(f: &super::Facts) -> (usize, usize, usize) {
         let (co, mr, mf, _) = runtime(f).run();
         (co.len(), mr.len(), mf.len())
     }
 
     feeding!();
 
-    pub fn run(f: &super::Facts) -> super::Interference {
+    pub(crate) fn run(f: &super::Facts) -> super::Interference {
         let (co, mr, mf, ms) = runtime(f).run();
         super::Interference {
             coreachable: co.into_iter().map(|Coreachable(a, b)| vec![a, b]).collect(),
@@ -191,7 +191,7 @@ pub mod optimised {
     }
 }
 
-pub mod reference {
+pub(crate) mod reference {
     use crepe::crepe;
 
     crepe! {
@@ -247,14 +247,14 @@ pub mod reference {
     }
 
     /// Output sizes only: what the benchmark times, without converting the results.
-    pub fn counts(f: &super::Facts) -> (usize, usize, usize) {
+    pub(crate) fn counts(f: &super::Facts) -> (usize, usize, usize) {
         let (co, mr, mf, _) = runtime(f).run();
         (co.len(), mr.len(), mf.len())
     }
 
     feeding!();
 
-    pub fn run(f: &super::Facts) -> super::Interference {
+    pub(crate) fn run(f: &super::Facts) -> super::Interference {
         let (co, mr, mf, ms) = runtime(f).run();
         super::Interference {
             coreachable: co.into_iter().map(|Coreachable(a, b)| vec![a, b]).collect(),
@@ -265,7 +265,7 @@ pub mod reference {
     }
 }
 
-pub mod tc {
+pub(crate) mod tc {
     use crepe::crepe;
 
     crepe! {
@@ -276,13 +276,13 @@ pub mod tc {
     }
 
     /// The closure's size only: what the benchmark times.
-    pub fn count(edges: &[[u32; 2]]) -> usize {
+    pub(crate) fn count(edges: &[[u32; 2]]) -> usize {
         let mut rt = Crepe::new();
         rt.extend(edges.iter().map(|e| Edge(e[0], e[1])));
         rt.run().0.len()
     }
 
-    pub fn run(edges: &[[u32; 2]]) -> super::Rows {
+    pub(crate) fn run(edges: &[[u32; 2]]) -> super::Rows {
         let mut rt = Crepe::new();
         rt.extend(edges.iter().map(|e| Edge(e[0], e[1])));
         let (p,) = rt.run();
@@ -290,7 +290,7 @@ pub mod tc {
     }
 }
 
-pub mod same_generation {
+pub(crate) mod same_generation {
     use crepe::crepe;
 
     crepe! {
@@ -300,7 +300,7 @@ pub mod same_generation {
         SameGeneration(a, b) <- Parent(a, pa), SameGeneration(pa, pb), Parent(b, pb);
     }
 
-    pub fn run(parent: &[[u32; 2]]) -> super::Rows {
+    pub(crate) fn run(parent: &[[u32; 2]]) -> super::Rows {
         let mut rt = Crepe::new();
         rt.extend(parent.iter().map(|e| Parent(e[0], e[1])));
         let (p,) = rt.run();
@@ -308,7 +308,7 @@ pub mod same_generation {
     }
 }
 
-pub mod unreachable {
+pub(crate) mod unreachable {
     use crepe::crepe;
 
     crepe! {
@@ -327,7 +327,7 @@ pub mod unreachable {
         BackEdge(a, b) <- Reached(a), Edge(a, b), (b <= a);
     }
 
-    pub fn run(edges: &[[u32; 2]], roots: &[u32]) -> (super::Rows, super::Rows) {
+    pub(crate) fn run(edges: &[[u32; 2]], roots: &[u32]) -> (super::Rows, super::Rows) {
         let mut rt = Crepe::new();
         rt.extend(edges.iter().map(|e| Edge(e[0], e[1])));
         rt.extend(roots.iter().map(|&r| Root(r)));

@@ -3,13 +3,13 @@
 
 /// A deterministic pseudo-random generator (xorshift64*).
 #[derive(Clone)]
-pub struct Rng(u64);
+pub(crate) struct Rng(u64);
 
 impl Rng {
-    pub fn new(seed: u64) -> Self {
+    pub(crate) fn new(seed: u64) -> Self {
         Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
     }
-    pub fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         let mut x = self.0;
         x ^= x >> 12;
         x ^= x << 25;
@@ -18,18 +18,18 @@ impl Rng {
         x.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
     /// Uniform in `0..n` (n > 0).
-    pub fn below(&mut self, n: u32) -> u32 {
+    pub(crate) fn below(&mut self, n: u32) -> u32 {
         (((self.next() >> 32) * n as u64) >> 32) as u32
     }
     /// True with probability `p`.
-    pub fn chance(&mut self, p: f64) -> bool {
+    pub(crate) fn chance(&mut self, p: f64) -> bool {
         ((self.next() >> 11) as f64) / ((1u64 << 53) as f64) < p
     }
 }
 
 /// The input relations of the interference rules, as rows.
 #[derive(Clone, Debug, Default)]
-pub struct Facts {
+pub(crate) struct Facts {
     pub cf: Vec<Vec<u32>>,
     pub spawn: Vec<Vec<u32>>,
     pub multi_spawn: Vec<Vec<u32>>,
@@ -47,7 +47,7 @@ pub struct Facts {
 
 impl Facts {
     /// `(relation name, rows)` for every input relation.
-    pub fn relations(&self) -> Vec<(&'static str, &Vec<Vec<u32>>)> {
+    pub(crate) fn relations(&self) -> Vec<(&'static str, &Vec<Vec<u32>>)> {
         vec![
             ("cf", &self.cf),
             ("spawn", &self.spawn),
@@ -64,7 +64,7 @@ impl Facts {
             ("join_waits", &self.join_waits),
         ]
     }
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.relations().iter().map(|(_, r)| r.len()).sum()
     }
 }
@@ -197,7 +197,7 @@ fn dedup(f: &mut Facts) {
 /// A small random concurrent program for the property tests: a main thread that forks 1-3
 /// templates (some repeatedly), templates that fork others, random locks, atomic sections,
 /// assumes and accesses to a few shared variables, and random `cond_val` facts.
-pub fn small(seed: u64, max_locs: u32) -> Facts {
+pub(crate) fn small(seed: u64, max_locs: u32) -> Facts {
     let mut rng = Rng::new(seed);
     let mut f = Facts::default();
     let vars = 1 + rng.below(4);
@@ -268,7 +268,7 @@ pub fn small(seed: u64, max_locs: u32) -> Facts {
 
 /// Shape of a synthetic benchmark program.
 #[derive(Clone, Copy, Debug)]
-pub struct Shape {
+pub(crate) struct Shape {
     /// Groups of threads that run together; group g+1 starts when group g has finished.
     pub groups: u32,
     /// Thread templates per group.
@@ -279,12 +279,12 @@ pub struct Shape {
 
 impl Shape {
     /// A shape with about `total` locations, sized so that coreachability stays near-linear.
-    pub fn with_locations(total: u32) -> Shape {
+    pub(crate) fn with_locations(total: u32) -> Shape {
         let threads = 3;
         let locs = 40;
         Shape { groups: (total / (threads * locs)).max(1), threads, locs }
     }
-    pub fn locations(&self) -> u32 {
+    pub(crate) fn locations(&self) -> u32 {
         self.groups * self.threads * self.locs + (self.threads + 1) * self.groups + 1
     }
 }
@@ -294,7 +294,7 @@ impl Shape {
 /// few variables, locks and conditions; one thread per group is forked in a loop (multi_spawn).
 /// `cond_val` gives, for each location, the conditions its group observes (usually both values);
 /// a group's "done" condition is true only at the group's exit locations.
-pub fn synthetic(seed: u64, shape: Shape) -> Facts {
+pub(crate) fn synthetic(seed: u64, shape: Shape) -> Facts {
     let mut rng = Rng::new(seed);
     let mut f = Facts::default();
     let vars_per_group = 6;

@@ -3,5 +3,5 @@
 
 #![allow(dead_code)]
 
-pub mod crepe_programs;
-pub mod gen;
+pub(crate) mod crepe_programs;
+pub(crate) mod gen;
