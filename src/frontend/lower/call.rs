@@ -220,6 +220,7 @@ impl<'a> Lowerer<'a> {
         }
         match name.as_str() {
             "calloc" => self.calloc(args, span_l),
+            n if super::library::is_kernel_alloc(n) && !self.functions.contains_key(n) => self.kernel_alloc(n, args, span_l),
             "malloc" | "alloca" | "__builtin_alloca" => {
                 for a in args {
                     self.effect(a)?;
