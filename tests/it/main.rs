@@ -34,6 +34,7 @@ mod precision;
 mod predict;
 mod races;
 mod reasons;
+mod real_calls;
 mod recursion;
 mod report_formats;
 mod rules_cli;
