@@ -2,7 +2,8 @@
 //! through a pointer that no function of the program can be is a call of code without a
 //! definition (with that havoc, not an unsupported construct); `calloc(n, size)` and the Linux
 //! allocators get an object whatever their size; `--invariants=FILE` writes COARSEN's
-//! invariants of a program that asserts nothing. Programs: tests/programs/drivers_ext/.
+//! invariants of a program that asserts nothing; a guard on a recursive call's argument sets how
+//! many exact copies it gets. Programs: tests/programs/drivers_ext/, recursion_guard/, invariants/.
 
 use crate::common;
 
@@ -114,4 +115,16 @@ fn invariants_of_a_program_without_assertions() {
     assert!(text.contains("thread writer"), "{text}");
     assert_eq!(write("b.txt"), text);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A guard bounding the argument of a recursive call by a constant (`n > 10`) raises the exact
+/// copies to reach the base case (12, past the default 8), so COARSEN proves the exact sum; a
+/// depth below the default is kept as given (the shared copy then cannot prove it), and the
+/// failing twin is still violated.
+#[test]
+fn a_guard_on_the_recursion_argument_sets_the_depth() {
+    let status = |file: &str, extra: &[&str]| verdicts(file, extra).into_iter().map(|(s, _)| s).collect::<Vec<_>>();
+    assert_eq!(status("recursion_guard/sum_guarded.c", &["--engines", "coarsen"]), ["safe"]);
+    assert_eq!(status("recursion_guard/sum_guarded.c", &["--engines", "coarsen", "--recursion-depth", "1"]), ["unknown"]);
+    assert_eq!(status("recursion_guard/sum_guarded_bad.c", &[]), ["violated"]);
 }
