@@ -20,6 +20,12 @@
 //! recorded (no verdict of the program is `safe`) and every call inside the shared copy taints
 //! the replay.
 //!
+//! The depth is raised past `--recursion-depth` (when that is at least the default) for the
+//! outermost call of a recursive function whose argument the caller compares with constants
+//! (`if (n > 10) return;`): to the largest plus two, at most [`GUARD_DEPTH`], enough for a
+//! count-down to 0 to stay within the exact copies. Any depth is sound; this one only buys
+//! the exact copies' precision where a guard says the recursion is shallow.
+//!
 //! COARSEN analyses the shared copy as any code, so a proof holds for every depth; it cannot
 //! bound the stack pointer, so after a return inside the shared copy it also sees the havoc
 //! of a frame deeper than the stack (an integer local of the caller may be any value), while a
