@@ -74,7 +74,9 @@ pub struct InputArgs {
     #[arg(long)]
     parameterized: bool,
     /// Copies of a recursive function inlined exactly on one call chain, the outermost call
-    /// included; a deeper call enters the shared copy of the recursive functions.
+    /// included; a deeper call enters the shared copy of the recursive functions. From the
+    /// default up, a caller's guard on the argument (`n > 10`) raises it to reach the base
+    /// case (up to 16).
     #[arg(long, default_value_t = crate::frontend::RECURSION_DEPTH, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=64))]
     recursion_depth: usize,
     /// Size (C statements and expressions of the callee, its own calls included) above which

@@ -6,10 +6,12 @@ use crate::ir::{display, LocId, Program};
 use hashbrown::HashMap;
 use std::fmt::Write;
 
-/// The invariant at every location, under the source line it comes from.
+/// The invariant at every location (`file:line:col`, its action, the invariant), under the
+/// source line it comes from.
 pub(crate) fn invariants(prog: &Program, out: &Outcome) -> String {
     let mut sources: HashMap<u32, Option<Vec<String>>> = HashMap::new();
     let mut text = String::new();
+    let width = prog.templates.iter().flat_map(|t| &t.locs).map(|l| position(prog, *l).len()).max().unwrap_or(0);
     for t in &prog.templates {
         let _ = writeln!(text, "thread {} ({:?})", t.name, t.multiplicity);
         let mut last_line = None;
@@ -26,10 +28,20 @@ pub(crate) fn invariants(prog: &Program, out: &Outcome) -> String {
                 Some(i) => i.clone(),
                 None => "unreachable".into(),
             };
-            let _ = writeln!(text, "        | {:<6} {:<32} {{ {inv} }}", l.to_string(), display::action(prog, &loc.action));
+            let _ = writeln!(text, "        | {:<6} {:<width$} {:<32} {{ {inv} }}", l.to_string(), position(prog, *l), display::action(prog, &loc.action));
         }
     }
     text
+}
+
+/// A location's source position, `file:line:col`: each location names its own, so that one
+/// line of the text places its invariant (several locations share a source line).
+fn position(prog: &Program, l: LocId) -> String {
+    let span = prog.loc(l).span;
+    if span.line == 0 {
+        return "-".into();
+    }
+    format!("{}:{}:{}", prog.file_name(span), span.line, span.col)
 }
 
 fn escape(s: &str) -> String {

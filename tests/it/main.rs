@@ -33,6 +33,7 @@ mod portfolio;
 mod precision;
 mod predict;
 mod races;
+mod real_calls;
 mod reasons;
 mod recursion;
 mod report_formats;

@@ -134,6 +134,19 @@ fn result_is_input(name: &str) -> bool {
     matches!(name, "rand" | "random" | "time" | "clock")
 }
 
+/// Code outside the program, as [`Lowerer::unknown_code`] models a call of it.
+#[derive(Clone, Copy)]
+pub(super) struct UnknownCallee<'n> {
+    /// The callee as messages show it.
+    pub name: &'n str,
+    /// It writes nothing, blocks on nothing, and only its result is unknown.
+    pub pure: bool,
+    /// A system header declares it: it does not write the program's globals by name.
+    pub system: bool,
+    /// Its result is an input from the environment, not an approximation.
+    pub input: bool,
+}
+
 /// A failure call found by scanning: its span, its text (or the span of the argument that
 /// gives the text), and its kind.
 pub(super) type FailureCall = (LSpan, Result<String, LSpan>, AssertKind);
@@ -207,6 +220,7 @@ impl<'a> Lowerer<'a> {
         }
         match name.as_str() {
             "calloc" => self.calloc(args, span_l),
+            n if super::library::is_kernel_alloc(n) && !self.functions.contains_key(n) => self.kernel_alloc(n, args, span_l),
             "malloc" | "alloca" | "__builtin_alloca" => {
                 for a in args {
                     self.effect(a)?;
@@ -666,7 +680,6 @@ impl<'a> Lowerer<'a> {
         if self.opts.for_races && matches!(name, "rand" | "random" | "srand" | "srandom") {
             pure = false;
         }
-        let mut wide_integer_arg = false;
         let mut vals = Vec::new();
         for a in args {
             // A pure function only reads its strings: no literal needs to be materialised.
@@ -699,6 +712,28 @@ impl<'a> Lowerer<'a> {
                 None => {}
             }
         }
+        let callee = UnknownCallee { name, pure, system: self.system_functions.contains(name), input: result_is_input(name) };
+        let Some(t) = self.unknown_code(&callee, vals, &ret, span) else { return Ok(None) };
+        if let Some(lv) = store_result {
+            self.emit(Action::Assign(lv, Expr::Load(Lval::Var(t))), span);
+        }
+        if matches!(name, "rand" | "random") {
+            // The C library's RAND_MAX.
+            let ge = Expr::Binary(BinOp::Ge, Box::new(Expr::Load(Lval::Var(t))), Box::new(Expr::int(0)), Ty::INT);
+            self.emit(Action::Assume(ge), span);
+        }
+        Ok(Some(Val { e: Expr::Load(Lval::Var(t)), ty: ret }))
+    }
+
+    /// The effect of code the program does not contain, called with these arguments: for a
+    /// pure callee only a result the IR does not compute; otherwise a havoc of every scalar it
+    /// can reach through its pointer arguments (and, once the program is lowered, of every
+    /// object whose address any such call received), of the globals with external linkage
+    /// unless a system header declares it, and a step that taints the replay. Gives the
+    /// temporary holding the result, if any.
+    pub(super) fn unknown_code(&mut self, callee: &UnknownCallee, vals: Vec<Val>, ret: &CType, span: Span) -> Option<VarId> {
+        let UnknownCallee { name, pure, system, input } = *callee;
+        let mut wide_integer_arg = false;
         let ap = if pure {
             self.approximation(format!("the result of `{name}`"), span, true, false)
         } else {
@@ -711,7 +746,7 @@ impl<'a> Lowerer<'a> {
             let ptr_bits = if self.dm() == DataModel::ILP32 { 32 } else { 64 };
             wide_integer_arg = vals.iter().any(|v| matches!(v.ty.scalar(self.dm()), Ty::Int(i) if i.bits >= ptr_bits));
             self.havoc_arguments(vals, ap, name, span);
-            if !self.system_functions.contains(name) {
+            if !system {
                 self.havoc_linked_globals(ap, name, span);
                 self.calls_linked_functions(name, span);
             }
@@ -719,7 +754,7 @@ impl<'a> Lowerer<'a> {
         };
         let result = match ret {
             CType::Void => None,
-            _ if result_is_input(name) => Some(Expr::Nondet(ret.scalar(self.dm()))),
+            _ if input => Some(Expr::Nondet(ret.scalar(self.dm()))),
             _ => Some(Expr::Havoc(ret.scalar(self.dm()), ap)),
         };
         let Some(e) = result else {
@@ -727,24 +762,16 @@ impl<'a> Lowerer<'a> {
                 // The call itself is a step the replay must see.
                 let t = self.temp(CType::int());
                 let at = self.emit(Action::Assign(Lval::Var(t), Expr::Havoc(Ty::INT, ap)), span);
-                self.external_step(at, ap, name, span, &ret, wide_integer_arg);
+                self.external_step(at, ap, name, span, ret, wide_integer_arg);
             }
-            return Ok(None);
+            return None;
         };
         let t = self.temp(ret.clone());
         let at = self.emit(Action::Assign(Lval::Var(t), e), span);
         if !pure {
-            self.external_step(at, ap, name, span, &ret, wide_integer_arg);
+            self.external_step(at, ap, name, span, ret, wide_integer_arg);
         }
-        if let Some(lv) = store_result {
-            self.emit(Action::Assign(lv, Expr::Load(Lval::Var(t))), span);
-        }
-        if matches!(name, "rand" | "random") {
-            // The C library's RAND_MAX.
-            let ge = Expr::Binary(BinOp::Ge, Box::new(Expr::Load(Lval::Var(t))), Box::new(Expr::int(0)), Ty::INT);
-            self.emit(Action::Assume(ge), span);
-        }
-        Ok(Some(Val { e: Expr::Load(Lval::Var(t)), ty: ret }))
+        Some(t)
     }
 
     /// Inlines a call of a defined function: parameters are bound, the body is lowered with

@@ -6,7 +6,8 @@
 //! function of the program the pointer may hold, each guarded by `assume(p == &f)` and
 //! inlining `f`; a null pointer crashes the program. After lowering, [`check_sites`] proves
 //! that each called pointer can hold nothing else; where it cannot, the call is an
-//! unsupported construct and the verdicts are `unknown`.
+//! unsupported construct and the verdicts are `unknown`. A pointer that can hold no function
+//! of the program at all holds code outside it: the call is one of an undefined function.
 
 use super::expr::Val;
 use super::{Fatal, Lowerer};
@@ -213,10 +214,10 @@ impl<'a> Lowerer<'a> {
         let text = self.text(c.callee.span);
         let sig = self.callee_signature(&c.callee.node);
         let targets: Vec<(String, usize)> = self.candidates(c.arguments.len()).into_iter().filter(|(n, _)| sig.as_ref().is_none_or(|s| self.fits(n, s))).collect();
-        let p = self.pin_callee(callee.e, span, text.clone());
         if targets.is_empty() {
-            self.unsupported(span_l, format!("call through `{text}`: no function of the program takes {} argument(s)", c.arguments.len()));
+            return self.call_outside(callee.e, sig, c, &text, span);
         }
+        let p = self.pin_callee(callee.e, span, text.clone());
         let branches = self.branch_on(p, &targets, span);
         let ret_ty = targets.iter().find_map(|(n, _)| self.return_type(n)).unwrap_or(CType::Void);
         let result = (!matches!(ret_ty, CType::Void) && ret_ty.is_scalar()).then(|| self.temp(ret_ty.clone()));
@@ -235,6 +236,27 @@ impl<'a> Lowerer<'a> {
         }
         self.cur = ends;
         Ok(result.map(|r| Val { e: Expr::Load(Lval::Var(r)), ty: ret_ty }))
+    }
+
+    /// A call through a pointer that can hold no function of the program (none whose address
+    /// it takes fits the call): a function another module or the kernel stored there
+    /// (`chan->device->device_control(chan, cmd, arg)`), so a call of code without a
+    /// definition, with the havoc such a call gets. Null, and a pointer to no code at all, are
+    /// undefined to call (C11 6.5.2.2p9, J.2): that havoc covers them too. The pointer is read
+    /// once, as the call reads it; no [`check_sites`] check is needed, since every value it may
+    /// hold is covered.
+    fn call_outside(&mut self, callee: Expr, sig: Option<Signature>, c: &'a CallExpression, text: &str, span: Span) -> Result<Option<Val>, Fatal> {
+        let t = self.temp(CType::Pointer(Box::new(CType::Function)));
+        self.emit(Action::Assign(Lval::Var(t), callee), span);
+        let mut vals = Vec::new();
+        for a in &c.arguments {
+            vals.push(self.value(a)?);
+        }
+        // Without a declared type the call is read as C90 read an undeclared function: `int`.
+        let ret = sig.map(|s| s.ret).unwrap_or_else(CType::int);
+        let outside = super::call::UnknownCallee { name: text, pure: false, system: false, input: false };
+        let r = self.unknown_code(&outside, vals, &ret, span);
+        Ok(r.map(|r| Val { e: Expr::Load(Lval::Var(r)), ty: ret }))
     }
 
     fn return_type(&self, name: &str) -> Option<CType> {

@@ -44,6 +44,20 @@ pub(in crate::frontend) fn model_headers() -> Option<std::path::PathBuf> {
 }
 
 /// Whether `name` is a library function or built-in modelled here.
+/// Linux allocators modelled when the program does not define them (see
+/// [`Lowerer::kernel_alloc`]).
+pub(super) fn is_kernel_alloc(name: &str) -> bool {
+    matches!(name, "kmalloc" | "__kmalloc" | "kzalloc" | "kcalloc" | "kmalloc_array" | "vmalloc" | "vzalloc")
+}
+
+/// What an allocation's arguments say of its object: the element type and constant count a
+/// `sizeof` gives, and which argument is the count.
+struct Sized {
+    elem: Option<CType>,
+    count: Option<i128>,
+    count_arg: Option<usize>,
+}
+
 pub(super) fn is_modelled(name: &str) -> bool {
     matches!(
         name,
@@ -1182,30 +1196,65 @@ impl<'a> Lowerer<'a> {
     /// constant count zeroes each scalar in turn; any other count runs a loop over the elements
     /// (`k < count`, one element's scalars per iteration), exact in every engine: the bounded
     /// search counts it when `count` holds a constant there, and cuts it like any loop otherwise.
+    /// Without a `sizeof` (`calloc(n, size)`) see [`Lowerer::zeroed_unnamed`].
     pub(super) fn calloc(&mut self, args: &'a [Node<Expression>], span_l: LSpan) -> Result<Option<Val>, Fatal> {
-        let span = self.span(span_l);
         if args.len() != 2 {
             return Err(self.error(span_l, format!("`calloc` expects 2 arguments, found {}", args.len())));
         }
-        let mut elem = None;
-        let mut count = None;
-        let mut count_arg = None;
-        for (i, a) in args.iter().enumerate() {
+        let size = self.sized(args, &[(0, Some(1)), (1, Some(0))]);
+        self.allocate("`calloc`", args, size, true, false, span_l)
+    }
+
+    /// A Linux allocator the program does not define (`kmalloc(size, flags)`, `kzalloc`,
+    /// `kcalloc(n, size, flags)`, `kmalloc_array`, `vmalloc`, `vzalloc`): a fresh object, zeroed
+    /// for the `z` and `calloc` forms, or NULL, since a kernel allocation may fail (which of the
+    /// two is an input: the memory the kernel has left). The size need not be a `sizeof`.
+    pub(super) fn kernel_alloc(&mut self, name: &str, args: &'a [Node<Expression>], span_l: LSpan) -> Result<Option<Val>, Fatal> {
+        let (arity, size, zeroed) = match name {
+            "kcalloc" => (3, self.sized(args, &[(1, Some(0))]), true),
+            "kmalloc_array" => (3, self.sized(args, &[(1, Some(0))]), false),
+            "kzalloc" => (2, self.sized(args, &[(0, None)]), true),
+            "vzalloc" => (1, self.sized(args, &[(0, None)]), true),
+            "vmalloc" => (1, self.sized(args, &[(0, None)]), false),
+            _ => (2, self.sized(args, &[(0, None)]), false),
+        };
+        if args.len() != arity {
+            return Err(self.error(span_l, format!("`{name}` expects {arity} argument(s), found {}", args.len())));
+        }
+        self.allocate(&format!("`{name}`"), args, size, zeroed, true, span_l)
+    }
+
+    /// The element type, the constant count and the count's argument of an allocation whose
+    /// size is `count` times a `sizeof`: the first of `forms` (the size's argument, the count's,
+    /// none for one element) whose size argument is a `sizeof`.
+    fn sized(&mut self, args: &[Node<Expression>], forms: &[(usize, Option<usize>)]) -> Sized {
+        for &(size, count) in forms {
+            let Some(a) = args.get(size) else { continue };
             let t = match &a.node {
                 Expression::SizeOfTy(t) => self.types.type_name(&t.node.0.node).ok(),
                 Expression::SizeOfVal(e) => Some(self.static_type(&e.node.0.node)),
                 _ => None,
             };
-            if let (Some(t), None) = (t, &elem) {
-                elem = Some(t);
-                count = self.types.const_eval(&args[1 - i].node);
-                count_arg = Some(1 - i);
+            if let Some(t) = t {
+                let n = match count {
+                    Some(i) => args.get(i).and_then(|c| self.types.const_eval(&c.node)),
+                    None => Some(1),
+                };
+                return Sized { elem: Some(t), count: n, count_arg: count };
             }
         }
+        Sized { elem: None, count: None, count_arg: None }
+    }
+
+    /// A fresh object of `size`, zeroed when asked (scalar by scalar where its type is known,
+    /// else see [`Lowerer::zeroed_unnamed`]), or NULL too when the allocation `may_fail`.
+    fn allocate(&mut self, what: &str, args: &'a [Node<Expression>], size: Sized, zeroed: bool, may_fail: bool, span_l: LSpan) -> Result<Option<Val>, Fatal> {
+        let span = self.span(span_l);
+        let Sized { elem, count, count_arg } = size;
         // The count's value is needed only when it is not a constant.
         let mut n = None;
         for (i, a) in args.iter().enumerate() {
-            if count.is_none() && count_arg == Some(i) {
+            if zeroed && count.is_none() && count_arg == Some(i) {
                 let v = self.value(a)?;
                 let size_t = self.size_t();
                 n = Some(self.convert(v, &size_t));
@@ -1227,28 +1276,53 @@ impl<'a> Lowerer<'a> {
             }
             None => None,
         };
-        self.emit(Action::Alloc(Lval::Var(t), site, CType::Void), span);
-        let o = Obj { base: Base::Ptr(Expr::Load(Lval::Var(t))), elem: elem_ty.clone(), len: count.map(|c| c.max(0) as u64) };
-        if let Some(nt) = counted {
-            if !self.zero_elements(&o, nt, span) {
-                self.unsupported(span_l, "`calloc` of a count that is not a constant, of an element type whose layout is not known");
-            }
-            return Ok(Some(Val { e: Expr::Load(Lval::Var(t)), ty }));
-        }
-        let zeroed = match (&elem, count) {
-            (Some(_), Some(c)) => self.leaves_upto(&o, (c.max(0) as u64).saturating_mul(self.types.size_of(&elem_ty))),
-            _ => None,
+        let failed = if may_fail {
+            let c = self.temp(CType::int());
+            self.emit(Action::Assign(Lval::Var(c), Expr::Nondet(Ty::INT)), span);
+            Some(self.branch(Expr::Binary(BinOp::Ne, Box::new(Expr::Load(Lval::Var(c))), Box::new(Expr::int(0)), Ty::INT), span))
+        } else {
+            None
         };
-        match zeroed {
-            Some((whole, _)) => {
-                for l in whole {
-                    let z = self.zero_of(&l, span);
-                    self.emit(Action::Assign(l.lv, z), span);
+        self.emit(Action::Alloc(Lval::Var(t), site, CType::Void), span);
+        if zeroed {
+            let o = Obj { base: Base::Ptr(Expr::Load(Lval::Var(t))), elem: elem_ty.clone(), len: count.map(|c| c.max(0) as u64) };
+            if let Some(nt) = counted {
+                if !self.zero_elements(&o, nt, span) {
+                    self.zeroed_unnamed(what, span);
+                }
+            } else {
+                let leaves = match (&elem, count) {
+                    (Some(_), Some(c)) => self.leaves_upto(&o, (c.max(0) as u64).saturating_mul(self.types.size_of(&elem_ty))),
+                    _ => None,
+                };
+                match leaves {
+                    Some((whole, _)) => {
+                        for l in whole {
+                            let z = self.zero_of(&l, span);
+                            self.emit(Action::Assign(l.lv, z), span);
+                        }
+                    }
+                    None => self.zeroed_unnamed(what, span),
                 }
             }
-            None => self.unsupported(span_l, "`calloc` whose element type is not given by `sizeof`"),
+        }
+        if let Some(failed) = failed {
+            let ok = std::mem::take(&mut self.cur);
+            self.cur = failed;
+            self.emit(Action::Assign(Lval::Var(t), Expr::Const(0, Ty::Ptr)), span);
+            self.cur.extend(ok);
         }
         Ok(Some(Val { e: Expr::Load(Lval::Var(t)), ty }))
+    }
+
+    /// Zeroed memory the IR cannot name scalar by scalar (its size is no `sizeof`, or its type's
+    /// layout is not known): the fresh object's contents stay arbitrary, as every engine reads
+    /// an object no store has written, which covers zero. The replay would take them as inputs
+    /// instead of zero, so a step here taints everything after it.
+    pub(super) fn zeroed_unnamed(&mut self, what: &str, span: Span) {
+        let ap = self.approximation(format!("the zeroed contents of an object from {what} whose size is no `sizeof` of a type with a known layout"), span, true, true);
+        let t = self.temp(CType::int());
+        self.emit(Action::Assign(Lval::Var(t), Expr::Havoc(Ty::INT, ap)), span);
     }
 
     /// The zero of a scalar (all bits clear): a havoc for floating point, which the IR does

@@ -20,6 +20,12 @@
 //! recorded (no verdict of the program is `safe`) and every call inside the shared copy taints
 //! the replay.
 //!
+//! The depth is raised past `--recursion-depth` (when that is at least the default) for the
+//! outermost call of a recursive function whose argument the caller compares with constants
+//! (`if (n > 10) return;`): to the largest plus two, at most [`GUARD_DEPTH`], enough for a
+//! count-down to 0 to stay within the exact copies. Any depth is sound; this one only buys
+//! the exact copies' precision where a guard says the recursion is shallow.
+//!
 //! COARSEN analyses the shared copy as any code, so a proof holds for every depth; it cannot
 //! bound the stack pointer, so after a return inside the shared copy it also sees the havoc
 //! of a frame deeper than the stack (an integer local of the caller may be any value), while a
@@ -68,6 +74,11 @@ use lang_c::visit::Visit;
 /// The default of `--recursion-depth`: copies of a recursive function inlined exactly on one
 /// call chain, the outermost call included, before a deeper call enters the shared copy.
 pub const RECURSION_DEPTH: usize = 8;
+
+/// The most exact copies a guard on the outermost call's argument raises the depth to (see
+/// `guard_bound`); `--recursion-depth` below the default is kept as given (a request for the
+/// shared copy).
+pub const GUARD_DEPTH: usize = 16;
 
 /// Exact recursive copies (beyond the first call) inlined per thread template before every
 /// further recursive call enters the shared copy: bounds the code a branching recursion
@@ -155,6 +166,11 @@ pub(super) struct RecursionState {
     sizes: HashMap<String, usize>,
     /// Functions whose size is being measured (on the measuring call chain).
     measuring: HashSet<String>,
+    /// Whether each function lies on a cycle of the call graph.
+    recursive: HashMap<String, bool>,
+    /// Per recursive function: the exact copies its outermost call's guard asks for (see
+    /// [`GUARD_DEPTH`]).
+    guard_depth: HashMap<String, usize>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -179,13 +195,23 @@ impl<'a> Lowerer<'a> {
             return self.region_call(r, name, args, span, inside).map(Ok);
         }
         if depth == 0 {
+            if self.is_recursive(name) {
+                match self.guard_bound(&args) {
+                    Some(d) => self.rec.guard_depth.insert(name.to_string(), d),
+                    None => self.rec.guard_depth.remove(name),
+                };
+            }
             return Ok(Err(args));
         }
         if !self.recursive_calls.iter().any(|(f, _)| f == name) {
             self.recursive_calls.push((name.to_string(), span));
         }
+        let limit = match self.opts.recursion_depth.max(1) {
+            d if d < RECURSION_DEPTH => d,
+            d => d.max(self.rec.guard_depth.get(name).copied().unwrap_or(0)),
+        };
         let copies = self.rec.copies.entry(self.tpl).or_insert(0);
-        if depth < self.opts.recursion_depth.max(1) && *copies < RECURSION_COPIES {
+        if depth < limit && *copies < RECURSION_COPIES {
             *copies += 1;
             return Ok(Err(args));
         }
@@ -194,6 +220,67 @@ impl<'a> Lowerer<'a> {
         // missed an edge): that call must save the frame like any call inside it.
         let inside = self.rec.regions[r].stack.is_none();
         self.region_call(r, name, args, span, inside).map(Ok)
+    }
+
+    /// Whether `name` calls itself, directly or through other functions.
+    fn is_recursive(&mut self, name: &str) -> bool {
+        if let Some(&r) = self.rec.recursive.get(name) {
+            return r;
+        }
+        let direct = self.callees().get(name).cloned().unwrap_or_default();
+        let r = direct.iter().any(|g| self.reachable(g).contains(name));
+        self.rec.recursive.insert(name.to_string(), r);
+        r
+    }
+
+    /// The exact copies a guard asks for at the outermost call of a recursive function: when an
+    /// argument is a variable that the calling function compares with constants
+    /// (`if (n < 0 || n > 10) return 0;`, `assume(n <= 10)`), the largest of them plus two (a
+    /// recursion that counts the argument down to 0 needs that many copies, the outermost call
+    /// included), at most [`GUARD_DEPTH`]. Found syntactically, anywhere in the caller: the
+    /// depth only trades precision for size, since deeper calls enter the shared copy, which
+    /// covers every depth.
+    fn guard_bound(&mut self, args: &[Val]) -> Option<usize> {
+        struct Cmp<'n, 'ast> {
+            names: &'n [String],
+            bounds: Vec<&'ast Expression>,
+        }
+        impl<'ast> Visit<'ast> for Cmp<'_, 'ast> {
+            fn visit_binary_operator_expression(&mut self, b: &'ast BinaryOperatorExpression, span: &'ast LSpan) {
+                use BinaryOperator::*;
+                if matches!(b.operator.node, Less | Greater | LessOrEqual | GreaterOrEqual | Equals) {
+                    let is_arg = |e: &Expression| matches!(e, Expression::Identifier(id) if self.names.contains(&id.node.name));
+                    if is_arg(&b.lhs.node) {
+                        self.bounds.push(&b.rhs.node);
+                    } else if is_arg(&b.rhs.node) {
+                        self.bounds.push(&b.lhs.node);
+                    }
+                }
+                lang_c::visit::visit_binary_operator_expression(self, b, span);
+            }
+        }
+        let caller = self.frames.last()?.name.clone();
+        let def = self.functions.get(&caller)?.def;
+        let names: Vec<String> = args
+            .iter()
+            .filter_map(|a| {
+                let mut e = &a.e;
+                while let Expr::Cast(_, x) = e {
+                    e = x;
+                }
+                match e {
+                    Expr::Load(Lval::Var(v)) => Some(self.vars[v.index()].name.clone()),
+                    _ => None,
+                }
+            })
+            .collect();
+        if names.is_empty() {
+            return None;
+        }
+        let mut v = Cmp { names: &names, bounds: Vec::new() };
+        v.visit_statement(&def.statement.node, &def.statement.span);
+        let most = v.bounds.iter().filter_map(|e| self.types.const_eval(e)).max()?;
+        (most >= 0).then(|| usize::try_from(most).unwrap_or(usize::MAX).saturating_add(2).min(GUARD_DEPTH))
     }
 
     /// The call graph's edges out of every defined function.
