@@ -78,7 +78,7 @@ pub const RECURSION_DEPTH: usize = 8;
 /// The most exact copies a guard on the outermost call's argument raises the depth to (see
 /// `guard_bound`); `--recursion-depth` below the default is kept as given (a request for the
 /// shared copy).
-pub const GUARD_DEPTH: usize = 16;
+pub(crate) const GUARD_DEPTH: usize = 16;
 
 /// Exact recursive copies (beyond the first call) inlined per thread template before every
 /// further recursive call enters the shared copy: bounds the code a branching recursion
