@@ -227,6 +227,9 @@ fn thresholds(prog: &Program) -> Thresholds {
 /// The template whose thread-local storage a cell lives in (`None` for shared cells and
 /// thread-local globals, which every template has).
 fn owner(prog: &Program, cells: &cells::Cells, c: CellId) -> Option<TemplateId> {
+    if cells.cells[c.index()].shared {
+        return None;
+    }
     let a = cells.cells[c.index()].vars[0];
     match &prog.memory.info(a).kind {
         AbsKind::Var(v) | AbsKind::Cell(v, _) => match prog.var(*v).kind {
@@ -346,10 +349,12 @@ fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog
         let entry_defs: Vec<CellId> = (0..cells.len() as u32)
             .map(CellId)
             .filter(|&c| {
-                let shared = cells.cells[c.index()].shared;
+                let cell = &cells.cells[c.index()];
+                // Every thread starts its locals in a mixed cell; the shared part it finds
+                // comes from the threads that wrote it (`absint::Solver`).
                 match owner(prog, &cells, c) {
                     Some(o) => o.index() == ti,
-                    None => root || !shared,
+                    None => root || !cell.shared || cell.mixed(),
                 }
             })
             .collect();
@@ -411,7 +416,7 @@ fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog
             if u.index() >= n || v.index() >= n || c.index() >= cells.len() {
                 return Err(format!("the rules derived a data flow ({}, {}, {}) that names no location or cell", u.0, c.0, v.0));
             }
-            if dfg.add(u, c, v, round, usage) {
+            if dfg.add_interference(u, c, v, round, usage, cells.cells[c.index()].mixed()) {
                 solver.edge_added(u, v);
                 targets.push(v);
             }
@@ -548,7 +553,13 @@ fn read_facts<D: NumDomain>(
             if !seen.insert(u) {
                 continue;
             }
-            let entry = prog.templates.iter().any(|t| t.entry == u);
+            let entry_of = prog.templates.iter().position(|t| t.entry == u);
+            // A thread's start gives a mixed cell's locals only: what the thread found in the
+            // shared part arrives through the interference edges.
+            if entry_of.is_some_and(|t| t != 0) && cells.cells[c.index()].mixed() {
+                continue;
+            }
+            let entry = entry_of.is_some();
             // In a pack, a store to another variable passes `a` on unchanged.
             let writes_a = stores_to(prog, u, a);
             let stores = entry || writes_a;
