@@ -314,6 +314,28 @@ pub fn run(prog: &Program, opts: &CoarsenOptions) -> Result<Outcome, String> {
             }
         }
     }
+    // Intervals lose what a test inside a critical section says about a global and a local
+    // (`dev.len <= SIZE - n`); octagons over the packs that relate them keep it (cells.rs). Only
+    // the verdicts are taken, as for the rewrites above.
+    if opts.domain == DomainKind::Interval && out.assertions.iter().any(|a| a.status != Status::Safe) {
+        let packs = cells::Cells::build(prog, true);
+        let mut related: Vec<String> = packs.cells.iter().filter(|c| c.mixed()).flat_map(|c| c.vars.iter().filter(|a| prog.memory.info(**a).shared)).map(|a| crate::ir::display::source_name(prog, *a)).collect();
+        related.sort();
+        related.dedup();
+        if !related.is_empty() {
+            let plain = CoarsenOptions { explain: None, domain: DomainKind::Octagon, ..opts.clone() };
+            let more = run_with::<Octagon>(prog, &plain, &rules)?;
+            for (a, b) in out.assertions.iter_mut().zip(more.assertions) {
+                if a.status != Status::Safe && b.status == Status::Safe {
+                    let how = format!("octagons relating {} to the locals tested against it under its lock", related.join(", "));
+                    *a = AssertionResult { status: Status::Safe, reason: format!("{}, with {how}", b.reason), detail: None, unreachable: b.unreachable };
+                }
+            }
+            if let Some(e) = out.explain.as_mut() {
+                e.settle(&out.assertions);
+            }
+        }
+    }
     Ok(out)
 }
 
