@@ -238,7 +238,7 @@ impl<'a, D: NumDomain> Solver<'a, D> {
             let sequential = dfg.is_sequential(*u, c, v);
             if sequential {
                 join(&mut own, val);
-                if !self.entry_of[u.index()].is_some_and(|t| t != TemplateId(0)) {
+                if self.entry_of[u.index()].is_none_or(|t| t == TemplateId(0)) {
                     join(&mut full, val);
                 }
             }

@@ -3,15 +3,14 @@
 //! Algorithm 2), so that relations inside a pack travel together.
 //!
 //! Algorithm 2 packs only variables of one scope. A test or a copy made while the thread holds
-//! a lock also packs the shared locations it reads with the
-//! thread's locals (`dev.len > SIZE - n` relates `dev.len` and `n`), so that the relation
-//! holds through the critical section. Such a *mixed* cell carries the thread's own locals
-//! only along its own control flow: a value another thread wrote keeps its shared part, and the
-//! reader's locals are its own (`absint::Solver`); only the actions that write the shared part are
+//! a lock also packs the shared locations it reads with the thread's locals (`dev.len > SIZE -
+//! n` relates `dev.len` and `n`). Such a *mixed* cell carries the thread's locals only along its
+//! own control flow: a value another thread wrote brings its shared part alone, and the reader's
+//! locals are its own (`absint::Solver`); only the actions that write the shared part are
 //! interference sources. Inside a critical section, once the thread has read or refined the
 //! shared part, no other thread can change it ([`Cells::settled`]): from there on the cell
-//! follows the thread's own control flow alone, which is what keeps `dev.len + n <= SIZE`
-//! from the test to the store.
+//! follows the thread's own control flow alone, which keeps `dev.len + n <= SIZE` from the test
+//! to the store, and the value at the unlock is what other threads then read.
 
 use crate::ir::memory::{lock_states, LockId};
 use crate::ir::{AbsLoc, Action, LocId, LockRef, Program};

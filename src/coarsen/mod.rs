@@ -319,7 +319,8 @@ pub fn run(prog: &Program, opts: &CoarsenOptions) -> Result<Outcome, String> {
     // the verdicts are taken, as for the rewrites above.
     if opts.domain == DomainKind::Interval && out.assertions.iter().any(|a| a.status != Status::Safe) {
         let packs = cells::Cells::build(prog, true);
-        let mut related: Vec<String> = packs.cells.iter().filter(|c| c.mixed()).flat_map(|c| c.vars.iter().filter(|a| prog.memory.info(**a).shared)).map(|a| crate::ir::display::source_name(prog, *a)).collect();
+        let mut related: Vec<String> =
+            packs.cells.iter().filter(|c| c.mixed()).flat_map(|c| c.vars.iter().filter(|a| prog.memory.info(**a).shared)).map(|a| crate::ir::display::source_name(prog, *a)).collect();
         related.sort();
         related.dedup();
         if !related.is_empty() {
@@ -327,7 +328,8 @@ pub fn run(prog: &Program, opts: &CoarsenOptions) -> Result<Outcome, String> {
             let more = run_with::<Octagon>(prog, &plain, &rules)?;
             for (a, b) in out.assertions.iter_mut().zip(more.assertions) {
                 if a.status != Status::Safe && b.status == Status::Safe {
-                    let how = format!("octagons relating {} to the locals tested against it under its lock", related.join(", "));
+                    let (it, its) = if related.len() > 1 { ("them", "their locks") } else { ("it", "its lock") };
+                    let how = format!("octagons relating {} to the locals tested against {it} under {its}", related.join(", "));
                     *a = AssertionResult { status: Status::Safe, reason: format!("{}, with {how}", b.reason), detail: None, unreachable: b.unreachable };
                 }
             }
