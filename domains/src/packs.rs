@@ -103,6 +103,26 @@ impl PackingBuilder {
         true
     }
 
+    /// Puts the given variables in one pack unless that pack would hold more than `max`
+    /// variables. Returns whether it merged (or they already shared a pack).
+    pub fn merge_within(&mut self, vars: &[usize], max: usize) -> bool {
+        for &v in vars {
+            self.ensure(v);
+        }
+        let mut roots: Vec<usize> = vars.iter().map(|&v| self.find(v)).collect();
+        roots.sort_unstable();
+        roots.dedup();
+        if roots.len() > 1 {
+            let n = self.parent.len();
+            let size = (0..n).filter(|&v| roots.contains(&self.find(v))).count();
+            if size > max {
+                return false;
+            }
+        }
+        self.merge(vars);
+        true
+    }
+
     /// Unconditionally puts the given variables in one pack.
     pub fn merge(&mut self, vars: &[usize]) {
         for &v in vars {
@@ -228,6 +248,18 @@ mod tests {
         assert_eq!(p.slot_of(5), Some((1, 1)));
         assert_eq!(p.pack_of(2), None);
         assert!(p.same_pack(0, 7) && !p.same_pack(0, 4) && p.same_pack(3, 3));
+    }
+
+    #[test]
+    fn capped_merges() {
+        let mut b = PackingBuilder::new(6);
+        b.merge(&[0, 1, 2]);
+        // {0, 1, 2} with 3 would hold four: over a cap of three.
+        assert!(!b.merge_within(&[2, 3], 3));
+        assert!(b.merge_within(&[3, 4], 3));
+        assert!(b.merge_within(&[0, 2], 1), "already one pack");
+        assert!(b.merge_within(&[2, 3], 5));
+        assert_eq!(b.build().packs(), &[vec![0, 1, 2, 3, 4]]);
     }
 
     #[test]

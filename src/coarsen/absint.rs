@@ -40,6 +40,9 @@ pub(crate) struct Solver<'a, D: NumDomain> {
     /// Per fork location whose template has a parameter: the values of the argument it
     /// passes, in the fork's current input (empty while the fork is unreachable).
     fork_args: Vec<Interval>,
+    /// Per location: the mixed cells whose shared part no other thread can change before its
+    /// action ([`Cells::settled`]).
+    pub settled: Vec<Vec<CellId>>,
     /// Per location: cells among its definitions that it writes no value into (a definite
     /// join's thread result, see `joins::results`).
     pub voids: Vec<Vec<CellId>>,
@@ -116,6 +119,7 @@ impl<'a, D: NumDomain> Solver<'a, D> {
             entry_of,
             fork_args: vec![Interval::EMPTY; n],
             voids: vec![Vec::new(); n],
+            settled: cells.settled(prog),
             evaluations: 0,
             closed: closed_world(prog),
         }
@@ -163,6 +167,14 @@ impl<'a, D: NumDomain> Solver<'a, D> {
         let mut st = D::top(frame.dims.len());
         let incoming = &dfg.incoming[v.index()];
         for &c in cells {
+            if self.cells.cells[c.index()].mixed() {
+                let value = self.mixed_value(dfg, v, c, standing)?;
+                embed(&mut st, &value, &self.cells.cells[c.index()].vars, frame);
+                if st.is_bottom() {
+                    return None;
+                }
+                continue;
+            }
             let mut acc: Option<D> = None;
             let lo = incoming.partition_point(|(cc, _, _)| *cc < c);
             for (cc, u, usage) in &incoming[lo..] {
@@ -189,6 +201,63 @@ impl<'a, D: NumDomain> Solver<'a, D> {
             }
         }
         Some(st)
+    }
+
+    /// The value of mixed cell `c` (shared locations packed with locals) where `v` reads it.
+    ///
+    /// The thread's locals change only along its own control flow, and a write of the shared
+    /// part by any thread is an interference fact. So either no other thread wrote the shared
+    /// part since the thread's last definition of the cell (a sequential edge) and the cell is
+    /// what that definition left, or another thread's write is the last one (an interference
+    /// edge): then the shared part is what that write left, and the locals are the thread's own,
+    /// related to it by nothing. A template's entry (but the root's) gives the thread's locals
+    /// only: the shared part a thread finds when it starts is some other thread's write. Where
+    /// the cell is settled, no other thread's write can be current but through the thread's
+    /// own earlier action.
+    fn mixed_value(&self, dfg: &Dfg, v: LocId, c: CellId, standing: bool) -> Option<D> {
+        let cell = &self.cells.cells[c.index()];
+        let join = |acc: &mut Option<D>, val: &D| match acc {
+            None => *acc = Some(val.clone()),
+            Some(a) => a.join_with(val),
+        };
+        let (mut full, mut own, mut other): (Option<D>, Option<D>, Option<D>) = (None, None, None);
+        let settled = self.settled[v.index()].contains(&c);
+        let incoming = &dfg.incoming[v.index()];
+        let lo = incoming.partition_point(|(cc, _, _)| *cc < c);
+        for (cc, u, usage) in &incoming[lo..] {
+            if *cc != c {
+                break;
+            }
+            if *usage == Use::Stand && !standing {
+                continue;
+            }
+            let Some(val) = self.out_value(*u, c) else { continue };
+            if val.is_bottom() {
+                continue;
+            }
+            let sequential = dfg.is_sequential(*u, c, v);
+            if sequential {
+                join(&mut own, val);
+                if self.entry_of[u.index()].is_none_or(|t| t == TemplateId(0)) {
+                    join(&mut full, val);
+                }
+            }
+            if (!sequential || dfg.cross.contains(&(*u, c, v))) && !settled {
+                join(&mut other, val);
+            }
+        }
+        if let Some(mut o) = other {
+            for &k in &cell.locals {
+                o.forget(k);
+            }
+            let mut locals = own.unwrap_or_else(|| D::top(cell.vars.len()));
+            for k in (0..cell.vars.len()).filter(|k| !cell.locals.contains(k)) {
+                locals.forget(k);
+            }
+            o.meet_with(&locals);
+            join(&mut full, &o);
+        }
+        full
     }
 
     /// The outputs `v` would write now, and whether a thread can get past it.

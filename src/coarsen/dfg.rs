@@ -4,7 +4,7 @@
 
 use super::cells::CellId;
 use crate::ir::{LocId, Program, TemplateId};
-use hashbrown::HashMap;
+use hashbrown::{HashMap, HashSet};
 
 /// What an edge carries a value to.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -27,12 +27,15 @@ pub struct Dfg {
     /// The round that added each edge (0 for sequential edges, k for round k's interference)
     /// and its use.
     pub round: HashMap<(LocId, CellId, LocId), (u32, Use)>,
+    /// The edges of mixed cells (`cells::Cell::mixed`) that the interference rules derived,
+    /// sequential ones among them: their values come from another thread.
+    pub cross: HashSet<(LocId, CellId, LocId)>,
 }
 
 impl Dfg {
     /// An empty graph over `n` locations.
     pub fn new(n: usize) -> Dfg {
-        Dfg { incoming: vec![Vec::new(); n], outgoing: vec![Vec::new(); n], round: HashMap::new() }
+        Dfg { incoming: vec![Vec::new(); n], outgoing: vec![Vec::new(); n], round: HashMap::new(), cross: HashSet::new() }
     }
 
     /// Adds an edge, or makes a standing edge an execution edge; returns whether that
@@ -55,6 +58,21 @@ impl Dfg {
         inc.insert(at, (cell, from, usage));
         self.outgoing[from.index()].push((cell, to));
         true
+    }
+
+    /// Adds an edge the interference rules derived; for a mixed cell it also records that
+    /// the value comes from another thread, even when the edge was already sequential (another
+    /// instance of the same template). Returns whether that changed the graph.
+    pub fn add_interference(&mut self, from: LocId, cell: CellId, to: LocId, round: u32, usage: Use, mixed: bool) -> bool {
+        let added = self.add(from, cell, to, round, usage);
+        let crossed = mixed && self.cross.insert((from, cell, to));
+        added || crossed
+    }
+
+    /// Whether the edge comes from the thread's own control flow (as well as, perhaps, from
+    /// another thread).
+    pub fn is_sequential(&self, from: LocId, cell: CellId, to: LocId) -> bool {
+        self.round.get(&(from, cell, to)).is_some_and(|&(r, _)| r == 0)
     }
 
     /// Number of edges.

@@ -102,7 +102,6 @@ impl Symmetry {
     /// Folds templates whose locations, in creation order, carry identical facts.
     pub(crate) fn fold(prog: &Program, cells: &Cells, conds: &Conditions, reads: &[Vec<super::CellId>], held: &[Vec<crate::ir::memory::LockId>], joined: &HashSet<TemplateId>) -> Symmetry {
         let mut sym = Symmetry::identity(prog);
-        let shared = |c: &super::CellId| cells.cells[c.index()].shared;
         let signature = |t: &crate::ir::Template| -> Option<(usize, Vec<LocSig>)> {
             let pos: HashMap<LocId, usize> = t.locs.iter().enumerate().map(|(k, l)| (*l, k)).collect();
             let mut sig = Vec::with_capacity(t.locs.len());
@@ -112,8 +111,8 @@ impl Symmetry {
                     return None;
                 }
                 let succs = loc.succs.iter().map(|s| pos.get(s).copied()).collect::<Option<Vec<usize>>>()?;
-                let mut mods: Vec<u32> = cells.mods[l.index()].iter().filter(|c| shared(c)).map(|c| c.0).collect();
-                let mut uses: Vec<u32> = reads[l.index()].iter().filter(|c| shared(c)).map(|c| c.0).collect();
+                let mut mods: Vec<u32> = cells.shared_mods[l.index()].iter().map(|c| c.0).collect();
+                let mut uses: Vec<u32> = reads[l.index()].iter().filter(|c| cells.cells[c.index()].shared).map(|c| c.0).collect();
                 let mut holds: Vec<u32> = held[l.index()].iter().map(|k| k.0).collect();
                 mods.sort_unstable();
                 uses.sort_unstable();
@@ -261,11 +260,12 @@ impl Interference {
                 }
             }
             // The root's entry gives every shared cell its initial value.
-            let written: Vec<super::CellId> =
-                if LocId(l) == root_entry { (0..cells.len() as u32).map(super::CellId).filter(|c| shared(c)).collect() } else { cells.mods[i].iter().copied().filter(|c| shared(c)).collect() };
+            let written: Vec<super::CellId> = if LocId(l) == root_entry { (0..cells.len() as u32).map(super::CellId).filter(|c| shared(c)).collect() } else { cells.shared_mods[i].clone() };
             for c in written {
                 modf.push(vec![l, c.0]);
             }
+            // A mixed cell is used wherever its thread needs it: its shared part flows on with the
+            // locals, and must be current where it does. Only stores of the shared part define it.
             for c in reads[i].iter().filter(|c| shared(c)) {
                 usef.push(vec![l, c.0]);
             }

@@ -227,6 +227,9 @@ fn thresholds(prog: &Program) -> Thresholds {
 /// The template whose thread-local storage a cell lives in (`None` for shared cells and
 /// thread-local globals, which every template has).
 fn owner(prog: &Program, cells: &cells::Cells, c: CellId) -> Option<TemplateId> {
+    if cells.cells[c.index()].shared {
+        return None;
+    }
     let a = cells.cells[c.index()].vars[0];
     match &prog.memory.info(a).kind {
         AbsKind::Var(v) | AbsKind::Cell(v, _) => match prog.var(*v).kind {
@@ -311,6 +314,30 @@ pub fn run(prog: &Program, opts: &CoarsenOptions) -> Result<Outcome, String> {
             }
         }
     }
+    // Intervals lose what a test inside a critical section says about a global and a local
+    // (`dev.len <= SIZE - n`); octagons over the packs that relate them keep it (cells.rs). Only
+    // the verdicts are taken, as for the rewrites above.
+    if opts.domain == DomainKind::Interval && out.assertions.iter().any(|a| a.status != Status::Safe) {
+        let packs = cells::Cells::build(prog, true);
+        let mut related: Vec<String> =
+            packs.cells.iter().filter(|c| c.mixed()).flat_map(|c| c.vars.iter().filter(|a| prog.memory.info(**a).shared)).map(|a| crate::ir::display::source_name(prog, *a)).collect();
+        related.sort();
+        related.dedup();
+        if !related.is_empty() {
+            let plain = CoarsenOptions { explain: None, domain: DomainKind::Octagon, ..opts.clone() };
+            let more = run_with::<Octagon>(prog, &plain, &rules)?;
+            for (a, b) in out.assertions.iter_mut().zip(more.assertions) {
+                if a.status != Status::Safe && b.status == Status::Safe {
+                    let (it, its) = if related.len() > 1 { ("them", "their locks") } else { ("it", "its lock") };
+                    let how = format!("octagons relating {} to the locals tested against {it} under {its}", related.join(", "));
+                    *a = AssertionResult { status: Status::Safe, reason: format!("{}, with {how}", b.reason), detail: None, unreachable: b.unreachable };
+                }
+            }
+            if let Some(e) = out.explain.as_mut() {
+                e.settle(&out.assertions);
+            }
+        }
+    }
     Ok(out)
 }
 
@@ -346,10 +373,12 @@ fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog
         let entry_defs: Vec<CellId> = (0..cells.len() as u32)
             .map(CellId)
             .filter(|&c| {
-                let shared = cells.cells[c.index()].shared;
+                let cell = &cells.cells[c.index()];
+                // Every thread starts its locals in a mixed cell; the shared part it finds
+                // comes from the threads that wrote it (`absint::Solver`).
                 match owner(prog, &cells, c) {
                     Some(o) => o.index() == ti,
-                    None => root || !shared,
+                    None => root || !cell.shared || cell.mixed(),
                 }
             })
             .collect();
@@ -411,7 +440,7 @@ fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog
             if u.index() >= n || v.index() >= n || c.index() >= cells.len() {
                 return Err(format!("the rules derived a data flow ({}, {}, {}) that names no location or cell", u.0, c.0, v.0));
             }
-            if dfg.add(u, c, v, round, usage) {
+            if dfg.add_interference(u, c, v, round, usage, cells.cells[c.index()].mixed()) {
                 solver.edge_added(u, v);
                 targets.push(v);
             }
@@ -548,7 +577,13 @@ fn read_facts<D: NumDomain>(
             if !seen.insert(u) {
                 continue;
             }
-            let entry = prog.templates.iter().any(|t| t.entry == u);
+            let entry_of = prog.templates.iter().position(|t| t.entry == u);
+            // A thread's start gives a mixed cell's locals only: what the thread found in the
+            // shared part arrives through the interference edges.
+            if entry_of.is_some_and(|t| t != 0) && cells.cells[c.index()].mixed() {
+                continue;
+            }
+            let entry = entry_of.is_some();
             // In a pack, a store to another variable passes `a` on unchanged.
             let writes_a = stores_to(prog, u, a);
             let stores = entry || writes_a;

@@ -23,6 +23,7 @@ mod facts_dump;
 mod finite;
 mod frontend_benchmarks;
 mod fuzz_regressions;
+mod guarded_packs;
 mod html_report;
 mod internal_names;
 mod ir_snapshots;
