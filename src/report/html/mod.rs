@@ -1,8 +1,8 @@
 //! The HTML report (`--html DIR`): one self-contained page, `DIR/index.html`, with its style
 //! and script inlined and nothing fetched from the network. An overview table of the files
 //! (sortable, filterable by verdict), the SV-COMP confusion matrix and score for `svcomp`,
-//! and per file: its assertions with verdict, engine and reason, each violation's
-//! interleaving as swimlanes, the source with every assertion's line marked and COARSEN's
+//! and per file: its assertions with verdict, engine and reason, its data races (`--races`)
+//! with both accesses side by side, each violation's interleaving as swimlanes, the source with every assertion's line marked and COARSEN's
 //! invariants on the lines, and the data-flow graph drawn as SVG with the thread templates.
 //!
 //! Every text that comes from the program or the analysis goes through [`escape`]; the page's
@@ -11,6 +11,7 @@
 pub(crate) mod graph;
 pub(crate) mod lanes;
 pub(crate) mod layout;
+pub(crate) mod races;
 
 use super::location;
 use crate::verdict::{AssertionVerdict, Outcome, Section, Status, Summary, TaskRun};
@@ -317,6 +318,10 @@ fn file_section(i: usize, run: &TaskRun) -> String {
             out.push_str(&lanes::swimlanes(steps, &|f, l| if f == base { line_id(l) } else { None }));
             out.push_str("</div>\n");
         }
+    }
+    if let Some(rv) = &r.races {
+        let base = Path::new(&r.file).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        out.push_str(&races::section(rv, &|f, l| if f == base { line_id(l) } else { None }));
     }
     if !elsewhere.is_empty() {
         out.push_str("<p class=\"note\">Assertions outside the source shown below:</p><ul class=\"elsewhere\">");
