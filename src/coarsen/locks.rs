@@ -147,7 +147,8 @@ struct Spin<'p> {
     prog: &'p Program,
     /// The recognised spin locks.
     spin: Vec<LockId>,
-    /// The variables whose every store is a direct assignment (no pointer reaches them).
+    /// The variables followed: those that carry a value read from a word or a comparand of
+    /// one, each a local whose every store is a direct assignment (no pointer reaches it).
     tracked: HashSet<VarId>,
 }
 
@@ -157,24 +158,72 @@ impl<'p> Spin<'p> {
         spin.sort_unstable();
         spin.dedup();
         let mut tracked = HashSet::new();
-        if !spin.is_empty() {
-            for (i, v) in prog.vars.iter().enumerate() {
-                let id = VarId(i as u32);
-                if !matches!(v.kind, VarKind::Local(_) | VarKind::Temp(_)) {
+        if spin.is_empty() {
+            return Spin { prog, spin, tracked };
+        }
+        // What the analysis follows: the values read from a word, the variables they are
+        // copied to, the flags an atomic section sets; and what they are compared with.
+        let mut relevant: HashSet<VarId> = prog.memory.spin.iter().filter_map(|s| match s {
+            Some((_, SpinAccess::Read(v))) => Some(*v),
+            _ => None,
+        }).collect();
+        for loc in &prog.locs {
+            if let (Action::Assign(Lval::Var(v), Expr::Const(..)), true) = (&loc.action, loc.atomic) {
+                relevant.insert(*v);
+            }
+        }
+        loop {
+            let before = relevant.len();
+            for loc in &prog.locs {
+                match &loc.action {
+                    Action::Assign(Lval::Var(v), e) => {
+                        if zero_preserving_var(prog, e).is_some_and(|w| relevant.contains(&w)) {
+                            relevant.insert(*v);
+                        }
+                        // A comparand's own source.
+                        if let (true, Some(w)) = (relevant.contains(v), copied_var(e)) {
+                            relevant.insert(w);
+                        }
+                    }
+                    Action::Assume(Expr::Binary(BinOp::Eq | BinOp::Ne, a, b, _)) => {
+                        for (x, y) in [(a, b), (b, a)] {
+                            if zero_preserving_var(prog, x).is_some_and(|w| relevant.contains(&w)) {
+                                if let Some(w) = copied_var(y) {
+                                    relevant.insert(w);
+                                }
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            if relevant.len() == before {
+                break;
+            }
+        }
+        // An address-taken variable is followed only if every store to it is a direct one.
+        let mut indirect: HashSet<VarId> = HashSet::new();
+        let cells: Vec<(VarId, crate::ir::AbsLoc)> = relevant.iter().filter(|v| prog.var(**v).addr_taken).filter_map(|v| Some((*v, prog.memory.lookup(prog, &Lval::Var(*v))?))).collect();
+        for v in relevant.iter().filter(|v| prog.var(**v).addr_taken) {
+            if !cells.iter().any(|(w, _)| w == v) {
+                indirect.insert(*v);
+            }
+        }
+        if !cells.is_empty() {
+            for (u, loc) in prog.locs.iter().enumerate() {
+                if !matches!(loc.action, Action::Assign(..) | Action::Alloc(..) | Action::Fork { .. }) {
                     continue;
                 }
-                if v.addr_taken {
-                    let Some(a) = prog.memory.lookup(prog, &Lval::Var(id)) else { continue };
-                    let direct = prog.locs.iter().enumerate().all(|(u, loc)| match &loc.action {
-                        Action::Assign(Lval::Var(w), _) if *w == id => true,
-                        Action::Assign(..) | Action::Alloc(..) | Action::Fork { .. } => !prog.memory.access[u].mods.contains(&a),
-                        _ => true,
-                    });
-                    if !direct {
-                        continue;
+                for (v, a) in &cells {
+                    if prog.memory.access[u].mods.contains(a) && !matches!(&loc.action, Action::Assign(Lval::Var(w), _) if w == v) {
+                        indirect.insert(*v);
                     }
                 }
-                tracked.insert(id);
+            }
+        }
+        for v in relevant {
+            if matches!(prog.var(v).kind, VarKind::Local(_) | VarKind::Temp(_)) && !indirect.contains(&v) {
+                tracked.insert(v);
             }
         }
         Spin { prog, spin, tracked }
@@ -309,6 +358,15 @@ impl<'p> Spin<'p> {
                 }
             }
         }
+    }
+}
+
+/// The variable `e` loads, possibly converted.
+fn copied_var(e: &Expr) -> Option<VarId> {
+    match e {
+        Expr::Load(Lval::Var(v)) => Some(*v),
+        Expr::Cast(_, x) => copied_var(x),
+        _ => None,
     }
 }
 
