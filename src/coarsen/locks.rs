@@ -163,10 +163,15 @@ impl<'p> Spin<'p> {
         }
         // What the analysis follows: the values read from a word, the variables they are
         // copied to, the flags an atomic section sets; and what they are compared with.
-        let mut relevant: HashSet<VarId> = prog.memory.spin.iter().filter_map(|s| match s {
-            Some((_, SpinAccess::Read(v))) => Some(*v),
-            _ => None,
-        }).collect();
+        let mut relevant: HashSet<VarId> = prog
+            .memory
+            .spin
+            .iter()
+            .filter_map(|s| match s {
+                Some((_, SpinAccess::Read(v))) => Some(*v),
+                _ => None,
+            })
+            .collect();
         for loc in &prog.locs {
             if let (Action::Assign(Lval::Var(v), Expr::Const(..)), true) = (&loc.action, loc.atomic) {
                 relevant.insert(*v);
