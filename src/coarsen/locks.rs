@@ -15,7 +15,7 @@
 //! only the facts derived from these locks (must-held locks, acquire points) change.
 
 use crate::ir::memory::{lock_states, LockId, SpinAccess};
-use crate::ir::{Action, BinOp, Expr, LocId, LockRef, Lval, Program, Ty, UnOp, VarId, VarKind};
+use crate::ir::{Action, BinOp, Expr, LocId, LockRef, Lval, Program, TemplateId, Ty, UnOp, VarId, VarKind};
 use hashbrown::HashSet;
 
 /// The lock facts of a program: must-held locks, and where each is acquired.
@@ -66,9 +66,15 @@ pub fn analyse(prog: &Program) -> Held {
 /// hold them: a definite lock released where it is not held (a second unlock, an unlock by a
 /// thread that never locked it), the definite locks a release through an ambiguous pointer
 /// may designate but the thread does not hold, and a spin lock whose word is stored zero
-/// where it is not held.
+/// where it is not held (by a thread other than `main` alone).
 fn released_by_non_holders(prog: &Program, reach: &[Option<State>], held: &[Vec<LockId>]) -> Vec<LockId> {
     let mut loose: Vec<LockId> = Vec::new();
+    // Before its first fork `main` is the only thread: its store of zero (`spin_lock_init`)
+    // frees nobody else's lock.
+    let mut after_fork = None;
+    let alone = |l: usize, after_fork: &mut Option<std::collections::BTreeSet<LocId>>| {
+        prog.locs[l].template == TemplateId(0) && !after_fork.get_or_insert_with(|| super::counts::after_fork(prog)).contains(&LocId(l as u32))
+    };
     for (i, loc) in prog.locs.iter().enumerate() {
         if reach[i].is_none() {
             continue;
@@ -76,7 +82,7 @@ fn released_by_non_holders(prog: &Program, reach: &[Option<State>], held: &[Vec<
         let may: Vec<LockId> = match (&loc.action, prog.memory.lock_of[i], prog.memory.spin[i]) {
             (Action::Release(_), Some(LockRef::Exact(k)), _) => vec![k],
             (Action::Release(_), Some(LockRef::Unknown), _) => prog.memory.lock_may.get(i).cloned().unwrap_or_default(),
-            (_, _, Some((k, SpinAccess::Clear))) => vec![k],
+            (_, _, Some((k, SpinAccess::Clear))) if !alone(i, &mut after_fork) => vec![k],
             _ => Vec::new(),
         };
         for k in may {

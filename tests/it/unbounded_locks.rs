@@ -1,7 +1,8 @@
 //! The kernel's own locks, recognised from their code (issue 37 item 3): spin locks built from
 //! test-and-set, `atomic_flag` and compare-and-swap built-ins prove their clients' assertions
-//! for every thread count, and each buggy twin (a missing lock, a misplaced unlock, a lock
-//! re-initialised under its holder, an inverted trylock) is a replayed violation, never `safe`.
+//! for every thread count (also with `main`'s `spin_lock_init` before its first fork), and
+//! each buggy twin (a missing lock, a misplaced unlock, a lock re-initialised under its
+//! holder, an inverted trylock) is a replayed violation, never `safe`.
 //! The expect runner checks the same annotations with the rest of tests/programs/; this module
 //! runs only tests/programs/unbounded/ and pins the engine and the races.
 
