@@ -273,17 +273,20 @@ impl MemoryModel {
     fn spin_locks(&mut self, prog: &Program) -> Vec<Option<(LockId, SpinAccess)>> {
         let consts = single_constants(prog);
         let value = |e: &Expr| constant_value(e, &consts);
-        // Candidates: the words an atomic section reads into a variable.
-        let mut words: Vec<(VarId, Vec<u32>)> = Vec::new();
-        for loc in &prog.locs {
-            if let (Action::Assign(Lval::Var(_), Expr::Load(lv)), true) = (&loc.action, loc.atomic) {
-                if let Some(w) = self.word_cell(prog, lv) {
-                    push_unique(&mut words, w);
-                }
-            }
-        }
-        let mut out: Vec<Option<(LockId, SpinAccess)>> = vec![None; prog.locs.len()];
+        // Candidates: the words an atomic section reads into a variable. Each location's read
+        // word is computed once: atomic sections may read many globals.
+        let read_of: Vec<Option<(VarId, Vec<u32>)>> = prog
+            .locs
+            .iter()
+            .map(|loc| match &loc.action {
+                Action::Assign(Lval::Var(_), Expr::Load(lv)) => self.word_cell(prog, lv),
+                _ => None,
+            })
+            .collect();
+        let mut words: Vec<(VarId, Vec<u32>)> = read_of.iter().zip(&prog.locs).filter(|(_, l)| l.atomic).filter_map(|(w, _)| w.clone()).collect();
         words.sort();
+        words.dedup();
+        let mut out: Vec<Option<(LockId, SpinAccess)>> = vec![None; prog.locs.len()];
         'word: for (root, path) in words {
             let kind = AbsKind::Cell(root, path.clone());
             // A pthread operation on the same object: it is not the program's own lock.
@@ -294,14 +297,13 @@ impl MemoryModel {
             let mut cells: Vec<AbsLoc> = Vec::new();
             let mut sites: Vec<(usize, SpinAccess)> = Vec::new();
             for (i, loc) in prog.locs.iter().enumerate() {
-                if let Action::Assign(Lval::Var(v), Expr::Load(lv)) = &loc.action {
-                    if self.word_cell(prog, lv).as_ref() == Some(&w) {
-                        for a in self.targets(prog, lv) {
-                            push_unique(&mut cells, a);
-                        }
-                        if loc.atomic && matches!(prog.var(*v).kind, VarKind::Local(_) | VarKind::Temp(_)) {
-                            sites.push((i, SpinAccess::Read(*v)));
-                        }
+                let (Some(r), Action::Assign(Lval::Var(v), Expr::Load(lv))) = (&read_of[i], &loc.action) else { continue };
+                if *r == w {
+                    for a in self.targets(prog, lv) {
+                        push_unique(&mut cells, a);
+                    }
+                    if loc.atomic && matches!(prog.var(*v).kind, VarKind::Local(_) | VarKind::Temp(_)) {
+                        sites.push((i, SpinAccess::Read(*v)));
                     }
                 }
             }
