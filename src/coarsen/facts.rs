@@ -100,7 +100,8 @@ impl Symmetry {
     }
 
     /// Folds templates whose locations, in creation order, carry identical facts.
-    pub(crate) fn fold(prog: &Program, cells: &Cells, conds: &Conditions, reads: &[Vec<super::CellId>], held: &[Vec<crate::ir::memory::LockId>], joined: &HashSet<TemplateId>) -> Symmetry {
+    pub(crate) fn fold(prog: &Program, cells: &Cells, conds: &Conditions, reads: &[Vec<super::CellId>], lk: &locks::Held, joined: &HashSet<TemplateId>) -> Symmetry {
+        let held = &lk.held;
         let mut sym = Symmetry::identity(prog);
         let signature = |t: &crate::ir::Template| -> Option<(usize, Vec<LocSig>)> {
             let pos: HashMap<LocId, usize> = t.locs.iter().enumerate().map(|(k, l)| (*l, k)).collect();
@@ -117,7 +118,7 @@ impl Symmetry {
                 mods.sort_unstable();
                 uses.sort_unstable();
                 holds.sort_unstable();
-                sig.push(LocSig { succs, mods, uses, acquires: locks::acquires(prog, *l).map(|k| k.0), holds, atomic: loc.atomic, needs: conds.need(*l) });
+                sig.push(LocSig { succs, mods, uses, acquires: lk.acquires[l.index()].map(|k| k.0), holds, atomic: loc.atomic, needs: conds.need(*l) });
             }
             Some((*pos.get(&t.entry)?, sig))
         };
@@ -239,10 +240,11 @@ impl Interference {
         let mut facts: Vec<(&str, Vec<Vec<u32>>)> = Vec::new();
         let shared = |c: &super::CellId| cells.cells[c.index()].shared;
         let root_entry = prog.template(TemplateId(0)).entry;
-        let held = locks::must_hold(prog);
+        let lk = locks::analyse(prog);
+        let held = &lk.held;
         let joins = crate::ir::joins::definite(prog);
         let joined: HashSet<TemplateId> = joins.iter().map(|(_, t)| *t).collect();
-        let sym = if symmetry { Symmetry::fold(prog, cells, conds, reads, &held, &joined) } else { Symmetry::identity(prog) };
+        let sym = if symmetry { Symmetry::fold(prog, cells, conds, reads, &lk, &joined) } else { Symmetry::identity(prog) };
         let (mut cf, mut spawn, mut multi, mut modf, mut usef, mut acq, mut holds, mut atomic, mut needs) = (vec![], vec![], vec![], vec![], vec![], vec![], vec![], vec![], vec![]);
         for (i, loc) in prog.locs.iter().enumerate() {
             let l = i as u32;
@@ -269,7 +271,7 @@ impl Interference {
             for c in reads[i].iter().filter(|c| shared(c)) {
                 usef.push(vec![l, c.0]);
             }
-            if let Some(k) = locks::acquires(prog, LocId(l)) {
+            if let Some(k) = lk.acquires[i] {
                 acq.push(vec![l, k.0]);
             }
             for k in &held[i] {

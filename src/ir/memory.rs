@@ -149,6 +149,18 @@ pub enum LockRef {
     Unknown,
 }
 
+/// How a location touches the word of a recognised spin lock (see [`MemoryModel::spin`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SpinAccess {
+    /// `v := word` inside an atomic section: `v` holds the word's current value until the
+    /// section ends or the word is written.
+    Read(VarId),
+    /// A store of a non-zero constant (the write half of a test-and-set or compare-and-swap).
+    Set,
+    /// A store of zero: the unlock.
+    Clear,
+}
+
 /// An object a pointer can point to: its root and the path of fields inside it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 enum Root {
@@ -197,6 +209,19 @@ pub struct MemoryModel {
     /// Per IR location: for a lock action whose lock is [`LockRef::Unknown`], the definite
     /// locks it may still designate (one of several targets, or an unknown pointer), sorted.
     pub lock_may: Vec<Vec<LockId>>,
+    /// Per IR location: the spin lock whose word it reads atomically or stores, and how.
+    ///
+    /// A spin lock is the program's own lock, recognised from its code whatever its name: an
+    /// integer global cell (not in an array) that some atomic section reads into a variable,
+    /// and that is only ever *stored* as a constant: non-zero (test-and-set, a successful
+    /// compare-and-swap, `l = 1`) or zero (`__sync_lock_release`, `__atomic_clear`, `l = 0`).
+    /// Every other store to it (an unknown value, a store through a pointer that may also
+    /// designate other memory, a pthread operation on it) disqualifies it, and it keeps only
+    /// its plain atomic semantics. Reads are free. The engines never see these facts as
+    /// actions: the IR is unchanged and only COARSEN's lock analysis (`coarsen::locks`) turns
+    /// a read of zero followed by a non-zero store into an acquire, and a store of zero by
+    /// the holder into a release.
+    pub spin: Vec<Option<(LockId, SpinAccess)>>,
     /// The member accesses through pointers that may reach an object under another record
     /// type, in location order (see [`Mistyped`]).
     pub mistyped: Vec<Mistyped>,
@@ -240,7 +265,89 @@ impl MemoryModel {
                 _ => Vec::new(),
             })
             .collect();
+        m.spin = m.spin_locks(prog);
         m
+    }
+
+    /// Recognises the spin locks (see [`MemoryModel::spin`]) and gives each a lock id.
+    fn spin_locks(&mut self, prog: &Program) -> Vec<Option<(LockId, SpinAccess)>> {
+        let consts = single_constants(prog);
+        let value = |e: &Expr| constant_value(e, &consts);
+        // Candidates: the words an atomic section reads into a variable. Each location's read
+        // word is computed once: atomic sections may read many globals.
+        let read_of: Vec<Option<(VarId, Vec<u32>)>> = prog
+            .locs
+            .iter()
+            .map(|loc| match &loc.action {
+                Action::Assign(Lval::Var(_), Expr::Load(lv)) => self.word_cell(prog, lv),
+                _ => None,
+            })
+            .collect();
+        let mut words: Vec<(VarId, Vec<u32>)> = read_of.iter().zip(&prog.locs).filter(|(_, l)| l.atomic).filter_map(|(w, _)| w.clone()).collect();
+        words.sort();
+        words.dedup();
+        let mut out: Vec<Option<(LockId, SpinAccess)>> = vec![None; prog.locs.len()];
+        'word: for (root, path) in words {
+            let kind = AbsKind::Cell(root, path.clone());
+            // A pthread operation on the same object: it is not the program's own lock.
+            if self.lock_index.contains_key(&kind) {
+                continue;
+            }
+            let w = (root, path.clone());
+            let mut cells: Vec<AbsLoc> = Vec::new();
+            let mut sites: Vec<(usize, SpinAccess)> = Vec::new();
+            for (i, loc) in prog.locs.iter().enumerate() {
+                let (Some(r), Action::Assign(Lval::Var(v), Expr::Load(lv))) = (&read_of[i], &loc.action) else { continue };
+                if *r == w {
+                    for a in self.targets(prog, lv) {
+                        push_unique(&mut cells, a);
+                    }
+                    if loc.atomic && matches!(prog.var(*v).kind, VarKind::Local(_) | VarKind::Temp(_)) {
+                        sites.push((i, SpinAccess::Read(*v)));
+                    }
+                }
+            }
+            for (i, loc) in prog.locs.iter().enumerate() {
+                let stores = matches!(loc.action, Action::Assign(..) | Action::Alloc(..) | Action::Fork { .. }) && self.access[i].mods.iter().any(|a| cells.contains(a));
+                if !stores {
+                    continue;
+                }
+                let Action::Assign(lv, e) = &loc.action else { continue 'word };
+                if self.word_cell(prog, lv).as_ref() != Some(&w) || !self.is_strong_write(prog, lv) {
+                    continue 'word;
+                }
+                match value(e) {
+                    Some(0) => sites.push((i, SpinAccess::Clear)),
+                    Some(_) => sites.push((i, SpinAccess::Set)),
+                    None => continue 'word,
+                }
+            }
+            if !sites.iter().any(|(_, s)| *s == SpinAccess::Set) {
+                continue;
+            }
+            let id = LockId(self.locks.len() as u32);
+            self.locks.push(cell_name(prog, root, &path));
+            self.lock_index.insert(kind, id);
+            for (i, s) in sites {
+                out[i] = Some((id, s));
+            }
+        }
+        out
+    }
+
+    /// The one global integer cell an lvalue designates, outside every array.
+    fn word_cell(&self, prog: &Program, lv: &Lval) -> Option<(VarId, Vec<u32>)> {
+        let ty = prog.lval_type(lv);
+        if !ty.is_integral() {
+            return None;
+        }
+        let targets = self.lval_targets(prog, lv);
+        let [t] = targets.as_slice() else { return None };
+        let Root::Var(root) = t.root else { return None };
+        if t.indexed || t.from_integer || !prog.var(root).is_global() || crosses_array(prog, root, &t.path) {
+            return None;
+        }
+        Some((root, t.path.clone()))
     }
 
     /// The definite locks a lock lvalue may designate: those on a path through one of its
@@ -943,5 +1050,34 @@ pub(crate) fn region_key(t: &CType) -> String {
         CType::Opaque(n) => n.clone(),
         CType::Record(r) => format!("record{}", r.0),
         CType::Void => "void".into(),
+    }
+}
+
+/// The variables (locals and temporaries whose address is not taken) that every assignment
+/// sets to the same integer constant, with that constant.
+pub(crate) fn single_constants(prog: &Program) -> HashMap<VarId, i128> {
+    let mut seen: HashMap<VarId, Option<i128>> = HashMap::new();
+    for loc in &prog.locs {
+        let (v, c) = match &loc.action {
+            Action::Assign(Lval::Var(v), Expr::Const(c, _)) => (*v, Some(*c)),
+            Action::Assign(Lval::Var(v), _) | Action::Alloc(Lval::Var(v), ..) | Action::Fork { handle: Some(Lval::Var(v)), .. } => (*v, None),
+            _ => continue,
+        };
+        let e = seen.entry(v).or_insert(c);
+        if *e != c {
+            *e = None;
+        }
+    }
+    seen.into_iter().filter(|(v, _)| !prog.var(*v).addr_taken && matches!(prog.var(*v).kind, VarKind::Local(_) | VarKind::Temp(_))).filter_map(|(v, c)| Some((v, c?))).collect()
+}
+
+/// The constant an expression always has, given the variables that only ever hold one; a
+/// cast counts only for 0 and 1, which every integer type keeps.
+pub(crate) fn constant_value(e: &Expr, consts: &HashMap<VarId, i128>) -> Option<i128> {
+    match e {
+        Expr::Const(c, _) => Some(*c),
+        Expr::Load(Lval::Var(v)) => consts.get(v).copied(),
+        Expr::Cast(_, x) => constant_value(x, consts).filter(|c| *c == 0 || *c == 1),
+        _ => None,
     }
 }

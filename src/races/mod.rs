@@ -72,9 +72,10 @@ struct Access {
 /// The verdicts on every shared memory location the program's threads access, sorted by name.
 pub fn check(prog: &Program, opts: &RaceOptions) -> Result<Vec<RaceVerdict>, String> {
     let rules = rules::load(opts.rules.as_deref())?;
-    let held = locks::must_hold(prog);
+    let lk = locks::analyse(prog);
+    let held = &lk.held;
     let accesses = accesses(prog);
-    let candidates = rules::candidates(&rules, prog, &held, &accesses)?;
+    let candidates = rules::candidates(&rules, prog, &lk, &accesses)?;
     let custom = opts.rules.as_ref().map(|p| format!(" under the race rules of {} (may be unsound)", p.display()));
     let custom = custom.unwrap_or_default();
 

@@ -3,7 +3,7 @@
 
 use super::Access;
 use crate::coarsen::locks;
-use crate::ir::memory::{AbsLoc, LockId};
+use crate::ir::memory::AbsLoc;
 use crate::ir::{Action, LocId, Multiplicity, Program};
 use datalog::{Engine, NoIncludes, Program as Rules};
 use std::path::Path;
@@ -38,7 +38,7 @@ pub(crate) fn load(file: Option<&Path>) -> Result<Rules, String> {
 }
 
 /// The pairs of locations (`a` < `b` or equal, with the memory location) the rules say may race.
-pub(super) fn candidates(rules: &Rules, prog: &Program, held: &[Vec<LockId>], accesses: &[Access]) -> Result<Vec<(LocId, LocId, AbsLoc)>, String> {
+pub(super) fn candidates(rules: &Rules, prog: &Program, locks: &locks::Held, accesses: &[Access]) -> Result<Vec<(LocId, LocId, AbsLoc)>, String> {
     let mut engine = Engine::new(rules, 1).map_err(|e| format!("cannot start the Datalog engine: {e}"))?;
     let mut facts: Vec<(&str, Vec<Vec<u32>>)> = INPUTS.iter().map(|(n, _)| (*n, Vec::new())).collect();
     let mut add = |rel: &str, row: Vec<u32>| {
@@ -58,10 +58,10 @@ pub(super) fn candidates(rules: &Rules, prog: &Program, held: &[Vec<LockId>], ac
                 add("multi_spawn", vec![l]);
             }
         }
-        if let Some(k) = locks::acquires(prog, LocId(l)) {
+        if let Some(k) = locks.acquires[i] {
             add("acquires", vec![l, k.0]);
         }
-        for k in &held[i] {
+        for k in &locks.held[i] {
             add("holds", vec![l, k.0]);
         }
         if loc.atomic {

@@ -43,5 +43,6 @@ mod soundness_regressions;
 mod svcomp;
 mod trace_minimise;
 mod transactions;
+mod unbounded_locks;
 mod verdict_words;
 mod witness_yaml;

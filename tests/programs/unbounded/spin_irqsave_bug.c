@@ -1,0 +1,68 @@
+// The twin of spin_irqsave.c: `dev_close` unlocks early when the device is not open (a
+// misplaced unlock: it goes on and unlocks again at the end). Truth: both assertions fail,
+// with two clients: A closes, unlocks early and is inside unlocked while B opens (A or B
+// sees `inside` at 2); A's second unlock may also free the lock while B holds it.
+#include <pthread.h>
+extern int __VERIFIER_nondet_int(void);
+extern void __assert_fail(const char *, const char *, unsigned, const char *);
+#define assert(e) ((e) ? (void)0 : __assert_fail(#e, __FILE__, __LINE__, __func__))
+typedef struct {
+  volatile int slock;
+} spinlock_t;
+#define spin_lock(l)                                   \
+  do {                                                 \
+    while (__sync_lock_test_and_set(&(l)->slock, 1)) { \
+      while ((l)->slock) {                             \
+      }                                                \
+    }                                                  \
+  } while (0)
+#define spin_unlock(l) __sync_lock_release(&(l)->slock)
+#define spin_lock_irqsave(l, f) \
+  do {                          \
+    (f) = 1;                    \
+    spin_lock(l);               \
+  } while (0)
+#define spin_unlock_irqrestore(l, f) \
+  do {                               \
+    spin_unlock(l);                  \
+    (void)(f);                       \
+  } while (0)
+static struct device {
+  spinlock_t lock;
+  int open;
+  int inside;
+} dev;
+static void dev_open(void) {
+  unsigned long flags;
+  spin_lock_irqsave(&dev.lock, flags);
+  dev.inside = dev.inside + 1;
+  dev.open = dev.open + 1;
+  assert(dev.inside == 1); // expect: violated
+  dev.inside = dev.inside - 1;
+  spin_unlock_irqrestore(&dev.lock, flags);
+}
+static void dev_close(void) {
+  unsigned long flags;
+  spin_lock_irqsave(&dev.lock, flags);
+  if (dev.open == 0)
+    spin_unlock_irqrestore(&dev.lock, flags);
+  dev.inside = dev.inside + 1;
+  if (dev.open > 0)
+    dev.open = dev.open - 1;
+  assert(dev.inside == 1); // expect: violated
+  dev.inside = dev.inside - 1;
+  spin_unlock_irqrestore(&dev.lock, flags);
+}
+void *client(void *arg) {
+  if (__VERIFIER_nondet_int())
+    dev_open();
+  else
+    dev_close();
+  return 0;
+}
+int main(void) {
+  pthread_t t;
+  while (__VERIFIER_nondet_int())
+    pthread_create(&t, 0, client, 0);
+  return 0;
+}
