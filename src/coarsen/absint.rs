@@ -147,6 +147,18 @@ impl<'a, D: NumDomain> Solver<'a, D> {
         Some(&self.out[u.index()][i])
     }
 
+    /// The non-empty values the edges into `v` bring for cell `c`, with their sources; standing
+    /// edges only when `standing`.
+    fn incoming_values<'s>(&'s self, dfg: &'s Dfg, v: LocId, c: CellId, standing: bool) -> impl Iterator<Item = (LocId, &'s D)> + 's {
+        let incoming = &dfg.incoming[v.index()];
+        let lo = incoming.partition_point(|(cc, _, _)| *cc < c);
+        incoming[lo..]
+            .iter()
+            .take_while(move |(cc, _, _)| *cc == c)
+            .filter(move |(_, _, usage)| standing || *usage != Use::Stand)
+            .filter_map(move |(_, u, _)| self.out_value(*u, c).filter(|val| !val.is_bottom()).map(|val| (*u, val)))
+    }
+
     /// The state in which `v`'s action executes, over its frame, or `None` when it never
     /// executes. Cells the action does not read are unconstrained.
     pub(crate) fn input(&self, dfg: &Dfg, v: LocId) -> Option<D> {
@@ -165,36 +177,19 @@ impl<'a, D: NumDomain> Solver<'a, D> {
         }
         let frame = &self.frames[v.index()];
         let mut st = D::top(frame.dims.len());
-        let incoming = &dfg.incoming[v.index()];
         for &c in cells {
-            if self.cells.cells[c.index()].mixed() {
-                let value = self.mixed_value(dfg, v, c, standing)?;
-                embed(&mut st, &value, &self.cells.cells[c.index()].vars, frame);
-                if st.is_bottom() {
-                    return None;
-                }
-                continue;
-            }
-            let mut acc: Option<D> = None;
-            let lo = incoming.partition_point(|(cc, _, _)| *cc < c);
-            for (cc, u, usage) in &incoming[lo..] {
-                if *cc != c {
-                    break;
-                }
-                if *usage == Use::Stand && !standing {
-                    continue;
-                }
-                if let Some(val) = self.out_value(*u, c) {
-                    if val.is_bottom() {
-                        continue;
-                    }
+            let value = if self.cells.cells[c.index()].mixed() {
+                self.mixed_value(dfg, v, c, standing)?
+            } else {
+                let mut acc: Option<D> = None;
+                for (_, val) in self.incoming_values(dfg, v, c, standing) {
                     match &mut acc {
                         None => acc = Some(val.clone()),
                         Some(a) => a.join_with(val),
                     }
                 }
-            }
-            let value = acc?;
+                acc?
+            };
             embed(&mut st, &value, &self.cells.cells[c.index()].vars, frame);
             if st.is_bottom() {
                 return None;
@@ -222,27 +217,15 @@ impl<'a, D: NumDomain> Solver<'a, D> {
         };
         let (mut full, mut own, mut other): (Option<D>, Option<D>, Option<D>) = (None, None, None);
         let settled = self.settled[v.index()].contains(&c);
-        let incoming = &dfg.incoming[v.index()];
-        let lo = incoming.partition_point(|(cc, _, _)| *cc < c);
-        for (cc, u, usage) in &incoming[lo..] {
-            if *cc != c {
-                break;
-            }
-            if *usage == Use::Stand && !standing {
-                continue;
-            }
-            let Some(val) = self.out_value(*u, c) else { continue };
-            if val.is_bottom() {
-                continue;
-            }
-            let sequential = dfg.is_sequential(*u, c, v);
+        for (u, val) in self.incoming_values(dfg, v, c, standing) {
+            let sequential = dfg.is_sequential(u, c, v);
             if sequential {
                 join(&mut own, val);
                 if self.entry_of[u.index()].is_none_or(|t| t == TemplateId(0)) {
                     join(&mut full, val);
                 }
             }
-            if (!sequential || dfg.cross.contains(&(*u, c, v))) && !settled {
+            if (!sequential || dfg.cross.contains(&(u, c, v))) && !settled {
                 join(&mut other, val);
             }
         }

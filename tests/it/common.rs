@@ -32,6 +32,15 @@ pub(crate) fn texts(o: &Output) -> (String, String) {
     (String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned())
 }
 
+/// Runs `duet-rs` with `args` (a `--format json` run) and returns its report and exit code;
+/// panics, naming `what`, when stdout is not JSON.
+pub(crate) fn json_run(args: &[&str], what: &str) -> (serde_json::Value, i32) {
+    let out = duet(args);
+    let (stdout, stderr) = texts(&out);
+    let json = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{what}: no JSON ({e}): {stdout}\n{stderr}"));
+    (json, out.status.code().unwrap_or(-1))
+}
+
 /// The flags DUET's regression file gives for one of its C programs.
 pub(crate) fn duet_flags(regression: &str, file: &str) -> Vec<String> {
     for line in regression.lines() {

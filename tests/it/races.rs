@@ -10,10 +10,7 @@ fn races(file: &str, extra: &[&str]) -> (Value, i32) {
     let mut args = vec!["check", "--races-only", "--format", "json", "--workers", "1"];
     args.extend_from_slice(extra);
     args.push(&path);
-    let out = common::duet(&args);
-    let (stdout, stderr) = common::texts(&out);
-    let json: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{file}: no JSON ({e}): {stdout}\n{stderr}"));
-    (json, out.status.code().unwrap_or(-1))
+    common::json_run(&args, file)
 }
 
 /// The verdict on one memory location.
