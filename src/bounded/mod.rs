@@ -329,8 +329,9 @@ pub fn run(prog: &Program, opts: &BoundedOptions, hints: Option<&Hints>, targets
             solve::Answer::Unsat => safe("no violation"),
             solve::Answer::Unknown(why) => unknown_from_solver(&why, opts),
             solve::Answer::Sat => {
-                let first = confirm(prog, &layout, &sk, &enc, z3, q, opts, &mut witness, &mut schedule);
-                search_again(prog, &layout, &sk, &enc, z3, q, opts, &mut witness, &mut schedule, first, &bound_text)
+                let cx = Candidate { prog, layout: &layout, sk: &sk, enc: &enc, opts };
+                let first = cx.confirm(z3, q, &mut witness, &mut schedule);
+                cx.search_again(z3, q, &mut witness, &mut schedule, first, &bound_text)
             }
         };
         if let BoundedOutcome::Unknown { reason } = &mut outcome {
@@ -390,78 +391,87 @@ fn summarise(prog: &Program, layout: &Layout, opts: &BoundedOptions, hints: Opti
     }
 }
 
-/// A candidate that did not replay, searched for again: one that overflowed a signed integer
-/// (no C execution) or ran a loop beyond the bound (whose summary is coarse) is searched for
-/// without that licence; so is one that failed only through a value an over-approximation made
-/// up, among executions that read no such value (a path around the unmodelled call may fail
-/// for real).
-#[allow(clippy::too_many_arguments)]
-fn search_again(
-    prog: &Program,
-    layout: &Layout,
-    sk: &skeleton::Skeleton,
-    enc: &encode::Encoding,
-    z3: &mut solve::Z3,
-    q: &encode::Query,
-    opts: &BoundedOptions,
-    witness: &mut Option<crate::witness::Violation>,
-    schedule: &mut Option<Vec<crate::interp::Step>>,
-    first: Attempt,
-    bound_text: &str,
-) -> BoundedOutcome {
-    let mut o = first;
-    let mut assume = vec![q.activate];
-    let mut approx_reason: Option<String> = None;
-    for _ in 0..3 {
-        let beyond = matches!(&o, Attempt::Rejected(_, true));
-        let (licence, why) = match &o {
-            Attempt::Rejected(why, _) if why.contains(crate::interp::ops::SIGNED_OVERFLOW) && !assume.contains(&enc.no_overflow) => (enc.no_overflow, why.clone()),
-            Attempt::Rejected(why, true) if !assume.contains(&enc.no_havoc) => (enc.no_havoc, why.clone()),
-            Attempt::RestsOn(why) if !assume.contains(&enc.no_approx) => {
-                approx_reason = Some(why.clone());
-                (enc.no_approx, why.clone())
+/// What replaying a model of one encoding needs: the program, its layout, the unrolled
+/// skeleton and the encoding the model satisfies.
+#[derive(Clone, Copy)]
+struct Candidate<'a> {
+    prog: &'a Program,
+    layout: &'a Layout,
+    sk: &'a skeleton::Skeleton,
+    enc: &'a encode::Encoding,
+    opts: &'a BoundedOptions,
+}
+
+impl Candidate<'_> {
+    /// A candidate that did not replay, searched for again: one that overflowed a signed integer
+    /// (no C execution) or ran a loop beyond the bound (whose summary is coarse) is searched for
+    /// without that licence; so is one that failed only through a value an over-approximation made
+    /// up, among executions that read no such value (a path around the unmodelled call may fail
+    /// for real).
+    fn search_again(
+        &self,
+        z3: &mut solve::Z3,
+        q: &encode::Query,
+        witness: &mut Option<crate::witness::Violation>,
+        schedule: &mut Option<Vec<crate::interp::Step>>,
+        first: Attempt,
+        bound_text: &str,
+    ) -> BoundedOutcome {
+        let Candidate { sk, enc, opts, .. } = *self;
+        let mut o = first;
+        let mut assume = vec![q.activate];
+        let mut approx_reason: Option<String> = None;
+        for _ in 0..3 {
+            let beyond = matches!(&o, Attempt::Rejected(_, true));
+            let (licence, why) = match &o {
+                Attempt::Rejected(why, _) if why.contains(crate::interp::ops::SIGNED_OVERFLOW) && !assume.contains(&enc.no_overflow) => (enc.no_overflow, why.clone()),
+                Attempt::Rejected(why, true) if !assume.contains(&enc.no_havoc) => (enc.no_havoc, why.clone()),
+                Attempt::RestsOn(why) if !assume.contains(&enc.no_approx) => {
+                    approx_reason = Some(why.clone());
+                    (enc.no_approx, why.clone())
+                }
+                _ => break,
+            };
+            assume.push(licence);
+            // Each search again gets only what is left of the budget: with the first
+            // query's limit again, each could run that long past the deadline.
+            if let Some(d) = opts.deadline {
+                let left = d.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    o = Attempt::Rejected(format!("{why}; searching again: {SEARCH_BUDGET_SPENT}"), beyond);
+                    break;
+                }
+                z3.set_timeout(left.min(opts.timeout));
             }
-            _ => break,
-        };
-        assume.push(licence);
-        // Each search again gets only what is left of the budget: with the first
-        // query's limit again, each could run that long past the deadline.
-        if let Some(d) = opts.deadline {
-            let left = d.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                o = Attempt::Rejected(format!("{why}; searching again: {SEARCH_BUDGET_SPENT}"), beyond);
-                break;
-            }
-            z3.set_timeout(left.min(opts.timeout));
+            o = match z3.check(&sk.terms, &assume) {
+                solve::Answer::Sat => self.confirm(z3, q, witness, schedule),
+                solve::Answer::Unsat => match &approx_reason {
+                    // No candidate avoids the unmodelled values: what those calls really
+                    // return may still make the assertion fail.
+                    Some(a) => Attempt::RestsOn(a.clone()),
+                    // Every candidate left overflows a signed integer or runs a loop past
+                    // the bound: no execution within the bound that C defines fails. Never
+                    // `safe`, even when exhaustive: the claim leaves undefined behaviour out.
+                    None => Attempt::Done(BoundedOutcome::BoundedSafe {
+                        reason: format!("no violation within the bound ({bound_text}) that avoids signed overflow and runs no loop past the bound (a candidate did not replay: {why})"),
+                    }),
+                },
+                solve::Answer::Unknown(w) => match &approx_reason {
+                    Some(a) => Attempt::RestsOn(format!("{a}; searching again for a violation that avoids it: {w}")),
+                    None => Attempt::Rejected(format!("{why}; searching again: {w}"), beyond),
+                },
+            };
         }
-        o = match z3.check(&sk.terms, &assume) {
-            solve::Answer::Sat => confirm(prog, layout, sk, enc, z3, q, opts, witness, schedule),
-            solve::Answer::Unsat => match &approx_reason {
-                // No candidate avoids the unmodelled values: what those calls really
-                // return may still make the assertion fail.
-                Some(a) => Attempt::RestsOn(a.clone()),
-                // Every candidate left overflows a signed integer or runs a loop past
-                // the bound: no execution within the bound that C defines fails. Never
-                // `safe`, even when exhaustive: the claim leaves undefined behaviour out.
-                None => Attempt::Done(BoundedOutcome::BoundedSafe {
-                    reason: format!("no violation within the bound ({bound_text}) that avoids signed overflow and runs no loop past the bound (a candidate did not replay: {why})"),
-                }),
-            },
-            solve::Answer::Unknown(w) => match &approx_reason {
-                Some(a) => Attempt::RestsOn(format!("{a}; searching again for a violation that avoids it: {w}")),
-                None => Attempt::Rejected(format!("{why}; searching again: {w}"), beyond),
-            },
-        };
-    }
-    match o {
-        Attempt::Done(x) => x,
-        Attempt::RestsOn(why) => BoundedOutcome::Unknown { reason: why },
-        Attempt::Rejected(why, _) => {
-            let mut why = format!("a candidate violation did not replay ({why})");
-            if let Some(ap) = sk.approximations.first() {
-                why.push_str(&format!("; the encoding over-approximates {ap}"));
+        match o {
+            Attempt::Done(x) => x,
+            Attempt::RestsOn(why) => BoundedOutcome::Unknown { reason: why },
+            Attempt::Rejected(why, _) => {
+                let mut why = format!("a candidate violation did not replay ({why})");
+                if let Some(ap) = sk.approximations.first() {
+                    why.push_str(&format!("; the encoding over-approximates {ap}"));
+                }
+                BoundedOutcome::Unknown { reason: why }
             }
-            BoundedOutcome::Unknown { reason: why }
         }
     }
 }
@@ -537,7 +547,8 @@ fn sliced(
                 units = units.saturating_sub(z3.rlimit_used());
                 if let solve::Answer::Sat = ans {
                     let mut schedule = None;
-                    return match confirm(prog, layout, sk, &enc, &mut z3, sq, opts, witness, &mut schedule) {
+                    let cx = Candidate { prog, layout, sk, enc: &enc, opts };
+                    return match cx.confirm(&mut z3, sq, witness, &mut schedule) {
                         Attempt::Done(v @ BoundedOutcome::Violated { .. }) => schedule.map(|s| (v, s)),
                         _ => None,
                     };
@@ -632,41 +643,33 @@ fn unknown_from_solver(why: &str, opts: &BoundedOptions) -> BoundedOutcome {
     BoundedOutcome::Unknown { reason }
 }
 
-/// Turns the current model into a schedule and replays it.
-#[allow(clippy::too_many_arguments)]
-fn confirm(
-    prog: &Program,
-    layout: &Layout,
-    sk: &skeleton::Skeleton,
-    enc: &encode::Encoding,
-    z3: &mut solve::Z3,
-    q: &encode::Query,
-    opts: &BoundedOptions,
-    witness: &mut Option<crate::witness::Violation>,
-    schedule: &mut Option<Vec<crate::interp::Step>>,
-) -> Attempt {
-    let a = q.assert;
-    let fail = q.failures.iter().find(|(_, sel)| match sk.terms.node(*sel) {
-        term::Node::BSym(n) => z3.bsym(*n),
-        _ => false,
-    });
-    let Some(&(f, _)) = fail else { return Attempt::Done(BoundedOutcome::Unknown { reason: "internal error: the model selects no failing instance".into() }) };
-    let ex = witness::extract(prog, sk, enc, z3, f);
-    let oracle = |addr: i128| z3.init(addr);
-    let steps = crate::interp::minimise::minimise(prog, layout, &oracle, &ex.steps, a);
-    match replay(prog, layout, &steps, &oracle, a) {
-        Ok(trace) => {
-            let shown = trace::steps(prog, layout, &trace);
-            let text = format!("interleaving (replayed; bound: {}, {} per template):\n{}", trace::count(opts.unroll, "loop iteration"), trace::count(opts.threads, "thread"), trace::text(&shown));
-            if opts.witness && witness.is_none() {
-                *witness = Some(crate::witness::violation(prog, &trace, a, "bounded"));
+impl Candidate<'_> {
+    /// Turns the current model into a schedule and replays it.
+    fn confirm(&self, z3: &mut solve::Z3, q: &encode::Query, witness: &mut Option<crate::witness::Violation>, schedule: &mut Option<Vec<crate::interp::Step>>) -> Attempt {
+        let Candidate { prog, layout, sk, enc, opts } = *self;
+        let a = q.assert;
+        let fail = q.failures.iter().find(|(_, sel)| match sk.terms.node(*sel) {
+            term::Node::BSym(n) => z3.bsym(*n),
+            _ => false,
+        });
+        let Some(&(f, _)) = fail else { return Attempt::Done(BoundedOutcome::Unknown { reason: "internal error: the model selects no failing instance".into() }) };
+        let ex = witness::extract(prog, sk, enc, z3, f);
+        let oracle = |addr: i128| z3.init(addr);
+        let steps = crate::interp::minimise::minimise(prog, layout, &oracle, &ex.steps, a);
+        match replay(prog, layout, &steps, &oracle, a) {
+            Ok(trace) => {
+                let shown = trace::steps(prog, layout, &trace);
+                let text = format!("interleaving (replayed; bound: {}, {} per template):\n{}", trace::count(opts.unroll, "loop iteration"), trace::count(opts.threads, "thread"), trace::text(&shown));
+                if opts.witness && witness.is_none() {
+                    *witness = Some(crate::witness::violation(prog, &trace, a, "bounded"));
+                }
+                *schedule = Some(steps);
+                Attempt::Done(BoundedOutcome::Violated { trace: text, steps: shown })
             }
-            *schedule = Some(steps);
-            Attempt::Done(BoundedOutcome::Violated { trace: text, steps: shown })
+            // The replay reached the failure only through a value the IR over-approximates: that
+            // is no execution of the C program.
+            Err(ReplayError::RestsOn(ap)) => Attempt::RestsOn(format!("a candidate violation rests on an over-approximation: {}", prog.approx_str(ap))),
+            Err(e @ ReplayError::Fails { beyond_bound, .. }) => Attempt::Rejected(e.describe(prog), beyond_bound),
         }
-        // The replay reached the failure only through a value the IR over-approximates: that
-        // is no execution of the C program.
-        Err(ReplayError::RestsOn(ap)) => Attempt::RestsOn(format!("a candidate violation rests on an over-approximation: {}", prog.approx_str(ap))),
-        Err(e @ ReplayError::Fails { beyond_bound, .. }) => Attempt::Rejected(e.describe(prog), beyond_bound),
     }
 }
