@@ -364,12 +364,20 @@ impl AnalysisArgs {
     }
 
     /// Writes the `--html` page of the runs, then takes out of them the sections only the page
-    /// asked for (the invariants and the DFG, unless `--invariants` or `--dot` asked too).
+    /// asked for (the invariants, the DFG and the explanations, unless `--invariants`, `--dot` or
+    /// `--explain` asked too).
     pub(super) fn write_html(&self, runs: &mut [TaskRun], exit_code: i32, seconds: f64, svcomp: Option<&report::html::Svcomp>) -> Result<(), String> {
         let Some(dir) = &self.html else { return Ok(()) };
         report::html::write(dir, &report::html::render(runs, exit_code, seconds, svcomp))?;
         for run in runs.iter_mut() {
-            run.result.sections.retain(|s| !((s.title == "invariants" && self.invariants.is_none()) || (s.title == "dfg" && self.dot.is_none())));
+            // `--explain`'s own section names its line; the page's explains every open assertion.
+            let page_only = |s: &crate::verdict::Section| match s.title.as_str() {
+                "invariants" => self.invariants.is_none(),
+                "dfg" => self.dot.is_none(),
+                "explain" => s.data.as_ref().is_some_and(|d| d["line"].is_null()),
+                _ => false,
+            };
+            run.result.sections.retain(|s| !page_only(s));
         }
         Ok(())
     }
@@ -426,6 +434,8 @@ impl AnalysisArgs {
             // Set per batch, from the workers its tasks leave idle.
             datalog_workers: 1,
             explain: None,
+            // The page shows why each open assertion is open, and where its value gets in.
+            explain_open: self.html.is_some(),
         }
     }
 }

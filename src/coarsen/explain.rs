@@ -14,7 +14,7 @@ use super::cells::{CellId, Cells};
 use super::conditions::Conditions;
 use super::dfg::{Dfg, Use};
 use super::facts::{Interference, FLOW, STAND};
-use super::AssertionResult;
+use super::{AssertionResult, ExplainTarget};
 use crate::ir::{Action, AssertId, LocId, Program};
 use crate::verdict::Status;
 use datalog::explain::{column_labels, Proof, RuleRef};
@@ -25,11 +25,16 @@ use std::fmt::Write;
 /// Most edges explained per assertion; the rest are counted.
 pub(crate) const MAX_EDGES: usize = 20;
 
-/// The explanation of the assertions on one source line.
+/// Deepest proof node kept; below it, children are left out. A driver's reachability chains
+/// give trees hundreds of levels deep, which nobody reads and which JSON readers refuse
+/// (serde_json stops at 128 levels of nesting, two per tree level).
+pub(crate) const MAX_DEPTH: usize = 40;
+
+/// The explanation of the assertions on one source line, or of every open one.
 #[derive(Clone, Debug, Default)]
 pub struct Explanation {
-    /// The line asked for.
-    pub line: u32,
+    /// The line asked for; `None` when every open assertion is explained.
+    pub line: Option<u32>,
     /// The rule file the proofs use (`interference.dl` for the built-in rules).
     pub rules: String,
     /// The last round of COARSEN, whose facts the proofs start from.
@@ -92,6 +97,8 @@ pub struct Node {
     pub children: Vec<Node>,
     /// Derived above in the same tree (or the tree is too large): children left out.
     pub elided: bool,
+    /// Deeper than [`MAX_DEPTH`]: children left out.
+    pub truncated: bool,
 }
 
 /// What a column of the interference schema holds, by its schema name.
@@ -144,15 +151,19 @@ pub(crate) struct Run<'a> {
     pub workers: usize,
 }
 
-/// Explains the assertions on `line`.
-pub(crate) fn explain(run: &Run, line: u32) -> Explanation {
+/// Explains the assertions the target names.
+pub(crate) fn explain(run: &Run, target: ExplainTarget) -> Explanation {
     let prog = run.prog;
     let rules = match run.rules_file {
         Some(p) => p.display().to_string(),
         None => format!("{} (built-in)", super::rules::FILES[0].0),
     };
+    let (line, ids) = match target {
+        ExplainTarget::Line(line) => (Some(line), on_line(prog, line)),
+        // The lowering's own proofs have nothing to explain either.
+        ExplainTarget::Open => (None, (0..prog.assertions.len() as u32).map(AssertId).filter(|id| run.results[id.0 as usize].status != Status::Safe).collect()),
+    };
     let mut out = Explanation { line, rules, round: run.rounds, ..Explanation::default() };
-    let ids = on_line(prog, line);
     let open: Vec<AssertId> = ids.iter().copied().filter(|id| run.results[id.0 as usize].status != Status::Safe).collect();
     for &id in ids.iter().filter(|id| !open.contains(id)) {
         out.assertions.push(Explained { id, proved: Some(run.results[id.0 as usize].reason.clone()), edges: Vec::new(), left_out: 0 });
@@ -193,7 +204,7 @@ pub(crate) fn explain(run: &Run, line: u32) -> Explanation {
             let (first, second) = if usage == Use::Exec { ((FLOW, &flows), (STAND, &stands)) } else { ((STAND, &stands), (FLOW, &flows)) };
             let found = first.1.get(&key).map(|t| (first.0, t)).or_else(|| second.1.get(&key).map(|t| (second.0, t)));
             let (tree, others) = match found {
-                Some((rel, tuples)) => (model.explain(rel, &tuples[0]).map(|p| node(&p, &labels, &symbols)), tuples.len() - 1),
+                Some((rel, tuples)) => (model.explain(rel, &tuples[0]).map(|p| node(&p, &labels, &symbols, 1)), tuples.len() - 1),
                 None => (None, 0),
             };
             shown.push(EdgeProof { from, cell, cell_name: run.cells.name(prog, cell), to, round, usage, tree, others });
@@ -225,7 +236,7 @@ fn reaching(dfg: &Dfg, starts: Vec<LocId>) -> Vec<(LocId, CellId, LocId, u32, Us
 }
 
 /// A proof with its ids named and located.
-fn node(p: &Proof, labels: &HashMap<(String, usize), &'static str>, symbols: &HashMap<(String, u32), (String, String)>) -> Node {
+fn node(p: &Proof, labels: &HashMap<(String, usize), &'static str>, symbols: &HashMap<(String, u32), (String, String)>, depth: usize) -> Node {
     let mut names = Vec::new();
     let mut source = Vec::new();
     for (i, &v) in p.tuple.iter().enumerate() {
@@ -241,7 +252,9 @@ fn node(p: &Proof, labels: &HashMap<(String, usize), &'static str>, symbols: &Ha
             None => names.push(if kind.is_empty() { v.to_string() } else { format!("{kind} {v}") }),
         }
     }
-    Node { relation: p.relation.clone(), tuple: p.tuple.clone(), rule: p.rule.clone(), names, source, children: p.children.iter().map(|c| node(c, labels, symbols)).collect(), elided: p.elided }
+    let truncated = depth >= MAX_DEPTH && !p.children.is_empty();
+    let children = if truncated { Vec::new() } else { p.children.iter().map(|c| node(c, labels, symbols, depth + 1)).collect() };
+    Node { relation: p.relation.clone(), tuple: p.tuple.clone(), rule: p.rule.clone(), names, source, children, elided: p.elided, truncated }
 }
 
 impl Explanation {
@@ -300,8 +313,8 @@ impl Explanation {
                 }
             }
         }
-        if self.assertions.is_empty() {
-            let _ = writeln!(t, "no assertion on line {}", self.line);
+        if let (true, Some(line)) = (self.assertions.is_empty(), self.line) {
+            let _ = writeln!(t, "no assertion on line {line}");
         }
         t
     }
@@ -326,7 +339,7 @@ impl Explanation {
                             format!("{}: {}", prog.template(x.template).name, crate::ir::display::action(prog, &x.action))
                         };
                         json!({
-                            "from": src(e.from), "to": src(e.to), "from_action": action(e.from), "to_action": action(e.to), "cell": e.cell_name, "round": e.round,
+                            "from": src(e.from), "to": src(e.to), "from_id": e.from.0, "to_id": e.to.0, "from_action": action(e.from), "to_action": action(e.to), "cell": e.cell_name, "round": e.round,
                             "use": if e.usage == Use::Exec { "exec" } else { "stand" },
                             "proof": e.tree.as_ref().map(node_json), "others": e.others,
                         })
@@ -342,8 +355,9 @@ impl Explanation {
 fn tree_text(n: &Node, depth: usize, t: &mut String, used: &mut Vec<RuleRef>) {
     let ids: Vec<String> = n.tuple.iter().map(|v| v.to_string()).collect();
     let how = match (&n.rule, n.elided) {
-        (Some(r), false) => format!("by {}:{}", r.file, r.line),
         (Some(r), true) => format!("by {}:{} (shown above)", r.file, r.line),
+        (Some(r), false) if n.truncated => format!("by {}:{} (deeper levels left out)", r.file, r.line),
+        (Some(r), false) => format!("by {}:{}", r.file, r.line),
         (None, _) => "input".into(),
     };
     let _ = writeln!(t, "{}{}({})  {how}  [{}]", "  ".repeat(depth), n.relation, ids.join(", "), n.names.join("; "));
@@ -365,6 +379,50 @@ fn node_json(n: &Node) -> serde_json::Value {
         "names": n.names,
         "source": n.source,
         "elided": n.elided,
+        "truncated": n.truncated,
         "children": n.children.iter().map(node_json).collect::<Vec<_>>(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A chain of `n` derivations over one input fact, as reachability gives on a long thread.
+    fn chain(n: u32) -> Proof {
+        let mut p = Proof { relation: "cf".into(), tuple: vec![0, 1], height: 0, rule: None, children: Vec::new(), elided: false };
+        for i in 1..n {
+            let rule = RuleRef { index: 0, text: "reach(a, b) :- reach(a, c), cf(c, b).".into(), file: "interference.dl".into(), line: 9 };
+            p = Proof { relation: "reach".into(), tuple: vec![0, i], height: i, rule: Some(rule), children: vec![p], elided: false };
+        }
+        p
+    }
+
+    fn depth(n: &Node) -> usize {
+        1 + n.children.iter().map(depth).max().unwrap_or(0)
+    }
+
+    #[test]
+    fn deep_proofs_are_cut_so_that_their_json_reads_back() {
+        let deep = node(&chain(300), &HashMap::new(), &HashMap::new(), 1);
+        assert_eq!(depth(&deep), MAX_DEPTH);
+        let mut n = &deep;
+        while let Some(c) = n.children.first() {
+            assert!(!n.truncated);
+            n = c;
+        }
+        assert!(n.truncated && n.rule.is_some(), "the cut node is a derived one, its children left out");
+        // The report's reader (serde_json, 128 levels at most) takes it back, inside the
+        // nesting of a task result around it.
+        let mut v = node_json(&deep);
+        for _ in 0..10 {
+            v = serde_json::json!({ "outer": [v] });
+        }
+        let text = serde_json::to_string(&v).unwrap();
+        assert!(serde_json::from_str::<serde_json::Value>(&text).is_ok());
+        // A shallow proof is whole.
+        let shallow = node(&chain(5), &HashMap::new(), &HashMap::new(), 1);
+        assert_eq!(depth(&shallow), 5);
+        assert!(!format!("{shallow:?}").contains("truncated: true"));
+    }
 }

@@ -104,8 +104,17 @@ pub struct CoarsenOptions {
     pub no_symmetry: bool,
     /// Keep the Datalog facts of every round ([`Outcome::facts`]).
     pub dump_facts: bool,
-    /// Explain the assertions on this line of the main file ([`Outcome::explain`]).
-    pub explain: Option<u32>,
+    /// Explain assertions COARSEN leaves open ([`Outcome::explain`]).
+    pub explain: Option<ExplainTarget>,
+}
+
+/// Which assertions `--explain` (or the HTML report) asks about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExplainTarget {
+    /// Those on this line of the main file, proved or not (`--explain FILE:LINE`).
+    Line(u32),
+    /// Every assertion left open (`--html`).
+    Open,
 }
 
 /// What one round cost and produced.
@@ -170,7 +179,7 @@ pub struct Outcome {
     /// The interference rules' input facts and derived flows, round by round, when
     /// [`CoarsenOptions::dump_facts`] asked for them.
     pub facts: Option<crate::dump::FactsDump>,
-    /// Why the assertions on the line [`CoarsenOptions::explain`] names are not proved.
+    /// Why the assertions [`CoarsenOptions::explain`] names are not proved.
     pub explain: Option<explain::Explanation>,
 }
 
@@ -479,7 +488,7 @@ fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog
     let (folded_read_flows, rep_ranges) = read_facts(aprog, &cells, &dfg, &states, &solver.frames, &fold.rep);
     let read_ranges = rep_ranges.into_iter().flat_map(|((v, a), r)| fold.members(v).iter().map(move |&w| ((w, a), r)).collect::<Vec<_>>()).collect();
     let assertions: Vec<AssertionResult> = prog.assertions.iter().enumerate().map(|(i, a)| judge(prog, AssertId(i as u32), a, &states, &solver.frames, &fold)).collect();
-    let explain = opts.explain.map(|line| {
+    let explain = opts.explain.map(|target| {
         let run = explain::Run {
             prog,
             rules,
@@ -493,7 +502,7 @@ fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog
             rounds: rounds.len(),
             workers: opts.workers.max(1),
         };
-        explain::explain(&run, line)
+        explain::explain(&run, target)
     });
     let folded_locations = interference.folded();
     let facts = interference.take_dump();

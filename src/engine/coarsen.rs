@@ -33,7 +33,11 @@ impl Engine for Coarsen {
             workers: opts.datalog_workers.max(1),
             no_symmetry: opts.no_symmetry,
             dump_facts: opts.dump_facts,
-            explain: opts.explain.as_ref().map(|e| e.1),
+            explain: match (&opts.explain, opts.explain_open) {
+                (Some((_, line)), _) => Some(coarsen::ExplainTarget::Line(*line)),
+                (None, true) => Some(coarsen::ExplainTarget::Open),
+                (None, false) => None,
+            },
         };
         let mut out = match coarsen::run(prog, &copts) {
             Ok(out) => out,

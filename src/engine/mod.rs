@@ -153,6 +153,10 @@ pub struct CheckOptions {
     /// `--explain FILE:LINE`: why COARSEN did not prove the assertions on that line (a section).
     #[serde(default)]
     pub explain: Option<(String, u32)>,
+    /// Explain every assertion COARSEN leaves open (for the HTML report), where `explain` names
+    /// no line.
+    #[serde(default)]
+    pub explain_open: bool,
 }
 
 impl Default for CheckOptions {
@@ -179,6 +183,7 @@ impl Default for CheckOptions {
             stats: false,
             datalog_workers: 0,
             explain: None,
+            explain_open: false,
         }
     }
 }

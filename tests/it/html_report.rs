@@ -183,3 +183,88 @@ fn svcomp_pages_have_the_confusion_matrix_and_the_score() {
     assert_eq!(page.matches("<tr class=\"file-row\"").count(), 2);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The proof trees of an `explain` section's data: every edge's tree, and its leaves (input
+/// facts), counted.
+fn proof_counts(explain: &serde_json::Value) -> (usize, usize, usize) {
+    fn walk(n: &serde_json::Value, derived: &mut usize, inputs: &mut usize) {
+        if n["rule"].is_null() {
+            *inputs += 1;
+        } else {
+            *derived += 1;
+        }
+        for c in n["children"].as_array().into_iter().flatten() {
+            walk(c, derived, inputs);
+        }
+    }
+    let (mut edges, mut derived, mut inputs) = (0, 0, 0);
+    for a in explain["assertions"].as_array().unwrap().iter().filter(|a| a["proved"] == false) {
+        for e in a["edges"].as_array().unwrap() {
+            edges += 1;
+            if !e["proof"].is_null() {
+                walk(&e["proof"], &mut derived, &mut inputs);
+            }
+        }
+    }
+    (edges, derived, inputs)
+}
+
+#[test]
+fn an_open_assertion_shows_its_derivation_tree_and_the_edges_that_let_the_value_in_in_chromium() {
+    const FLAG: &str = "tests/programs/explain/flag.c";
+    let dir = scratch("explain");
+    let out = duet(&["check", "--no-progress", "--format", "json", "--engines", "coarsen", "--html", dir.to_str().unwrap(), FLAG]);
+    assert_eq!(out.status.code(), Some(5), "{}", texts(&out).1);
+    // The page's explanations stay out of the report unless --explain asks.
+    assert!(json_of(&out)["tasks"][0]["sections"].as_array().unwrap().is_empty());
+    let page_path = dir.join("index.html");
+    let page = std::fs::read_to_string(&page_path).unwrap();
+    // What `--explain` derives for the open assertion of line 17 is what the page shows.
+    let asked = json_of(&duet(&["check", "--no-progress", "--format", "json", "--engines", "coarsen", "--explain", &format!("{FLAG}:17"), FLAG]));
+    let explain = asked["tasks"][0]["sections"].as_array().unwrap().iter().find(|s| s["title"] == "explain").expect("an explain section")["data"].clone();
+    let (edges, derived, inputs) = proof_counts(&explain);
+    assert!(edges > 0 && derived > 0 && inputs > 0, "{explain}");
+    let count = |html: &str| (html.matches("<li class=\"edge-proof\">").count(), html.matches("<li class=\"derived\">").count(), html.matches("<li class=\"input\">").count());
+    assert_eq!(count(&page), (edges, derived, inputs));
+    assert_eq!(page.matches("<details class=\"explain\"").count(), 1, "the proved assertion of line 18 has nothing to explain");
+    assert!(page.contains("data-assert=\"tests/programs/explain/flag.c:17:5\""));
+    // Every edge explained is marked on the graph, and only those: the graph draws one path
+    // per pair of locations, round and use.
+    let marked: std::collections::BTreeSet<(u64, u64, u64, String)> = explain["assertions"][0]["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["from_id"].as_u64().unwrap(), e["to_id"].as_u64().unwrap(), e["round"].as_u64().unwrap(), e["use"].as_str().unwrap().to_string()))
+        .collect();
+    assert_eq!(page.matches(" culprit\" data-round=").count(), marked.len(), "{marked:?}");
+    assert!(page.matches("class=\"edge interference").count() > marked.len(), "some interference edges do not reach line 17");
+    assert!(page.contains("data-culprit-of=\"tests/programs/explain/flag.c:17:5\""));
+
+    let Some(browser) = chromium("an_open_assertion_shows_its_derivation_tree_and_the_edges_that_let_the_value_in_in_chromium") else { return };
+    let dom = dom(&browser, &page_path);
+    assert_eq!(count(&dom), (edges, derived, inputs));
+    assert_eq!(dom.matches("data-culprit-of=").count(), page.matches("data-culprit-of=").count());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn race_pairs_are_side_by_side_in_chromium() {
+    const RACY: &str = "tests/programs/races/counter_lock_racy.c";
+    let dir = scratch("races");
+    let out = duet(&["check", "--no-progress", "--format", "json", "--races-only", "--html", dir.to_str().unwrap(), RACY]);
+    let report = json_of(&out);
+    let races = report["tasks"][0]["races"].as_array().unwrap_or_else(|| panic!("no races: {report}"));
+    let pairs: usize = races.iter().map(|r| r["pairs"].as_array().map_or(0, Vec::len)).sum();
+    assert!(pairs > 0 && races.iter().any(|r| r["status"] == "race"), "{report}");
+    let page_path = dir.join("index.html");
+    let page = std::fs::read_to_string(&page_path).unwrap();
+    let Some(browser) = chromium("race_pairs_are_side_by_side_in_chromium") else { return };
+    let dom = dom(&browser, &page_path);
+    for html in [&page, &dom] {
+        assert_eq!(html.matches("<tr class=\"race-memory").count(), races.len());
+        assert_eq!(html.matches("<div class=\"race-pair").count(), pairs);
+        // Each pair shows both of its accesses.
+        assert_eq!(html.matches("<div class=\"race-access").count(), 2 * pairs);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -2,6 +2,7 @@
 //! templates as a table; both read from the `dfg` section's structured data.
 
 use super::escape;
+use super::explain::EdgeKey;
 use super::layout::{layout, Size};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -95,8 +96,9 @@ fn shorten(s: &str) -> String {
 }
 
 /// The graph as an `svg.dfg` element, or a paragraph saying it is too large. `anchor` gives
-/// the page id of a node's source line, where the page shows that file.
-pub(crate) fn svg(g: &Dfg, anchor: &dyn Fn(&str, u32) -> Option<String>) -> String {
+/// the page id of a node's source line, where the page shows that file. The `culprits` edges,
+/// which let a value into an open assertion's failing branch, are drawn as such.
+pub(crate) fn svg(g: &Dfg, anchor: &dyn Fn(&str, u32) -> Option<String>, culprits: &BTreeMap<EdgeKey, Vec<String>>) -> String {
     if g.nodes.len() > MAX_NODES {
         return format!("<p class=\"too-large\">graph too large to draw ({} nodes, {} edges; at most {MAX_NODES} nodes are drawn)</p>\n", g.nodes.len(), g.edges.len());
     }
@@ -134,18 +136,32 @@ pub(crate) fn svg(g: &Dfg, anchor: &dyn Fn(&str, u32) -> Option<String>) -> Stri
     let _ = writeln!(out, "<div class=\"dfg-wrap\"><svg class=\"dfg\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{w:.0}\" height=\"{h:.0}\" viewBox=\"0 {:.0} {w:.0} {h:.0}\">", -ARCH);
     for ((a, b), es) in &pairs {
         // Group the pair's edges by kind: one path per sequential / round / standing kind.
-        let mut kinds: BTreeMap<(u32, bool), Vec<&str>> = BTreeMap::new();
+        let mut kinds: BTreeMap<(u32, bool), (Vec<&str>, Vec<&str>)> = BTreeMap::new();
         for e in es {
-            kinds.entry((e.round, e.stand)).or_default().push(&e.cell);
+            let (cells, reached) = kinds.entry((e.round, e.stand)).or_default();
+            cells.push(&e.cell);
+            for a in culprits.get(&(e.from, e.to, e.cell.clone(), e.round, e.stand)).into_iter().flatten() {
+                if !reached.contains(&a.as_str()) {
+                    reached.push(a);
+                }
+            }
         }
-        for ((round, stand), cells) in kinds {
-            let class = if round == 0 { "edge seq".to_string() } else { format!("edge interference round-{}{}", (round - 1) % 6 + 1, if stand { " stand" } else { "" }) };
+        for ((round, stand), (cells, reached)) in kinds {
+            let mut class = if round == 0 { "edge seq".to_string() } else { format!("edge interference round-{}{}", (round - 1) % 6 + 1, if stand { " stand" } else { "" }) };
+            let mut culprit = String::new();
+            if !reached.is_empty() {
+                class.push_str(" culprit");
+                culprit = format!(" data-culprit-of=\"{}\"", escape(&reached.join(" ")));
+            }
             let marker = if round == 0 { "arrow-seq" } else { "arrow-int" };
-            let title = if round == 0 {
+            let mut title = if round == 0 {
                 format!("{}: {} → {}", cells.join(", "), g.nodes[*a].name, g.nodes[*b].name)
             } else {
                 format!("{} (round {round}{}): {} → {}", cells.join(", "), if stand { ", while waiting" } else { "" }, g.nodes[*a].name, g.nodes[*b].name)
             };
+            if !reached.is_empty() {
+                let _ = write!(title, "; lets a value into the failing branch of {}", reached.join(", "));
+            }
             let d = if a == b {
                 self_loop(lay.centre[*a], sizes[*a])
             } else if next_below(*a, *b) {
@@ -154,7 +170,11 @@ pub(crate) fn svg(g: &Dfg, anchor: &dyn Fn(&str, u32) -> Option<String>) -> Stri
             } else {
                 curve(lay.centre[*a], sizes[*a], lay.centre[*b], sizes[*b])
             };
-            let _ = write!(out, "<path class=\"{class}\" data-round=\"{round}\" d=\"{d}\" marker-end=\"url(#{marker})\"><title>{}</title></path>", escape(&title));
+            if !reached.is_empty() {
+                // A wide halo under the edge: widening the edge itself would scale its arrow head.
+                let _ = write!(out, "<path class=\"halo\" d=\"{d}\"/>");
+            }
+            let _ = write!(out, "<path class=\"{class}\" data-round=\"{round}\"{culprit} d=\"{d}\" marker-end=\"url(#{marker})\"><title>{}</title></path>", escape(&title));
             if round > 0 && a != b && labelled {
                 let (mx, my) = if next_below(*a, *b) { midpoint(&[lay.centre[*a], lay.centre[*b]]) } else { curve_mid(lay.centre[*a], sizes[*a], lay.centre[*b], sizes[*b]) };
                 let _ = write!(out, "<text class=\"edge-label round-{}\" x=\"{mx:.1}\" y=\"{my:.1}\">{} r{round}</text>", (round - 1) % 6 + 1, escape(&shorten(&cells.join(", "))));
@@ -283,7 +303,7 @@ mod tests {
     #[test]
     fn nodes_and_edges_are_drawn_with_interference_by_round() {
         let g = graph(4);
-        let s = svg(&g, &|f, l| (f == "a.c").then(|| format!("f0-L{l}")));
+        let s = svg(&g, &|f, l| (f == "a.c").then(|| format!("f0-L{l}")), &BTreeMap::new());
         assert_eq!(s.matches("<g class=\"node\"").count(), 4);
         assert_eq!(s.matches("<path class=\"edge").count(), 3);
         assert_eq!(s.matches("class=\"edge seq\"").count(), 1, "edge 3 is round 0: {s}");
@@ -295,8 +315,19 @@ mod tests {
     }
 
     #[test]
+    fn the_edges_that_reach_an_open_assertion_are_marked_with_it() {
+        let g = graph(4);
+        // Edge 1 (L0 -> L2, round 1) reaches a.c:9; no other edge does.
+        let culprits = BTreeMap::from([((0, 2, "x".to_string(), 1, false), vec!["a.c:9".to_string()])]);
+        let s = svg(&g, &|_, _| None, &culprits);
+        assert_eq!(s.matches(" culprit\"").count(), 1, "{s}");
+        assert!(s.contains("class=\"edge interference round-1 culprit\" data-round=\"1\" data-culprit-of=\"a.c:9\""), "{s}");
+        assert!(s.contains("lets a value into the failing branch of a.c:9"));
+    }
+
+    #[test]
     fn huge_graphs_are_not_drawn() {
-        let s = svg(&graph(MAX_NODES as u32 + 1), &|_, _| None);
+        let s = svg(&graph(MAX_NODES as u32 + 1), &|_, _| None, &BTreeMap::new());
         assert!(s.contains("graph too large to draw (401 nodes") && !s.contains("<svg"), "{s}");
     }
 }

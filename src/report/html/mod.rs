@@ -8,6 +8,7 @@
 //! Every text that comes from the program or the analysis goes through [`escape`]; the page's
 //! only script is the fixed one in `script.js`, so no program text is ever inside a `<script>`.
 
+pub(crate) mod explain;
 pub(crate) mod graph;
 pub(crate) mod lanes;
 pub(crate) mod layout;
@@ -338,6 +339,11 @@ fn file_section(i: usize, run: &TaskRun) -> String {
             let _ = writeln!(out, "<p class=\"note\">source not shown: cannot read {}: {}</p>", escape(&r.file), escape(&e.to_string()));
         }
     }
+    let explanation = section_data(&r.sections, "explain").and_then(|d| serde_json::from_value::<explain::Explanation>(d.clone()).ok());
+    let culprits = explanation.as_ref().map(explain::culprits).unwrap_or_default();
+    if let Some(e) = &explanation {
+        out.push_str(&explain::section(e, &r.file, &|f, l| if same_file(f, &r.file) { line_id(l) } else { None }));
+    }
     if let Some(g) = section_data(&r.sections, "dfg").and_then(|d| serde_json::from_value::<graph::Dfg>(d.clone()).ok()) {
         let _ = writeln!(
             out,
@@ -348,10 +354,13 @@ fn file_section(i: usize, run: &TaskRun) -> String {
         );
         out.push_str(&graph::templates(&g));
         out.push_str(&graph::legend(&g));
-        out.push_str(&graph::svg(&g, &|f, l| if same_file(f, &r.file) { line_id(l) } else { None }));
+        if !culprits.is_empty() {
+            out.push_str("<p class=\"legend\"><span class=\"key culprit\">lets a value into an open assertion's failing branch (see why it is open, above)</span></p>\n");
+        }
+        out.push_str(&graph::svg(&g, &|f, l| if same_file(f, &r.file) { line_id(l) } else { None }, &culprits));
         out.push_str("</details>\n");
     }
-    for s in r.sections.iter().filter(|s| s.title != "dfg" && s.title != "invariants") {
+    for s in r.sections.iter().filter(|s| s.title != "dfg" && s.title != "invariants" && !(s.title == "explain" && explanation.is_some())) {
         let _ = writeln!(out, "<details class=\"extra\"><summary>{}</summary><pre>{}</pre></details>", escape(&s.title), escape(&s.body));
     }
     out.push_str("</section>\n");
