@@ -216,7 +216,9 @@ pub(super) struct AnalysisArgs {
     pub stats: bool,
     /// Write a self-contained HTML report to DIR/index.html (DIR created if missing): the
     /// files' verdicts, the source with each assertion marked, violations as swimlanes,
-    /// COARSEN's invariants and data-flow graph (which it turns on, without printing them).
+    /// COARSEN's invariants and data-flow graph, and why each assertion it leaves open is open
+    /// (which it turns on, without printing them; the explanations cost COARSEN about twice
+    /// its own time).
     #[arg(long, value_name = "DIR")]
     pub html: Option<PathBuf>,
     /// With --rules: report the `may_flow` edges the given rules derive from the last round's

@@ -104,6 +104,10 @@ pub(crate) struct Node {
     pub children: Vec<Node>,
 }
 
+/// Edges per assertion whose proof trees the page shows; a driver's trees run to hundreds of
+/// nodes each. The rest are listed, and `--explain FILE:LINE` gives all of them.
+const TREES_SHOWN: usize = 5;
+
 /// A data-flow graph edge as the graph groups them: from, to, cell, round, and whether it
 /// carries a value only while a thread waits.
 pub(crate) type EdgeKey = (u32, u32, String, u32, bool);
@@ -172,7 +176,7 @@ pub(crate) fn section(e: &Explanation, file: &str, anchor: &dyn Fn(&str, u32) ->
         );
         let _ = writeln!(out, "<p class=\"note\">Each edge is derived by the rules of {} from the facts of round {}; the tree goes down to the input facts.</p>", escape(&e.rules), e.round);
         out.push_str("<ol class=\"edges\">\n");
-        for edge in &a.edges {
+        for (k, edge) in a.edges.iter().enumerate() {
             let how = if edge.usage == "stand" { "stands with it" } else { "reads it" };
             let _ = write!(
                 out,
@@ -188,6 +192,11 @@ pub(crate) fn section(e: &Explanation, file: &str, anchor: &dyn Fn(&str, u32) ->
                 let _ = write!(out, " <span class=\"note\">({} more tuples of folded templates stand for it)</span>", edge.others);
             }
             match &edge.proof {
+                Some(_) if k >= TREES_SHOWN => {
+                    // The assertion's id is `file:line:column`; `--explain` takes `file:line`.
+                    let at = a.assertion.rsplit_once(':').map_or(a.assertion.as_str(), |(at, _)| at);
+                    let _ = write!(out, " <span class=\"note\">(its derivation: <code>--explain {}</code>; the page shows the nearest {TREES_SHOWN})</span>", escape(at));
+                }
                 Some(n) => {
                     out.push_str("<ul class=\"proof\">");
                     tree(n, &places, &mut out);

@@ -339,7 +339,11 @@ fn file_section(i: usize, run: &TaskRun) -> String {
             let _ = writeln!(out, "<p class=\"note\">source not shown: cannot read {}: {}</p>", escape(&r.file), escape(&e.to_string()));
         }
     }
-    let explanation = section_data(&r.sections, "explain").and_then(|d| serde_json::from_value::<explain::Explanation>(d.clone()).ok());
+    let mut explanation = section_data(&r.sections, "explain").and_then(|d| serde_json::from_value::<explain::Explanation>(d.clone()).ok());
+    // What COARSEN left open but another engine proved is no question for the reader.
+    if let Some(e) = explanation.as_mut() {
+        e.assertions.retain(|a| verdicts.iter().any(|v| v.id == a.assertion && v.status != Status::Safe));
+    }
     let culprits = explanation.as_ref().map(explain::culprits).unwrap_or_default();
     if let Some(e) = &explanation {
         out.push_str(&explain::section(e, &r.file, &|f, l| if same_file(f, &r.file) { line_id(l) } else { None }));
