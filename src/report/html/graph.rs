@@ -136,7 +136,9 @@ pub(crate) fn svg(g: &Dfg, anchor: &dyn Fn(&str, u32) -> Option<String>, culprit
     let _ = writeln!(out, "<div class=\"dfg-wrap\"><svg class=\"dfg\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{w:.0}\" height=\"{h:.0}\" viewBox=\"0 {:.0} {w:.0} {h:.0}\">", -ARCH);
     for ((a, b), es) in &pairs {
         // Group the pair's edges by kind: one path per sequential / round / standing kind.
-        let mut kinds: BTreeMap<(u32, bool), (Vec<&str>, Vec<&str>)> = BTreeMap::new();
+        // Per (round, stand): the cells, and the open assertions they let a value into.
+        type Kind<'e> = (Vec<&'e str>, Vec<&'e str>);
+        let mut kinds: BTreeMap<(u32, bool), Kind> = BTreeMap::new();
         for e in es {
             let (cells, reached) = kinds.entry((e.round, e.stand)).or_default();
             cells.push(&e.cell);
