@@ -62,6 +62,7 @@ pub mod paths;
 pub mod privatise;
 pub(crate) mod report;
 pub mod rules;
+pub(crate) mod tokens;
 pub(crate) mod transfer;
 pub mod twins;
 pub(crate) mod witness;
@@ -418,6 +419,13 @@ fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog
     let sequential_edges = dfg.len();
     let mut solver: Solver<D> = Solver::new(aprog, &cells, need.clone(), observed.clone(), defs, thresholds(prog));
     solver.voids = voids;
+    // A folded location stands for its members: it takes the bounds that hold at all of them.
+    let floors = tokens::floors(prog);
+    for v in prog.loc_ids().filter(|v| fold.rep[v.index()] == *v) {
+        let members = fold.members(v);
+        solver.floors[v.index()] =
+            floors[v.index()].iter().filter_map(|&(x, f)| members.iter().map(|m| floors[m.index()].iter().find(|(y, _)| *y == x).map(|p| p.1)).collect::<Option<Vec<i128>>>().map(|fs| (x, fs.into_iter().min().unwrap_or(f)))).collect();
+    }
     for &(from, _, to, _, _) in &dfg.edges() {
         solver.edge_added(from, to);
     }

@@ -1,0 +1,281 @@
+//! Counting threads (issue 37): lower bounds of a shared counter that hold because of how many
+//! threads stand where, for any number of threads.
+//!
+//! A reference count, a reader count or a `pending` count is changed by each thread by a known
+//! amount at known places: `main` takes a reference before it creates a worker, the worker puts
+//! it when done. Give every location `l` of a template a number of *tokens* `o(l)`, the
+//! counter's share that a thread standing at `l` holds. When every write of the counter `x`
+//! changes it by the same amount `c` as the writer's tokens (`o(succ) = o(l) + c`), every fork
+//! moves the new thread's tokens from its creator (`o(succ) = o(l) - o(entry)`), and every other
+//! action keeps them, then `x == Σ o(pc)` over all threads holds in every state: the root starts
+//! alone with no tokens and `x` at its initial zero, and each step keeps the sum. This is counter
+//! abstraction (Pnueli, Xu & Zuck, CAV 2002) reduced to the one counter a proof needs: the
+//! number of threads at each location, weighted by their tokens, is never tracked separately.
+//! With every `o >= 0`, a thread at `l` knows `x >= o(l)`, plus the root's least share after its
+//! first fork when the thread is not the root (the root then exists and stands after a fork).
+//! The interpreter meets the state at `l` with that bound ([`floors`]); the relation between
+//! `x` and the threads needs no relational domain.
+//!
+//! A write's amount is known when its value is `x + c` with `x` read in the same atomic section
+//! (the IR's `__sync_*`/`__atomic_*` builtins), while a mutex that every write of `x` holds is
+//! held, or while the root is alone (before its first fork, where a constant store changes the
+//! known value by a known amount). The arithmetic must be in `x`'s own signed type: signed
+//! overflow is undefined behaviour, which the analysis excludes (`ir` module), so `x` is the
+//! exact sum in every execution it covers; an unsigned counter wraps and is never counted.
+//! Each template's entry holds the fewest tokens that keep all of its locations at `o >= 0`.
+//! Anything else that may write `x` (a weak write, a store of an unknown amount, a counter
+//! changed on paths that disagree about the tokens, a template created by nobody) leaves `x`
+//! without bounds. Not covered: upper bounds (unboundedly many threads may hold tokens), a
+//! template whose entry must hold more tokens than its own puts need (a reference it leaks).
+
+use super::locks::must_hold;
+use crate::ir::memory::LockId;
+use crate::ir::{AbsKind, AbsLoc, Action, BinOp, Expr, LocId, Lval, Program, TemplateId, Ty, VarKind};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A value a thread knows relative to the counter: a constant, or the counter plus a constant.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Sym {
+    Const(i128),
+    X(i128),
+}
+
+/// What a thread knows standing at a location, for one counter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Know {
+    /// Its tokens, relative to its template's entry.
+    offset: i128,
+    /// Private locations whose value is known.
+    sym: BTreeMap<AbsLoc, Sym>,
+    /// The root before its first fork: no other thread exists.
+    alone: bool,
+    /// The counter's value, while the root is alone.
+    xval: Option<i128>,
+}
+
+/// Per location: lower bounds of counters that every thread standing there may assume.
+pub(crate) fn floors(prog: &Program) -> Vec<Vec<(AbsLoc, i128)>> {
+    let mut out = vec![Vec::new(); prog.locs.len()];
+    if prog.templates.iter().skip(1).any(|t| t.spawned_at.is_empty()) {
+        return out;
+    }
+    let held = must_hold(prog);
+    let mut written: BTreeSet<AbsLoc> = BTreeSet::new();
+    for l in prog.loc_ids() {
+        if matches!(prog.loc(l).action, Action::Assign(..)) {
+            written.extend(prog.memory.access(l).kills.iter().copied().filter(|a| counter_type(prog, *a).is_some()));
+        }
+    }
+    for x in written {
+        if let Some(fl) = Counter::new(prog, x, &held).and_then(|c| c.floors()) {
+            for (l, f) in fl {
+                out[l.index()].push((x, f));
+            }
+        }
+    }
+    out
+}
+
+/// The type of a location that may be a counter: one shared cell of a signed integer type.
+fn counter_type(prog: &Program, a: AbsLoc) -> Option<Ty> {
+    let info = prog.memory.info(a);
+    match info.ty {
+        Ty::Int(i) if i.signed && info.shared && info.strong => Some(info.ty),
+        _ => None,
+    }
+}
+
+struct Counter<'a> {
+    prog: &'a Program,
+    x: AbsLoc,
+    ty: Ty,
+    /// A mutex every write of `x` holds (but the root's while it is alone).
+    guard: Option<LockId>,
+    held: &'a [Vec<LockId>],
+}
+
+impl<'a> Counter<'a> {
+    fn new(prog: &'a Program, x: AbsLoc, held: &'a [Vec<LockId>]) -> Option<Counter<'a>> {
+        let ty = counter_type(prog, x)?;
+        let prefix: BTreeSet<LocId> = crate::ir::visit::root_prefix(prog).into_iter().collect();
+        let mut guard: Option<Vec<LockId>> = None;
+        for l in prog.loc_ids() {
+            if matches!(prog.loc(l).action, Action::Assume(_) | Action::Assert(..)) || prefix.contains(&l) || !prog.memory.access(l).mods.contains(&x) {
+                continue;
+            }
+            let g = guard.get_or_insert_with(|| held[l.index()].clone());
+            g.retain(|k| held[l.index()].contains(k));
+        }
+        Some(Counter { prog, x, ty, guard: guard.and_then(|g| g.first().copied()), held })
+    }
+
+    /// The bound at every location some thread may reach, or `None` when `x` is no counter.
+    fn floors(&self) -> Option<Vec<(LocId, i128)>> {
+        let n = self.prog.templates.len();
+        let mut offsets: Vec<Option<BTreeMap<LocId, i128>>> = vec![None; n];
+        let mut entry: Vec<Option<i128>> = vec![None; n];
+        let mut visiting = vec![false; n];
+        self.tokens(TemplateId(0), &mut offsets, &mut entry, &mut visiting)?;
+        let root = offsets[0].as_ref()?;
+        if root.values().any(|&o| o < 0) {
+            return None;
+        }
+        // The root's share once some thread exists: at the locations reachable from a fork.
+        let mut after: BTreeSet<LocId> = BTreeSet::new();
+        let mut stack: Vec<LocId> = root.keys().filter(|l| matches!(self.prog.loc(**l).action, Action::Fork { .. })).flat_map(|l| self.prog.loc(*l).succs.iter().copied()).collect();
+        while let Some(l) = stack.pop() {
+            if after.insert(l) {
+                stack.extend(self.prog.loc(l).succs.iter().copied());
+            }
+        }
+        let root_min = after.iter().filter_map(|l| root.get(l)).min().copied().unwrap_or(0);
+        let mut out = Vec::new();
+        for (t, offs) in offsets.iter().enumerate() {
+            let Some(offs) = offs else { continue };
+            let (base, extra) = if t == 0 { (0, 0) } else { (entry[t]?, root_min) };
+            out.extend(offs.iter().map(|(l, o)| (*l, base + o + extra)));
+        }
+        Some(out)
+    }
+
+    /// Computes the tokens of template `t` relative to its entry, and the entry's own, after
+    /// those of every template it forks.
+    fn tokens(&self, t: TemplateId, offsets: &mut [Option<BTreeMap<LocId, i128>>], entry: &mut [Option<i128>], visiting: &mut [bool]) -> Option<()> {
+        if offsets[t.index()].is_some() {
+            return Some(());
+        }
+        if visiting[t.index()] {
+            return None;
+        }
+        visiting[t.index()] = true;
+        for &l in &self.prog.template(t).locs {
+            if let Action::Fork { template, .. } = &self.prog.loc(l).action {
+                self.tokens(*template, offsets, entry, visiting)?;
+            }
+        }
+        let root = t == TemplateId(0);
+        let start = self.prog.template(t).entry;
+        let xval = match &self.prog.memory.info(self.x).kind {
+            AbsKind::Var(v) | AbsKind::Cell(v, _) if root && self.prog.var(*v).kind == VarKind::Global => Some(0),
+            _ => None,
+        };
+        let mut know: BTreeMap<LocId, Know> = BTreeMap::new();
+        know.insert(start, Know { offset: 0, sym: BTreeMap::new(), alone: root, xval });
+        let mut work: BTreeSet<LocId> = BTreeSet::from([start]);
+        while let Some(l) = work.pop_first() {
+            let k = know[&l].clone();
+            let next = self.step(l, k, entry)?;
+            for &s in &self.prog.loc(l).succs {
+                let mut n = next.clone();
+                if !(n.alone || self.prog.loc(s).atomic || self.guard.is_some_and(|g| self.held[s.index()].contains(&g))) {
+                    // Another thread may write `x` before the thread's next step.
+                    n.sym.retain(|_, v| matches!(v, Sym::Const(_)));
+                }
+                match know.get_mut(&s) {
+                    None => {
+                        know.insert(s, n);
+                        work.insert(s);
+                    }
+                    Some(old) => {
+                        if old.offset != n.offset {
+                            return None;
+                        }
+                        let mut joined = old.clone();
+                        joined.sym.retain(|a, v| n.sym.get(a) == Some(v));
+                        joined.alone &= n.alone;
+                        if joined.xval != n.xval || !joined.alone {
+                            joined.xval = None;
+                        }
+                        if joined != *old {
+                            *old = joined;
+                            work.insert(s);
+                        }
+                    }
+                }
+            }
+        }
+        let offs: BTreeMap<LocId, i128> = know.iter().map(|(l, k)| (*l, k.offset)).collect();
+        let least = offs.values().min().copied().unwrap_or(0);
+        entry[t.index()] = Some(if root { 0 } else { least.checked_neg()?.max(0) });
+        offsets[t.index()] = Some(offs);
+        Some(())
+    }
+
+    /// What the thread knows after the action at `l`, or `None` when it may change `x` by an
+    /// unknown amount.
+    fn step(&self, l: LocId, mut k: Know, entry: &[Option<i128>]) -> Option<Know> {
+        let prog = self.prog;
+        let acc = prog.memory.access(l);
+        let action = &prog.loc(l).action;
+        if matches!(action, Action::Assume(_) | Action::Assert(..)) {
+            return Some(k);
+        }
+        let writes_x = acc.mods.contains(&self.x);
+        let mut value = None;
+        if let Action::Assign(lv, e) = action {
+            value = self.eval(e, &k);
+            if writes_x {
+                if prog.memory.lookup(prog, lv) != Some(self.x) || !acc.kills.contains(&self.x) || e.ty(prog) != self.ty {
+                    return None;
+                }
+                let delta = match (value?, k.xval) {
+                    (Sym::X(c), _) => c,
+                    (Sym::Const(c), Some(v)) if k.alone => c.checked_sub(v)?,
+                    _ => return None,
+                };
+                k.offset = k.offset.checked_add(delta)?;
+                k.xval = k.xval.and_then(|v| v.checked_add(delta));
+                for v in k.sym.values_mut() {
+                    if let Sym::X(c) = v {
+                        *v = Sym::X(c.checked_sub(delta)?);
+                    }
+                }
+            }
+        } else if writes_x {
+            return None;
+        }
+        if let Action::Fork { template, .. } = action {
+            k.offset = k.offset.checked_sub(entry[template.index()]?)?;
+            k.alone = false;
+            k.xval = None;
+        }
+        for a in &acc.mods {
+            k.sym.remove(a);
+        }
+        if let (Action::Assign(lv, _), Some(v)) = (action, value) {
+            if let Some(a) = prog.memory.lookup(prog, lv).filter(|a| !prog.memory.info(*a).shared && acc.kills.contains(a)) {
+                k.sym.insert(a, v);
+            }
+        }
+        Some(k)
+    }
+
+    /// The value of `e` relative to `x`, when the thread knows it.
+    fn eval(&self, e: &Expr, k: &Know) -> Option<Sym> {
+        let prog = self.prog;
+        match e {
+            Expr::Const(c, _) => Some(Sym::Const(*c)),
+            Expr::Load(lv) => {
+                let a = prog.memory.lookup(prog, lv)?;
+                if a == self.x {
+                    Some(Sym::X(0))
+                } else if !prog.memory.info(a).shared && !matches!(lv, Lval::Deref(..)) {
+                    k.sym.get(&a).copied()
+                } else {
+                    None
+                }
+            }
+            Expr::Binary(op @ (BinOp::Add | BinOp::Sub), a, b, ty) if *ty == self.ty => {
+                let (a, b) = (self.eval(a, k)?, self.eval(b, k)?);
+                match (op, a, b) {
+                    (BinOp::Add, Sym::Const(p), Sym::Const(q)) => Some(Sym::Const(p.checked_add(q)?)),
+                    (BinOp::Add, Sym::X(p), Sym::Const(q)) | (BinOp::Add, Sym::Const(q), Sym::X(p)) => Some(Sym::X(p.checked_add(q)?)),
+                    (BinOp::Sub, Sym::Const(p), Sym::Const(q)) => Some(Sym::Const(p.checked_sub(q)?)),
+                    (BinOp::Sub, Sym::X(p), Sym::Const(q)) => Some(Sym::X(p.checked_sub(q)?)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+}
