@@ -18,8 +18,8 @@
 //!
 //! A write's amount is known when its value is `x + c` with `x` read in the same atomic section
 //! (the IR's `__sync_*`/`__atomic_*` builtins), while a mutex that every write of `x` holds is
-//! held, or while the root is alone (before its first fork, where a constant store changes the
-//! known value by a known amount). The arithmetic must be in `x`'s own signed type: signed
+//! held, or in the root's deterministic prefix (no other thread exists yet, and a constant
+//! store changes the known value by a known amount). The arithmetic must be in `x`'s own signed type: signed
 //! overflow is undefined behaviour, which the analysis excludes (`ir` module), so `x` is the
 //! exact sum in every execution it covers; an unsigned counter wraps and is never counted.
 //! Each template's entry holds the fewest tokens that keep all of its locations at `o >= 0`.
@@ -98,15 +98,20 @@ impl<'a> Counter<'a> {
     fn new(prog: &'a Program, x: AbsLoc, held: &'a [Vec<LockId>]) -> Option<Counter<'a>> {
         let ty = counter_type(prog, x)?;
         let prefix: BTreeSet<LocId> = crate::ir::visit::root_prefix(prog).into_iter().collect();
+        let writes: Vec<LocId> =
+            prog.loc_ids().filter(|l| !matches!(prog.loc(*l).action, Action::Assume(_) | Action::Assert(..)) && !prefix.contains(l) && prog.memory.access(*l).mods.contains(&x)).collect();
         let mut guard: Option<Vec<LockId>> = None;
-        for l in prog.loc_ids() {
-            if matches!(prog.loc(l).action, Action::Assume(_) | Action::Assert(..)) || prefix.contains(&l) || !prog.memory.access(l).mods.contains(&x) {
-                continue;
-            }
+        for l in &writes {
             let g = guard.get_or_insert_with(|| held[l.index()].clone());
             g.retain(|k| held[l.index()].contains(k));
         }
-        Some(Counter { prog, x, ty, guard: guard.and_then(|g| g.first().copied()), held })
+        let guard = guard.and_then(|g| g.first().copied());
+        // A write whose amount can be known runs inside an atomic section or under the guard
+        // (or while the root is alone, which this cheap test leaves out): most globals fail here.
+        if writes.iter().any(|l| !prog.loc(*l).atomic && !guard.is_some_and(|g| held[l.index()].contains(&g))) {
+            return None;
+        }
+        Some(Counter { prog, x, ty, guard, held })
     }
 
     /// The bound at every location some thread may reach, or `None` when `x` is no counter.
