@@ -248,7 +248,9 @@ impl<'a> Counter<'a> {
             k.sym.remove(a);
         }
         if let (Action::Assign(lv, _), Some(v)) = (action, value) {
-            if let Some(a) = prog.memory.lookup(prog, lv).filter(|a| !prog.memory.info(*a).shared && acc.kills.contains(a)) {
+            // A store into another type converts the value: it is no longer known.
+            let same_type = prog.lval_type(lv).scalar(prog.data_model) == self.ty;
+            if let Some(a) = prog.memory.lookup(prog, lv).filter(|a| same_type && !prog.memory.info(*a).shared && acc.kills.contains(a)) {
                 k.sym.insert(a, v);
             }
         }
@@ -259,7 +261,8 @@ impl<'a> Counter<'a> {
     fn eval(&self, e: &Expr, k: &Know) -> Option<Sym> {
         let prog = self.prog;
         match e {
-            Expr::Const(c, _) => Some(Sym::Const(*c)),
+            // A constant outside the counter's type would change when converted to it.
+            Expr::Const(c, _) if super::transfer::type_range(prog, self.ty).contains(*c) => Some(Sym::Const(*c)),
             Expr::Load(lv) => {
                 let a = prog.memory.lookup(prog, lv)?;
                 if a == self.x {
