@@ -287,3 +287,55 @@ impl<'a> Counter<'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::floors;
+    use crate::frontend::{load, FrontendOptions};
+    use crate::ir::{Action, Program};
+    use std::path::Path;
+
+    fn program(file: &str) -> Program {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/unbounded").join(file);
+        load(&path, &FrontendOptions::default()).unwrap()
+    }
+
+    /// The bounds at the worker's reads of the counter.
+    fn at_worker_reads(prog: &Program, name: &str) -> Vec<i128> {
+        let fl = floors(prog);
+        let mut out = Vec::new();
+        for l in prog.loc_ids() {
+            if prog.template(prog.loc(l).template).function != "worker" || !matches!(prog.loc(l).action, Action::Assign(..)) {
+                continue;
+            }
+            for &(x, f) in &fl[l.index()] {
+                if prog.memory.info(x).name == name && prog.memory.access(l).refs.contains(&x) {
+                    out.push(f);
+                }
+            }
+        }
+        out
+    }
+
+    /// A holder counts its own reference and main's; when main takes the reference only after
+    /// creating the worker, main holds none of it between the two, and the bound is the
+    /// worker's own.
+    #[test]
+    fn a_holder_counts_what_surely_stays_held() {
+        let got = at_worker_reads(&program("refcount_get_put.c"), "o.refcnt");
+        assert!(!got.is_empty() && got.iter().all(|&f| f == 2), "{got:?}");
+        let got = at_worker_reads(&program("refcount_get_after_create.c"), "o.refcnt");
+        assert!(!got.is_empty() && got.iter().all(|&f| f == 1), "{got:?}");
+    }
+
+    /// No bound where a share is unaccounted for: a put with no get, two puts for one get, a
+    /// write outside any atomic section or lock, an unsigned (wrapping) counter.
+    #[test]
+    fn no_bound_without_a_balanced_exact_count() {
+        for file in ["refcount_get_put_twice.c", "refcount_get_put_no_get.c", "refcount_mutex_unlocked_put.c", "count_inside_plain_inc.c", "count_pending_unsigned.c", "count_readers_unlocked_inc.c"] {
+            let prog = program(file);
+            let any = floors(&prog).iter().flatten().map(|(x, f)| format!("{} >= {f}", prog.memory.info(*x).name)).next();
+            assert!(any.is_none(), "{file}: {any:?}");
+        }
+    }
+}
