@@ -22,7 +22,7 @@ void obj_put(struct obj *p) {
 
 void *worker(void *arg) {
     struct obj *p = arg;
-    __VERIFIER_assert(!p->freed); // expect: safe
+    __VERIFIER_assert(!p->freed); // expect: safe [coarsen]
     obj_put(p);
     return 0;
 }
