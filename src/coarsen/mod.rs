@@ -423,10 +423,8 @@ fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog
     let floors = tokens::floors(prog);
     for v in prog.loc_ids().filter(|v| fold.rep[v.index()] == *v) {
         let members = fold.members(v);
-        solver.floors[v.index()] = floors[v.index()]
-            .iter()
-            .filter_map(|&(x, f)| members.iter().map(|m| floors[m.index()].iter().find(|(y, _)| *y == x).map(|p| p.1)).collect::<Option<Vec<i128>>>().map(|fs| (x, fs.into_iter().min().unwrap_or(f))))
-            .collect();
+        let weakest = |&(x, s, _): &(AbsLoc, i128, i128)| members.iter().map(|m| floors[m.index()].iter().find(|b| b.0 == x && b.1 == s).map(|b| b.2)).min().flatten().map(|f| (x, s, f));
+        solver.floors[v.index()] = floors[v.index()].iter().filter_map(weakest).collect();
     }
     for &(from, _, to, _, _) in &dfg.edges() {
         solver.edge_added(from, to);

@@ -13,8 +13,10 @@
 //! number of threads at each location, weighted by their tokens, is never tracked separately.
 //! With every `o >= 0`, a thread at `l` knows `x >= o(l)`, plus the root's least share after its
 //! first fork when the thread is not the root (the root then exists and stands after a fork).
-//! The interpreter meets the state at `l` with that bound ([`floors`]); the relation between
-//! `x` and the threads needs no relational domain.
+//! Symmetrically, with every `o <= 0` but the root's (a thread holding a slot of a counting
+//! semaphore holds -1), it knows `x <= o(l)` plus the root's greatest share after a fork. The
+//! interpreter meets the state at `l` with these bounds ([`floors`]); the relation between `x`
+//! and the threads needs no relational domain.
 //!
 //! A write's amount is known when its value is `x + c` with `x` read in the same atomic section
 //! (the IR's `__sync_*`/`__atomic_*` builtins), while a mutex that every write of `x` holds is
@@ -22,11 +24,13 @@
 //! store changes the known value by a known amount). The arithmetic must be in `x`'s own signed type: signed
 //! overflow is undefined behaviour, which the analysis excludes (`ir` module), so `x` is the
 //! exact sum in every execution it covers; an unsigned counter wraps and is never counted.
-//! Each template's entry holds the fewest tokens that keep all of its locations at `o >= 0`.
+//! Each template's entry holds the fewest tokens that keep all of its locations at `o >= 0`
+//! (for upper bounds, the most that keep them at `o <= 0`).
 //! Anything else that may write `x` (a weak write, a store of an unknown amount, a counter
 //! changed on paths that disagree about the tokens, a template created by nobody) leaves `x`
-//! without bounds. Not covered: upper bounds (unboundedly many threads may hold tokens), a
-//! template whose entry must hold more tokens than its own puts need (a reference it leaks).
+//! without bounds. Not covered: bounds from a bounded number of threads (`x <= N` after `N`
+//! one-shot increments), relations between two counters, a template whose entry must hold
+//! more tokens than its own puts need (a reference it leaks).
 
 use super::locks::must_hold;
 use crate::ir::memory::LockId;
@@ -53,8 +57,9 @@ struct Know {
     xval: Option<i128>,
 }
 
-/// Per location: lower bounds of counters that every thread standing there may assume.
-pub(crate) fn floors(prog: &Program) -> Vec<Vec<(AbsLoc, i128)>> {
+/// Per location: bounds `s·x >= v` (`s` is 1 for a lower bound of `x`, -1 for an upper one) of
+/// counters that every thread standing there may assume.
+pub(crate) fn floors(prog: &Program) -> Vec<Vec<(AbsLoc, i128, i128)>> {
     let mut out = vec![Vec::new(); prog.locs.len()];
     if prog.templates.iter().skip(1).any(|t| t.spawned_at.is_empty()) {
         return out;
@@ -67,9 +72,12 @@ pub(crate) fn floors(prog: &Program) -> Vec<Vec<(AbsLoc, i128)>> {
         }
     }
     for x in written {
-        if let Some(fl) = Counter::new(prog, x, &held).and_then(|c| c.floors()) {
-            for (l, f) in fl {
-                out[l.index()].push((x, f));
+        let Some(counter) = Counter::new(prog, x, &held) else { continue };
+        for (lower, s) in [(true, 1), (false, -1)] {
+            for (l, f) in counter.bounds(lower).unwrap_or_default() {
+                if let Some(v) = f.checked_mul(s) {
+                    out[l.index()].push((x, s, v));
+                }
             }
         }
     }
@@ -114,15 +122,16 @@ impl<'a> Counter<'a> {
         Some(Counter { prog, x, ty, guard, held })
     }
 
-    /// The bound at every location some thread may reach, or `None` when `x` is no counter.
-    fn floors(&self) -> Option<Vec<(LocId, i128)>> {
+    /// The lower (or upper) bound at every location some thread may reach, or `None` when `x`
+    /// is no counter.
+    fn bounds(&self, lower: bool) -> Option<Vec<(LocId, i128)>> {
         let n = self.prog.templates.len();
         let mut offsets: Vec<Option<BTreeMap<LocId, i128>>> = vec![None; n];
         let mut entry: Vec<Option<i128>> = vec![None; n];
         let mut visiting = vec![false; n];
-        self.tokens(TemplateId(0), &mut offsets, &mut entry, &mut visiting)?;
+        self.tokens(TemplateId(0), lower, &mut offsets, &mut entry, &mut visiting)?;
         let root = offsets[0].as_ref()?;
-        if root.values().any(|&o| o < 0) {
+        if lower && root.values().any(|&o| o < 0) {
             return None;
         }
         // The root's share once some thread exists: at the locations reachable from a fork.
@@ -133,19 +142,23 @@ impl<'a> Counter<'a> {
                 stack.extend(self.prog.loc(l).succs.iter().copied());
             }
         }
-        let root_min = after.iter().filter_map(|l| root.get(l)).min().copied().unwrap_or(0);
+        let shares = after.iter().filter_map(|l| root.get(l)).copied();
+        let root_share = if lower { shares.min() } else { shares.max() }.unwrap_or(0);
         let mut out = Vec::new();
         for (t, offs) in offsets.iter().enumerate() {
             let Some(offs) = offs else { continue };
-            let (base, extra) = if t == 0 { (0, 0) } else { (entry[t]?, root_min) };
-            out.extend(offs.iter().map(|(l, o)| (*l, base + o + extra)));
+            let (base, extra) = if t == 0 { (0, 0) } else { (entry[t]?, root_share) };
+            for (l, o) in offs {
+                out.push((*l, base.checked_add(*o)?.checked_add(extra)?));
+            }
         }
         Some(out)
     }
 
     /// Computes the tokens of template `t` relative to its entry, and the entry's own, after
-    /// those of every template it forks.
-    fn tokens(&self, t: TemplateId, offsets: &mut [Option<BTreeMap<LocId, i128>>], entry: &mut [Option<i128>], visiting: &mut [bool]) -> Option<()> {
+    /// those of every template it forks: the fewest that keep every location at `o >= 0` for
+    /// lower bounds, the most that keep it at `o <= 0` for upper ones.
+    fn tokens(&self, t: TemplateId, lower: bool, offsets: &mut [Option<BTreeMap<LocId, i128>>], entry: &mut [Option<i128>], visiting: &mut [bool]) -> Option<()> {
         if offsets[t.index()].is_some() {
             return Some(());
         }
@@ -155,7 +168,7 @@ impl<'a> Counter<'a> {
         visiting[t.index()] = true;
         for &l in &self.prog.template(t).locs {
             if let Action::Fork { template, .. } = &self.prog.loc(l).action {
-                self.tokens(*template, offsets, entry, visiting)?;
+                self.tokens(*template, lower, offsets, entry, visiting)?;
             }
         }
         let root = t == TemplateId(0);
@@ -200,8 +213,9 @@ impl<'a> Counter<'a> {
             }
         }
         let offs: BTreeMap<LocId, i128> = know.iter().map(|(l, k)| (*l, k.offset)).collect();
-        let least = offs.values().min().copied().unwrap_or(0);
-        entry[t.index()] = Some(if root { 0 } else { least.checked_neg()?.max(0) });
+        // The entry's offset is 0, so the least is at most 0 and the greatest at least 0.
+        let extreme = if lower { offs.values().min() } else { offs.values().max() }.copied().unwrap_or(0);
+        entry[t.index()] = Some(if root { 0 } else { extreme.checked_neg()? });
         offsets[t.index()] = Some(offs);
         Some(())
     }
@@ -308,8 +322,8 @@ mod tests {
             if prog.template(prog.loc(l).template).function != "worker" || !matches!(prog.loc(l).action, Action::Assign(..)) {
                 continue;
             }
-            for &(x, f) in &fl[l.index()] {
-                if prog.memory.info(x).name == name && prog.memory.access(l).refs.contains(&x) {
+            for &(x, s, f) in &fl[l.index()] {
+                if s == 1 && prog.memory.info(x).name == name && prog.memory.access(l).refs.contains(&x) {
                     out.push(f);
                 }
             }
@@ -328,13 +342,35 @@ mod tests {
         assert!(!got.is_empty() && got.iter().all(|&f| f == 1), "{got:?}");
     }
 
+    /// A client holding a slot of a counting semaphore (`avail` from 3) sees `avail <= 2`; one
+    /// that gives back a slot it never took leaves `avail` without an upper bound.
+    #[test]
+    fn a_slot_holder_sees_one_slot_fewer() {
+        let prog = program("count_semaphore.c");
+        let fl = floors(&prog);
+        let at = prog.assertions[0].locs[0];
+        let upper: Vec<i128> = fl[at.index()].iter().filter(|b| b.1 == -1 && prog.memory.info(b.0).name == "avail").map(|b| -b.2).collect();
+        assert_eq!(upper, [2]);
+        let prog = program("count_semaphore_no_down.c");
+        let any = floors(&prog).iter().flatten().find(|b| b.1 == -1).map(|b| b.2);
+        assert_eq!(any, None);
+    }
+
     /// No bound where a share is unaccounted for: a put with no get, two puts for one get, a
     /// write outside any atomic section or lock, an unsigned (wrapping) counter.
     #[test]
     fn no_bound_without_a_balanced_exact_count() {
-        for file in ["refcount_get_put_twice.c", "refcount_get_put_no_get.c", "refcount_mutex_unlocked_put.c", "count_inside_plain_inc.c", "count_pending_unsigned.c", "count_readers_unlocked_inc.c"] {
+        for file in [
+            "count_semaphore_double_up.c",
+            "refcount_get_put_twice.c",
+            "refcount_get_put_no_get.c",
+            "refcount_mutex_unlocked_put.c",
+            "count_inside_plain_inc.c",
+            "count_pending_unsigned.c",
+            "count_readers_unlocked_inc.c",
+        ] {
             let prog = program(file);
-            let any = floors(&prog).iter().flatten().map(|(x, f)| format!("{} >= {f}", prog.memory.info(*x).name)).next();
+            let any = floors(&prog).iter().flatten().map(|(x, s, f)| format!("{s}·{} >= {f}", prog.memory.info(*x).name)).next();
             assert!(any.is_none(), "{file}: {any:?}");
         }
     }
