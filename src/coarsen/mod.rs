@@ -36,6 +36,13 @@
 //! exit, the join also defines the result's cell with no value of its own, so the joiner's
 //! earlier definitions (the initial zero) no longer reach the read of the result.
 //!
+//! # Counting threads
+//!
+//! A counter that every thread changes by known amounts at known places (a reference count, a
+//! reader count, a semaphore's free slots) equals the sum of the shares the threads hold where
+//! they stand; [`tokens`] turns that into bounds each location's state is met with
+//! (`Solver::floors`), for any number of threads.
+//!
 //! # The extra analysis
 //!
 //! When the first run leaves an assertion unproved, [`run`] analyses once more a rewritten
