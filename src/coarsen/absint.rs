@@ -46,6 +46,9 @@ pub(crate) struct Solver<'a, D: NumDomain> {
     /// Per location: cells among its definitions that it writes no value into (a definite
     /// join's thread result, see `joins::results`).
     pub voids: Vec<Vec<CellId>>,
+    /// Per location: bounds `s·x >= v` of counters that hold wherever a thread stands there
+    /// ([`super::tokens`]).
+    pub floors: Vec<Vec<(crate::ir::AbsLoc, i128, i128)>>,
     /// Transfer-function evaluations, for statistics.
     pub evaluations: u64,
     closed: bool,
@@ -119,6 +122,7 @@ impl<'a, D: NumDomain> Solver<'a, D> {
             entry_of,
             fork_args: vec![Interval::EMPTY; n],
             voids: vec![Vec::new(); n],
+            floors: vec![Vec::new(); n],
             settled: cells.settled(prog),
             evaluations: 0,
             closed: closed_world(prog),
@@ -194,6 +198,15 @@ impl<'a, D: NumDomain> Solver<'a, D> {
             if st.is_bottom() {
                 return None;
             }
+        }
+        // What the threads' tokens say of a counter holds in every state with a thread here.
+        for &(x, s, floor) in &self.floors[v.index()] {
+            if let (Some(d), Some(c)) = (frame.pos(x), floor.checked_neg()) {
+                st.guard(&domains::LinCons::ge0(domains::LinExpr::term(d, s).with_constant(c)));
+            }
+        }
+        if st.is_bottom() {
+            return None;
         }
         Some(st)
     }

@@ -36,6 +36,13 @@
 //! exit, the join also defines the result's cell with no value of its own, so the joiner's
 //! earlier definitions (the initial zero) no longer reach the read of the result.
 //!
+//! # Counting threads
+//!
+//! A counter that every thread changes by known amounts at known places (a reference count, a
+//! reader count, a semaphore's free slots) equals the sum of the shares the threads hold where
+//! they stand; [`tokens`] turns that into bounds each location's state is met with
+//! (`Solver::floors`), for any number of threads.
+//!
 //! # The extra analysis
 //!
 //! When the first run leaves an assertion unproved, [`run`] analyses once more a rewritten
@@ -62,6 +69,7 @@ pub mod paths;
 pub mod privatise;
 pub(crate) mod report;
 pub mod rules;
+pub(crate) mod tokens;
 pub(crate) mod transfer;
 pub mod twins;
 pub(crate) mod witness;
@@ -427,6 +435,13 @@ fn run_with<D: NumDomain>(prog: &Program, opts: &CoarsenOptions, rules: &datalog
     let sequential_edges = dfg.len();
     let mut solver: Solver<D> = Solver::new(aprog, &cells, need.clone(), observed.clone(), defs, thresholds(prog));
     solver.voids = voids;
+    // A folded location stands for its members: it takes the bounds that hold at all of them.
+    let floors = tokens::floors(prog);
+    for v in prog.loc_ids().filter(|v| fold.rep[v.index()] == *v) {
+        let members = fold.members(v);
+        let weakest = |&(x, s, _): &(AbsLoc, i128, i128)| members.iter().map(|m| floors[m.index()].iter().find(|b| b.0 == x && b.1 == s).map(|b| b.2)).min().flatten().map(|f| (x, s, f));
+        solver.floors[v.index()] = floors[v.index()].iter().filter_map(weakest).collect();
+    }
     for &(from, _, to, _, _) in &dfg.edges() {
         solver.edge_added(from, to);
     }

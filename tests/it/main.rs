@@ -41,6 +41,7 @@ mod report_formats;
 mod rules_cli;
 mod soundness_regressions;
 mod svcomp;
+mod thread_counting;
 mod trace_minimise;
 mod transactions;
 mod unbounded_locks;
