@@ -29,9 +29,12 @@ fn verdicts(json: &Value) -> Vec<(u64, String, String, String)> {
         .collect()
 }
 
-/// Per program: (line, status, engine) of each assertion; the engine of a violation is
-/// whichever search found it first (`*`).
-const EXPECTED: [(&str, &[(u64, &str, &str)]); 14] = [
+/// An assertion's line, status and deciding engine; the engine of a violation is whichever
+/// search found it first (`*`).
+type Want = (u64, &'static str, &'static str);
+
+/// Per program, what each of its assertions gets.
+const EXPECTED: [(&str, &[Want]); 14] = [
     ("publish_flag.c", &[(28, "safe", "coarsen"), (29, "safe", "coarsen")]),
     ("publish_flag_hoisted_load.c", &[(30, "violated", "*"), (31, "safe", "coarsen")]),
     ("dcl_config.c", &[(34, "safe", "coarsen"), (37, "safe", "coarsen")]),
