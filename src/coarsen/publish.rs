@@ -17,10 +17,11 @@
 //! from the entry (the root's: from the end of its prefix) passes either its own store `d := c`
 //! or an `assume` that implies `f != 0` for a *flag* `f` of `d`. A flag of `d` is a shared
 //! integer global cell that holds 0 at the end of the root's prefix, and whose every later store
-//! is a constant, a non-zero one only where its thread knows `d`. By induction over an
-//! execution, `f != 0` implies `d == c` at every moment after the prefix (a store that makes
-//! `f` non-zero happens where `d == c` already holds, and nothing stores another value into
-//! `d`), so a thread that knows `d` reads `c`. The flags are found as a greatest fixpoint: drop
+//! is the constant 0 or made where its thread knows `d` (then it may store anything: an
+//! increment, `done++` of a completion, or the decrement of the waiter that has seen it set).
+//! By induction over an execution, `f != 0` implies `d == c` at every moment after the prefix
+//! (a store that may make `f` non-zero happens where `d == c` already holds, and nothing stores
+//! another value into `d`), so a thread that knows `d` reads `c`. The flags are found as a greatest fixpoint: drop
 //! a flag whose non-zero store is not known, until none is dropped.
 //!
 //! [`rewrite`] replaces each read of `d` where its thread knows it by the constant `c`: every
@@ -28,8 +29,8 @@
 //! set the flag before the store, or read the data before testing the flag, keep their reads.
 //!
 //! Not covered: data stored a value other than a constant, or two different constants; a flag
-//! read into a local and tested there (`r = f; if (r)`); a flag set by an increment
-//! (`done++`); knowledge handed to a thread by the thread that forks it.
+//! read into a local and tested there (`r = f; if (r)`); knowledge handed to a thread by the
+//! thread that forks it.
 
 use crate::ir::memory::{stores_to, AbsKind, AbsLoc};
 use crate::ir::visit::root_prefix;
@@ -60,19 +61,23 @@ fn designates(prog: &Program, lv: &Lval, a: AbsLoc) -> bool {
     prog.memory.targets(prog, lv) == [a]
 }
 
-/// Whether the test `e`, when it holds, implies that the value it reads of `f` is non-zero.
-fn implies_nonzero(prog: &Program, e: &Expr, f: AbsLoc) -> bool {
-    let reads_f = |x: &Expr| matches!(x, Expr::Load(lv) if designates(prog, lv, f));
+/// The cell that the test `e`, when it holds, shows to be non-zero: `f != 0`, `f == k` with
+/// `k != 0`, or `f` itself.
+fn nonzero_cell(prog: &Program, e: &Expr) -> Option<AbsLoc> {
+    let cell = |x: &Expr| match x {
+        Expr::Load(lv) => prog.memory.lookup(prog, lv),
+        _ => None,
+    };
     match e {
         Expr::Binary(op, a, b, _) => {
             let (x, k) = match (&**a, &**b) {
                 (x, Expr::Const(k, _)) | (Expr::Const(k, _), x) => (x, *k),
-                _ => return false,
+                _ => return None,
             };
-            reads_f(x) && ((*op == BinOp::Ne && k == 0) || (*op == BinOp::Eq && k != 0))
+            ((*op == BinOp::Ne && k == 0) || (*op == BinOp::Eq && k != 0)).then(|| cell(x)).flatten()
         }
-        Expr::Cast(Ty::Bool, x) => reads_f(x),
-        x => reads_f(x),
+        Expr::Cast(Ty::Bool, x) => cell(x),
+        x => cell(x),
     }
 }
 
@@ -82,8 +87,8 @@ struct Stable {
     flags: BTreeSet<AbsLoc>,
 }
 
-/// The stable cells, each with its constant and its candidate flags (cells holding 0 after the
-/// prefix whose later stores are all constants).
+/// The stable cells, each with its constant and its candidate flags (the other plain cells
+/// holding 0 at the end of the prefix).
 fn candidates(prog: &Program, prefix: &BTreeSet<LocId>) -> BTreeMap<AbsLoc, Stable> {
     // The later stores of each plain global cell: their constants, or None for another store.
     let mut stores: BTreeMap<AbsLoc, Option<BTreeSet<i128>>> = BTreeMap::new();
@@ -119,7 +124,7 @@ fn candidates(prog: &Program, prefix: &BTreeSet<LocId>) -> BTreeMap<AbsLoc, Stab
             }
         }
     }
-    let flags: BTreeSet<AbsLoc> = stores.iter().filter(|(a, ks)| ks.is_some() && at_prefix_end[*a] == Some(0)).map(|(a, _)| *a).collect();
+    let flags: BTreeSet<AbsLoc> = stores.keys().copied().filter(|a| at_prefix_end[a] == Some(0)).collect();
     let mut out = BTreeMap::new();
     for (a, ks) in &stores {
         let Some(ks) = ks else { continue };
@@ -132,14 +137,14 @@ fn candidates(prog: &Program, prefix: &BTreeSet<LocId>) -> BTreeMap<AbsLoc, Stab
 
 /// Per location, whether its thread knows `d` before its action: a must fixpoint over every
 /// template (false where no thread reaches).
-fn known(prog: &Program, d: AbsLoc, s: &Stable, prefix: &BTreeSet<LocId>) -> Vec<bool> {
+fn known(prog: &Program, d: AbsLoc, s: &Stable, prefix: &BTreeSet<LocId>, shown: &[Option<AbsLoc>]) -> Vec<bool> {
     let gens = |u: LocId| -> bool {
         if prefix.contains(&u) {
             return false;
         }
         match &prog.loc(u).action {
             Action::Assign(..) => constant_store(prog, u, d) == Some(s.value),
-            Action::Assume(e) => s.flags.iter().any(|f| implies_nonzero(prog, e, *f)),
+            Action::Assume(_) => shown[u.index()].is_some_and(|f| s.flags.contains(&f)),
             _ => false,
         }
     };
@@ -209,18 +214,29 @@ pub fn rewrite(prog: &Program) -> (Option<Program>, Vec<String>) {
         return (None, Vec::new());
     }
     let prefix: BTreeSet<LocId> = root_prefix(prog).into_iter().collect();
+    let shown: Vec<Option<AbsLoc>> = prog.locs.iter().map(|l| if let Action::Assume(e) = &l.action { nonzero_cell(prog, e) } else { None }).collect();
+    // Each cell's stores after the prefix, other than of the constant 0.
+    let mut raised: BTreeMap<AbsLoc, Vec<LocId>> = BTreeMap::new();
+    for i in 0..prog.locs.len() {
+        let u = LocId(i as u32);
+        if prefix.contains(&u) {
+            continue;
+        }
+        for a in &prog.memory.access(u).mods {
+            if stores_to(prog, u, *a) && constant_store(prog, u, *a) != Some(0) {
+                raised.entry(*a).or_default().push(u);
+            }
+        }
+    }
     let mut out = prog.clone();
     let mut used = Vec::new();
+    let tested: BTreeSet<AbsLoc> = shown.iter().flatten().copied().collect();
     for (d, mut s) in candidates(prog, &prefix) {
-        // Drop the flags set where the store is not known, until every one left is.
+        s.flags.retain(|f| tested.contains(f));
+        // Drop the flags stored other than 0 where the data is not known, until none is.
         let at = loop {
-            let at = known(prog, d, &s, &prefix);
-            let bad: Vec<AbsLoc> = s
-                .flags
-                .iter()
-                .copied()
-                .filter(|f| (0..prog.locs.len()).any(|i| stores_to(prog, LocId(i as u32), *f) && !prefix.contains(&LocId(i as u32)) && constant_store(prog, LocId(i as u32), *f) != Some(0) && !at[i]))
-                .collect();
+            let at = known(prog, d, &s, &prefix, &shown);
+            let bad: Vec<AbsLoc> = s.flags.iter().copied().filter(|f| raised.get(f).is_some_and(|us| us.iter().any(|u| !at[u.index()]))).collect();
             if bad.is_empty() {
                 break at;
             }

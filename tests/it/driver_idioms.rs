@@ -14,7 +14,10 @@ use serde_json::Value;
 /// `bounded-safe` either way.
 fn check(file: &str, extra: &[&str]) -> (Value, i32) {
     let path = format!("tests/programs/unbounded/{file}");
-    let mut args = vec!["check", "--format", "json", "--workers", "1", "--search-time", "10"];
+    // A file's own `// PARAM: --search-time N` (a violation that needs more threads) wins.
+    let src = std::fs::read_to_string(common::repo(&path)).unwrap();
+    let time = src.lines().find_map(|l| l.strip_prefix("// PARAM: --search-time ")).unwrap_or("10").trim().to_string();
+    let mut args = vec!["check", "--format", "json", "--workers", "1", "--search-time", &time];
     args.extend_from_slice(extra);
     args.push(&path);
     common::json_run(&args, file)
@@ -34,7 +37,7 @@ fn verdicts(json: &Value) -> Vec<(u64, String, String, String)> {
 type Want = (u64, &'static str, &'static str);
 
 /// Per program, what each of its assertions gets.
-const EXPECTED: [(&str, &[Want]); 14] = [
+const EXPECTED: [(&str, &[Want]); 16] = [
     ("publish_flag.c", &[(28, "safe", "coarsen"), (29, "safe", "coarsen")]),
     ("publish_flag_hoisted_load.c", &[(30, "violated", "*"), (31, "safe", "coarsen")]),
     ("dcl_config.c", &[(34, "safe", "coarsen"), (37, "safe", "coarsen")]),
@@ -43,6 +46,8 @@ const EXPECTED: [(&str, &[Want]); 14] = [
     ("condvar_queue_if_wait.c", &[(29, "safe", "coarsen"), (39, "violated", "*")]),
     ("completion_fw.c", &[(49, "safe", "coarsen")]),
     ("completion_fw_early_complete.c", &[(48, "violated", "*")]),
+    ("completion_reset.c", &[(54, "safe", "coarsen")]),
+    ("completion_reset_if_wait.c", &[(52, "violated", "*")]),
     ("irq_rx_fifo.c", &[(51, "safe", "coarsen"), (61, "safe", "coarsen")]),
     ("irq_rx_fifo_unlocked_count.c", &[(56, "bounded-safe", "bounded"), (67, "violated", "*")]),
     // The second assertion needs the number of clients between `down` and `up`.
@@ -94,11 +99,12 @@ fn each_idiom_gets_its_verdict_from_its_engine() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
-/// Double-checked initialisation and the completion are proved through the publication
-/// rewrite, which says which cell it used; COARSEN alone proves them.
+/// Double-checked initialisation and the completions (`complete_all`, and the counting
+/// `complete`/`wait_for_completion` whose waiter lowers `done`) are proved through the
+/// publication rewrite, which says which cell it used; COARSEN alone proves them.
 #[test]
 fn publication_proves_dcl_and_completion_and_names_the_data() {
-    for (file, data) in [("dcl_config.c", "cfg.size"), ("completion_fw.c", "dev.fw_size")] {
+    for (file, data) in [("dcl_config.c", "cfg.size"), ("completion_fw.c", "dev.fw_size"), ("completion_reset.c", "dev.state")] {
         let (json, code) = check(file, &["--engines", "coarsen"]);
         assert_eq!(code, 0, "{file}: {json}");
         for (line, status, _, reason) in verdicts(&json) {
@@ -108,11 +114,12 @@ fn publication_proves_dcl_and_completion_and_names_the_data() {
     }
 }
 
-/// The twins whose flag is set before the data, or whose data is read before the flag, keep
-/// their reads: COARSEN alone leaves the failing assertions unproved.
+/// The twins whose flag is set before the data, whose data is read before the flag, or whose
+/// waiter lowers `done` without having seen it set (an `if` wait), keep their reads: COARSEN
+/// alone leaves the failing assertions unproved.
 #[test]
 fn publication_twins_stay_unproved() {
-    for (file, line) in [("dcl_config_flag_first.c", 38), ("completion_fw_early_complete.c", 48), ("publish_flag_hoisted_load.c", 30)] {
+    for (file, line) in [("dcl_config_flag_first.c", 38), ("completion_fw_early_complete.c", 48), ("completion_reset_if_wait.c", 52), ("publish_flag_hoisted_load.c", 30)] {
         let (json, _) = check(file, &["--engines", "coarsen"]);
         let got = verdicts(&json);
         let v = got.iter().find(|(l, ..)| *l == line).unwrap_or_else(|| panic!("{file}: {got:?}"));

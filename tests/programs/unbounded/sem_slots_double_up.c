@@ -70,3 +70,6 @@ int main(void) {
         pthread_create(&t, 0, client, 0);
     return 0;
 }
+// The violation needs three clients (N + 1) and a failed transfer before them: a longer search
+// than the runner's default keeps it found on a loaded machine.
+// PARAM: --search-time 30
