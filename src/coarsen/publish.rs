@@ -28,9 +28,11 @@
 //! execution reads `c` there, so the rewritten program has the same executions. Twins that
 //! set the flag before the store, or read the data before testing the flag, keep their reads.
 //!
-//! Not covered: data stored a value other than a constant, or two different constants; a flag
-//! read into a local and tested there (`r = f; if (r)`); knowledge handed to a thread by the
-//! thread that forks it.
+//! A private copy of a flag read after the prefix (`r = READ_ONCE(f); if (r)`) tested non-zero
+//! counts as the flag's test: `f` was non-zero when it was read.
+//!
+//! Not covered: data stored a value other than a constant, or two different constants;
+//! knowledge handed to a thread by the thread that forks it.
 
 use crate::ir::memory::{stores_to, AbsKind, AbsLoc};
 use crate::ir::visit::root_prefix;
@@ -135,40 +137,56 @@ fn candidates(prog: &Program, prefix: &BTreeSet<LocId>) -> BTreeMap<AbsLoc, Stab
     out
 }
 
+/// What a thread knows before a location: whether it knows `d`, and the private cells that hold
+/// a copy of a flag read after the prefix (`r := f`, `r` not stored since on any path).
+type Knowledge = (bool, BTreeSet<(AbsLoc, AbsLoc)>);
+
 /// Per location, whether its thread knows `d` before its action: a must fixpoint over every
-/// template (false where no thread reaches).
+/// template (false where no thread reaches). A test of a private copy of a flag counts as a
+/// test of the flag at the time of the copy: `f` was non-zero then, so `d == c` was, and is.
 fn known(prog: &Program, d: AbsLoc, s: &Stable, prefix: &BTreeSet<LocId>, shown: &[Option<AbsLoc>]) -> Vec<bool> {
-    let gens = |u: LocId| -> bool {
+    let step = |u: LocId, (k, copies): &Knowledge| -> Knowledge {
         if prefix.contains(&u) {
-            return false;
+            return (false, BTreeSet::new());
         }
-        match &prog.loc(u).action {
+        let action = &prog.loc(u).action;
+        let gen = match action {
             Action::Assign(..) => constant_store(prog, u, d) == Some(s.value),
-            Action::Assume(_) => shown[u.index()].is_some_and(|f| s.flags.contains(&f)),
+            Action::Assume(_) => shown[u.index()].is_some_and(|x| s.flags.contains(&x) || copies.iter().any(|(r, f)| *r == x && s.flags.contains(f))),
             _ => false,
+        };
+        let mut copies: BTreeSet<(AbsLoc, AbsLoc)> = copies.iter().copied().filter(|(r, _)| !stores_to(prog, u, *r)).collect();
+        if let Action::Assign(lv, Expr::Load(src)) = action {
+            let private = |r: AbsLoc| !prog.memory.info(r).shared && prog.memory.info(r).strong;
+            if let (Some(r), Some(f)) = (prog.memory.lookup(prog, lv), prog.memory.lookup(prog, src)) {
+                if private(r) && s.flags.contains(&f) && prog.memory.is_strong_write(prog, lv) {
+                    copies.insert((r, f));
+                }
+            }
         }
+        (*k || gen, copies)
     };
     // `None`: not reached yet (the top of the must lattice).
-    let mut at: Vec<Option<bool>> = vec![None; prog.locs.len()];
+    let mut at: Vec<Option<Knowledge>> = vec![None; prog.locs.len()];
     for t in &prog.templates {
-        at[t.entry.index()] = Some(false);
+        at[t.entry.index()] = Some((false, BTreeSet::new()));
         let mut work = vec![t.entry];
         while let Some(u) = work.pop() {
-            let Some(cur) = at[u.index()] else { continue };
-            let out = cur || gens(u);
+            let Some(cur) = &at[u.index()] else { continue };
+            let out = step(u, cur);
             for v in &prog.loc(u).succs {
-                let next = match at[v.index()] {
-                    None => out,
-                    Some(old) => old && out,
+                let next = match &at[v.index()] {
+                    None => out.clone(),
+                    Some((k, cs)) => (*k && out.0, cs.intersection(&out.1).copied().collect()),
                 };
-                if at[v.index()] != Some(next) {
+                if at[v.index()].as_ref() != Some(&next) {
                     at[v.index()] = Some(next);
                     work.push(*v);
                 }
             }
         }
     }
-    at.into_iter().map(|k| k.unwrap_or(false)).collect()
+    at.into_iter().map(|k| k.is_some_and(|(k, _)| k)).collect()
 }
 
 /// `e` with every read of `d` replaced by `c`; whether any was.

@@ -37,11 +37,13 @@ fn verdicts(json: &Value) -> Vec<(u64, String, String, String)> {
 type Want = (u64, &'static str, &'static str);
 
 /// Per program, what each of its assertions gets.
-const EXPECTED: [(&str, &[Want]); 16] = [
+const EXPECTED: [(&str, &[Want]); 18] = [
     ("publish_flag.c", &[(28, "safe", "coarsen"), (29, "safe", "coarsen")]),
     ("publish_flag_hoisted_load.c", &[(30, "violated", "*"), (31, "safe", "coarsen")]),
     ("dcl_config.c", &[(34, "safe", "coarsen"), (37, "safe", "coarsen")]),
     ("dcl_config_flag_first.c", &[(38, "violated", "*"), (41, "bounded-safe", "bounded")]),
+    ("dcl_read_once.c", &[(37, "safe", "coarsen"), (40, "safe", "coarsen")]),
+    ("dcl_read_once_flag_first.c", &[(38, "violated", "*"), (41, "bounded-safe", "bounded")]),
     ("condvar_queue.c", &[(27, "safe", "coarsen"), (37, "safe", "coarsen")]),
     ("condvar_queue_if_wait.c", &[(29, "safe", "coarsen"), (39, "violated", "*")]),
     ("completion_fw.c", &[(49, "safe", "coarsen")]),
@@ -99,12 +101,12 @@ fn each_idiom_gets_its_verdict_from_its_engine() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
-/// Double-checked initialisation and the completions (`complete_all`, and the counting
+/// Double-checked initialisation (testing the flag, or a READ_ONCE copy of it) and the completions (`complete_all`, and the counting
 /// `complete`/`wait_for_completion` whose waiter lowers `done`) are proved through the
 /// publication rewrite, which says which cell it used; COARSEN alone proves them.
 #[test]
 fn publication_proves_dcl_and_completion_and_names_the_data() {
-    for (file, data) in [("dcl_config.c", "cfg.size"), ("completion_fw.c", "dev.fw_size"), ("completion_reset.c", "dev.state")] {
+    for (file, data) in [("dcl_config.c", "cfg.size"), ("dcl_read_once.c", "cfg.size"), ("completion_fw.c", "dev.fw_size"), ("completion_reset.c", "dev.state")] {
         let (json, code) = check(file, &["--engines", "coarsen"]);
         assert_eq!(code, 0, "{file}: {json}");
         for (line, status, _, reason) in verdicts(&json) {
@@ -119,7 +121,9 @@ fn publication_proves_dcl_and_completion_and_names_the_data() {
 /// alone leaves the failing assertions unproved.
 #[test]
 fn publication_twins_stay_unproved() {
-    for (file, line) in [("dcl_config_flag_first.c", 38), ("completion_fw_early_complete.c", 48), ("completion_reset_if_wait.c", 52), ("publish_flag_hoisted_load.c", 30)] {
+    for (file, line) in
+        [("dcl_config_flag_first.c", 38), ("dcl_read_once_flag_first.c", 38), ("completion_fw_early_complete.c", 48), ("completion_reset_if_wait.c", 52), ("publish_flag_hoisted_load.c", 30)]
+    {
         let (json, _) = check(file, &["--engines", "coarsen"]);
         let got = verdicts(&json);
         let v = got.iter().find(|(l, ..)| *l == line).unwrap_or_else(|| panic!("{file}: {got:?}"));
