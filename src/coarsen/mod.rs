@@ -49,7 +49,7 @@
 //! program that over-approximates this one (or has the same executions), taking only its
 //! verdicts: its invariants speak of other locations, so the invariants, flows and witness stay
 //! the first run's. The rewrites are chained in this order, each on the previous one's result:
-//! [`monotone`] (tests a growing global settles), [`twins`] with [`paths`] (equalities `main`
+//! [`publish`] (reads of published data), [`monotone`] (tests a growing global settles), [`twins`] with [`paths`] (equalities `main`
 //! knows), [`counts`] (net counts after joins), [`partition`] (correlated locking) and
 //! [`privatise`] (locks relative to the accessed object). Nothing in the rules changes. Each
 //! module says what it does not cover.
@@ -67,6 +67,7 @@ pub mod monotone;
 pub mod partition;
 pub mod paths;
 pub mod privatise;
+pub mod publish;
 pub(crate) mod report;
 pub mod rules;
 pub(crate) mod tokens;
@@ -281,8 +282,12 @@ pub fn run(prog: &Program, opts: &CoarsenOptions) -> Result<Outcome, String> {
         };
         // Tests that a monotone global decides (monotone.rs) are settled first: the rewrite
         // keeps every location, so the twins' `news` still speaks of the same ones.
-        let (settled, grown) = monotone::rewrite(prog);
-        let zeroth = settled.as_ref().unwrap_or(prog);
+        // Reads of published data (publish.rs) become the constant first: the rewrite keeps
+        // every location and variable.
+        let (published, data) = publish::rewrite(prog);
+        let base0 = published.as_ref().unwrap_or(prog);
+        let (settled, grown) = monotone::rewrite(base0);
+        let zeroth = settled.as_ref().unwrap_or(base0);
         let (equal, twins) = twins::rewrite(zeroth, &news);
         let first = equal.as_ref().unwrap_or(zeroth);
         let counts = counts::facts(first);
@@ -294,6 +299,9 @@ pub fn run(prog: &Program, opts: &CoarsenOptions) -> Result<Outcome, String> {
         let plan = privatise::plan(base);
         let cached = privatise::rewrite(base, &plan);
         let mut how = Vec::new();
+        if published.is_some() {
+            how.push(format!("{} published (only ever stored one constant, read after that store or a flag set after it)", data.join(", ")));
+        }
         if settled.is_some() {
             let names: Vec<&str> = grown.iter().map(|g| prog.var(*g).source_name.as_str()).collect();
             how.push(format!("{} only growing (every write a guarded increment that cannot wrap)", names.join(", ")));
@@ -314,7 +322,7 @@ pub fn run(prog: &Program, opts: &CoarsenOptions) -> Result<Outcome, String> {
         if cached.is_some() {
             how.push(format!("{} cached under the lock of its object while held", plan.protected.join(", ")));
         }
-        if let Some(rewritten) = cached.or(partitioned).or(counted).or(equal).or(settled) {
+        if let Some(rewritten) = cached.or(partitioned).or(counted).or(equal).or(settled).or(published) {
             // The rewritten program's locations are not the ones explained.
             let plain = CoarsenOptions { explain: None, ..opts.clone() };
             let more = match opts.domain {

@@ -14,6 +14,7 @@ mod coarsen_symmetry;
 mod common;
 mod datalog_cli;
 mod docs_and_tables;
+mod driver_idioms;
 mod drivers;
 mod entry_points;
 mod expect;
