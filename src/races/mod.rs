@@ -17,6 +17,7 @@
 //! COARSEN's must-held locks come from `coarsen::locks`: this engine is a client of COARSEN's
 //! facts, as `predict` is of the bounded search's replay.
 
+mod guards;
 mod replay;
 pub(crate) mod rules;
 

@@ -199,3 +199,18 @@ fn free_writes_the_object() {
     assert_eq!(status(&json, "heap#0:int32"), "race-free", "{json}");
     assert_eq!(code, 0, "{json}");
 }
+
+/// A fork and a join under the same test of a settled local of `main`: after the second test
+/// the worker has ended or never existed. Joining under another input, or after the local
+/// changed, leaves the worker running: a replayed race.
+#[test]
+fn fork_and_join_under_one_settled_test() {
+    let (json, code) = races("guarded_join.c", &[]);
+    assert_eq!(status(&json, "count"), "race-free", "{json}");
+    assert_eq!(code, 0, "{json}");
+    for racy in ["guarded_join_racy.c", "guarded_join_changed_racy.c"] {
+        let (json, code) = races(racy, &[]);
+        assert_eq!(status(&json, "count"), "race", "{racy}: {json}");
+        assert_eq!(code, 10, "{racy}: {json}");
+    }
+}
