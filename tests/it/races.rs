@@ -214,3 +214,21 @@ fn fork_and_join_under_one_settled_test() {
         assert_eq!(code, 10, "{racy}: {json}");
     }
 }
+
+/// Loads, stores and `++` of `_Atomic` variables are atomic accesses: no race between them; the
+/// twin with a plain variable races. A store to an `_Atomic` member, which the front-end does
+/// not track, is never reported as a race.
+#[test]
+fn atomic_objects_do_not_race() {
+    let (json, code) = races("atomic_object.c", &[]);
+    assert_eq!(status(&json, "flag"), "race-free", "{json}");
+    assert_eq!(status(&json, "counts[*]"), "race-free", "{json}");
+    assert_eq!(code, 0, "{json}");
+    let (json, code) = races("atomic_object_racy.c", &[]);
+    assert_eq!(status(&json, "flag"), "race", "{json}");
+    assert_eq!(status(&json, "counts[*]"), "race-free", "{json}");
+    assert_eq!(code, 10, "{json}");
+    let (json, _) = races("atomic_member.c", &[]);
+    assert_eq!(status(&json, "box.ready"), "unknown", "{json}");
+    assert!(verdict(&json, "box.ready")["pairs"][0]["reason"].as_str().unwrap().contains("_Atomic"), "{json}");
+}

@@ -1091,6 +1091,8 @@ impl<'a> Lowerer<'a> {
             })
             .collect();
         functions.sort_by(|x, y| (x.file, x.first_line, &x.name).cmp(&(y.file, y.first_line, &y.name)));
+        let mut atomic_vars: Vec<VarId> = self.atomic_vars.iter().copied().collect();
+        atomic_vars.sort_unstable();
         Program {
             files,
             vars: self.vars,
@@ -1108,6 +1110,8 @@ impl<'a> Lowerer<'a> {
             byte_moves: self.byte_moves,
             known_to_unknown_code: self.known_to_unknown_code,
             recursive_calls: self.recursive_calls,
+            atomic_vars,
+            atomic_elsewhere: self.types.atomic_elsewhere,
             memory: MemoryModel::default(),
             functions,
             notes: self.notes,
