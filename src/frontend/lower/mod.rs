@@ -107,6 +107,8 @@ pub(super) struct Lowerer<'a> {
     /// Variables of `_Atomic` type (or arrays of it): their `++`, `--` and compound
     /// assignments are one atomic step.
     atomic_vars: hashbrown::HashSet<VarId>,
+    /// The global standing for the C library's random seed in the race check.
+    rand_state: Option<VarId>,
     /// Recursive calls lowered (callee, call site), first per callee.
     pub recursive_calls: Vec<(String, Span)>,
     globals: HashMap<String, VarId>,
@@ -214,6 +216,7 @@ impl<'a> Lowerer<'a> {
             joins_threads: false,
             detach_at: None,
             atomic_vars: hashbrown::HashSet::new(),
+            rand_state: None,
             recursive_calls: Vec::new(),
             globals: HashMap::new(),
             functions: HashMap::new(),
