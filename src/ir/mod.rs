@@ -590,6 +590,12 @@ pub struct Program {
     /// The recursive calls the front-end lowered (callee, first call site), in lowering
     /// order: the functions whose inlined copies nest (see `frontend/lower/recursion.rs`).
     pub recursive_calls: Vec<(String, Span)>,
+    /// The variables declared `_Atomic` (whole objects, or arrays of them), sorted: a load or
+    /// store naming one directly is an atomic access, never part of a data race (C11 5.1.2.4).
+    pub atomic_vars: Vec<VarId>,
+    /// Whether `_Atomic` objects may also be reached where `atomic_vars` does not say (an
+    /// `_Atomic` member, a pointer to an `_Atomic` type): an access may then be atomic unseen.
+    pub atomic_elsewhere: bool,
     /// The alias model: abstract locations, mod/ref sets, lock identities.
     pub memory: MemoryModel,
     /// The function definitions of the input, by source extent (for witnesses, which name

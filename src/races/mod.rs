@@ -17,16 +17,17 @@
 //! COARSEN's must-held locks come from `coarsen::locks`: this engine is a client of COARSEN's
 //! facts, as `predict` is of the bounded search's replay.
 
+mod guards;
 mod replay;
 pub(crate) mod rules;
 
 use crate::coarsen::locks;
 use crate::interp::layout::Layout;
 use crate::ir::memory::{AbsKind, AbsLoc};
-use crate::ir::{display, Action, CType, Expr, LocId, Program};
+use crate::ir::{display, Action, CType, Expr, LocId, Lval, Program, VarId};
 use crate::verdict::races::{RaceAccess, RacePair, RaceStatus, RaceVerdict};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -76,6 +77,11 @@ pub fn check(prog: &Program, opts: &RaceOptions) -> Result<Vec<RaceVerdict>, Str
     let held = &lk.held;
     let accesses = accesses(prog);
     let candidates = rules::candidates(&rules, prog, &lk, &accesses)?;
+    // Two atomic accesses never race (C11 5.1.2.4): an atomic section or an `_Atomic` object
+    // named directly on each side. The rules see the sections only.
+    let atomic = atomic_accesses(prog, &accesses);
+    let atomic_side = |l: LocId, x: AbsLoc| prog.loc(l).atomic || atomic.contains(&(l, x));
+    let candidates: Vec<(LocId, LocId, AbsLoc)> = candidates.into_iter().filter(|&(a, b, x)| !(atomic_side(a, x) && atomic_side(b, x))).collect();
     let custom = opts.rules.as_ref().map(|p| format!(" under the race rules of {} (may be unsound)", p.display()));
     let custom = custom.unwrap_or_default();
 
@@ -107,6 +113,13 @@ pub fn check(prog: &Program, opts: &RaceOptions) -> Result<Vec<RaceVerdict>, Str
         let key = (*x, format!("{}|{}|{}", sa.at, sa.write, sa.thread), format!("{}|{}|{}", sb.at, sb.write, sb.thread));
         let found = replayed.get(&(*a, *b)).or_else(|| replayed.get(&(*b, *a)));
         let pair = match found {
+            // The replay does not know which accesses C makes atomic through a member or a pointer.
+            Some(_) if prog.atomic_elsewhere => RacePair {
+                status: RaceStatus::Unknown,
+                reason: "unknown: replayed, but an access may be to an `_Atomic` object through a member or a pointer, which is no race".into(),
+                accesses: [sa, sb],
+                interleaving: Vec::new(),
+            },
             Some(steps) => RacePair {
                 status: RaceStatus::Race,
                 reason: format!("race: replayed in {} steps, the two accesses adjacent (an atomic section one step)", steps.len()),
@@ -210,6 +223,37 @@ fn accesses(prog: &Program) -> Vec<Access> {
     }
     out.sort_unstable();
     out.dedup();
+    out
+}
+
+/// The accesses `(location, memory)` to an `_Atomic` object: every lvalue of the action
+/// that may touch the memory names an `_Atomic` variable directly (no pointer on the way).
+fn atomic_accesses(prog: &Program, accesses: &[Access]) -> HashSet<(LocId, AbsLoc)> {
+    let mut out = HashSet::new();
+    if prog.atomic_vars.is_empty() {
+        return out;
+    }
+    fn direct_root(mut lv: &Lval) -> Option<VarId> {
+        loop {
+            match lv {
+                Lval::Var(v) => return Some(*v),
+                Lval::Index(b, _) | Lval::Field(b, _, _) => lv = b,
+                Lval::Deref(..) => return None,
+            }
+        }
+    }
+    for a in accesses {
+        let (mut any, mut all) = (false, true);
+        crate::ir::visit::action_lvals(&prog.loc(a.loc).action, &mut |lv| {
+            if prog.memory.targets(prog, lv).contains(&a.x) {
+                any = true;
+                all &= direct_root(lv).is_some_and(|v| prog.atomic_vars.binary_search(&v).is_ok());
+            }
+        });
+        if any && all {
+            out.insert((a.loc, a.x));
+        }
+    }
     out
 }
 

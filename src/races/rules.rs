@@ -68,7 +68,7 @@ pub(super) fn candidates(rules: &Rules, prog: &Program, locks: &locks::Held, acc
             add("atomic", vec![l]);
         }
     }
-    for w in crate::ir::joins::waits(prog) {
+    for w in crate::ir::joins::waits(prog).into_iter().chain(super::guards::waits(prog)) {
         add("join_waits", w.to_vec());
     }
     for a in accesses {

@@ -675,10 +675,20 @@ impl<'a> Lowerer<'a> {
                 _ => true,
             };
         // For the race check: these functions keep hidden state in the C library (the random
-        // seed, `strtok`'s position) that every thread's call reads and writes. The IR has no
-        // object for it, so a call is one of unknown code, which leaves the races `unknown`.
+        // seed) that every thread's call reads and writes, and POSIX does not make them
+        // thread-safe. A global of the IR's own stands for it, read and written by each call in
+        // one step, so that two unsynchronised calls race on it.
         if self.opts.for_races && matches!(name, "rand" | "random" | "srand" | "srandom") {
-            pure = false;
+            let state = match self.rand_state {
+                Some(v) => v,
+                None => {
+                    let v = self.new_var("<rand state>", CType::int(), VarKind::Global, Some(span));
+                    self.rand_state = Some(v);
+                    v
+                }
+            };
+            let next = Expr::Binary(BinOp::Add, Box::new(Expr::Load(Lval::Var(state))), Box::new(Expr::int(1)), Ty::INT);
+            self.emit(Action::Assign(Lval::Var(state), next), span);
         }
         let mut vals = Vec::new();
         for a in args {

@@ -107,6 +107,8 @@ pub(super) struct Lowerer<'a> {
     /// Variables of `_Atomic` type (or arrays of it): their `++`, `--` and compound
     /// assignments are one atomic step.
     atomic_vars: hashbrown::HashSet<VarId>,
+    /// The global standing for the C library's random seed in the race check.
+    rand_state: Option<VarId>,
     /// Recursive calls lowered (callee, call site), first per callee.
     pub recursive_calls: Vec<(String, Span)>,
     globals: HashMap<String, VarId>,
@@ -214,6 +216,7 @@ impl<'a> Lowerer<'a> {
             joins_threads: false,
             detach_at: None,
             atomic_vars: hashbrown::HashSet::new(),
+            rand_state: None,
             recursive_calls: Vec::new(),
             globals: HashMap::new(),
             functions: HashMap::new(),
@@ -1091,6 +1094,8 @@ impl<'a> Lowerer<'a> {
             })
             .collect();
         functions.sort_by(|x, y| (x.file, x.first_line, &x.name).cmp(&(y.file, y.first_line, &y.name)));
+        let mut atomic_vars: Vec<VarId> = self.atomic_vars.iter().copied().collect();
+        atomic_vars.sort_unstable();
         Program {
             files,
             vars: self.vars,
@@ -1108,6 +1113,8 @@ impl<'a> Lowerer<'a> {
             byte_moves: self.byte_moves,
             known_to_unknown_code: self.known_to_unknown_code,
             recursive_calls: self.recursive_calls,
+            atomic_vars,
+            atomic_elsewhere: self.types.atomic_elsewhere,
             memory: MemoryModel::default(),
             functions,
             notes: self.notes,
