@@ -22,7 +22,19 @@ pub(crate) fn repo(path: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(path)
 }
 
-/// Runs the `duet-rs` binary with arguments.
+/// The `.c` programs of the repository folder `dir` whose names start with one of `prefixes`,
+/// sorted.
+pub(crate) fn programs_named(dir: &str, prefixes: &[&str]) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(repo(dir))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "c") && prefixes.iter().any(|x| p.file_name().unwrap().to_string_lossy().starts_with(x)))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Runs the `duet-rs` binary with `args`.
 pub(crate) fn duet(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_duet-rs")).args(args).current_dir(env!("CARGO_MANIFEST_DIR")).output().expect("run duet-rs")
 }

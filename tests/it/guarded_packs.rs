@@ -17,13 +17,7 @@ const PREFIXES: [&str; 4] = ["buffer_", "ring_", "busy_open", "devstate_"];
 
 #[test]
 fn guarded_relations_prove_correct_programs_and_never_their_twins() {
-    let dir = common::repo("tests/programs/unbounded");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "c") && PREFIXES.iter().any(|x| p.file_name().unwrap().to_string_lossy().starts_with(x)))
-        .collect();
-    files.sort();
+    let files = common::programs_named("tests/programs/unbounded", &PREFIXES);
     assert!(files.len() >= 11, "the pairs are there: {files:?}");
     let mut failures = Vec::new();
     let mut proved = 0;

@@ -14,14 +14,7 @@ use duet_rs::verdict::Status;
 const PREFIXES: [&str; 2] = ["count_", "refcount_"];
 
 fn programs() -> Vec<std::path::PathBuf> {
-    let dir = common::repo("tests/programs/unbounded");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "c") && PREFIXES.iter().any(|x| p.file_name().unwrap().to_string_lossy().starts_with(x)))
-        .collect();
-    files.sort();
-    files
+    common::programs_named("tests/programs/unbounded", &PREFIXES)
 }
 
 #[test]
