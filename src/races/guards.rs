@@ -60,16 +60,6 @@ struct Ctx<'a> {
     templates: Vec<(TemplateId, Option<VarId>)>,
 }
 
-fn root_var(mut lv: &Lval) -> Option<VarId> {
-    loop {
-        match lv {
-            Lval::Var(v) => return Some(*v),
-            Lval::Index(b, _) | Lval::Field(b, _, _) => lv = b,
-            Lval::Deref(..) => return None,
-        }
-    }
-}
-
 /// The lvalue an action writes, if any.
 fn written(a: &Action) -> Option<&Lval> {
     match a {
@@ -111,7 +101,7 @@ impl Ctx<'_> {
             _ => {}
         }
         if let Some(lv) = written(a) {
-            if let Some(v) = root_var(lv) {
+            if let Some(v) = lv.root_var() {
                 if !matches!(a, Action::Fork { .. }) {
                     for (i, (_, hv)) in self.templates.iter().enumerate() {
                         if *hv == Some(v) {
@@ -173,7 +163,7 @@ pub(super) fn waits(prog: &Program) -> Vec<[u32; 2]> {
             // A handle the root alone writes: a local of it, or a global no other thread writes.
             Action::Fork { handle: Some(Lval::Var(h)), .. } => Some(*h).filter(|h| {
                 let var = prog.var(*h);
-                let written_elsewhere = || prog.locs.iter().any(|l| l.template != root && written(&l.action).and_then(root_var) == Some(*h));
+                let written_elsewhere = || prog.locs.iter().any(|l| l.template != root && written(&l.action).and_then(Lval::root_var) == Some(*h));
                 !var.addr_taken && (matches!(var.kind, VarKind::Local(TemplateId(0)) | VarKind::Temp(TemplateId(0))) || (matches!(var.kind, VarKind::Global) && !written_elsewhere()))
             }),
             _ => None,

@@ -24,7 +24,7 @@ pub(crate) mod rules;
 use crate::coarsen::locks;
 use crate::interp::layout::Layout;
 use crate::ir::memory::{AbsKind, AbsLoc};
-use crate::ir::{display, Action, CType, Expr, LocId, Lval, Program, VarId};
+use crate::ir::{display, Action, CType, Expr, LocId, Program};
 use crate::verdict::races::{RaceAccess, RacePair, RaceStatus, RaceVerdict};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
@@ -233,21 +233,12 @@ fn atomic_accesses(prog: &Program, accesses: &[Access]) -> HashSet<(LocId, AbsLo
     if prog.atomic_vars.is_empty() {
         return out;
     }
-    fn direct_root(mut lv: &Lval) -> Option<VarId> {
-        loop {
-            match lv {
-                Lval::Var(v) => return Some(*v),
-                Lval::Index(b, _) | Lval::Field(b, _, _) => lv = b,
-                Lval::Deref(..) => return None,
-            }
-        }
-    }
     for a in accesses {
         let (mut any, mut all) = (false, true);
         crate::ir::visit::action_lvals(&prog.loc(a.loc).action, &mut |lv| {
             if prog.memory.targets(prog, lv).contains(&a.x) {
                 any = true;
-                all &= direct_root(lv).is_some_and(|v| prog.atomic_vars.binary_search(&v).is_ok());
+                all &= lv.root_var().is_some_and(|v| prog.atomic_vars.binary_search(&v).is_ok());
             }
         });
         if any && all {

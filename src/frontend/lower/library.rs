@@ -234,15 +234,6 @@ pub(super) struct ExternalStep {
     wide_integer_arg: bool,
 }
 
-/// The variable an lvalue lies in, unless it lies behind a pointer.
-fn root_var(lv: &Lval) -> Option<VarId> {
-    match lv {
-        Lval::Var(v) => Some(*v),
-        Lval::Field(b, ..) | Lval::Index(b, _) => root_var(b),
-        Lval::Deref(..) => None,
-    }
-}
-
 /// A scalar inside an object: where it is, its type, its byte offset and size.
 #[derive(Clone)]
 struct Leaf {
@@ -577,7 +568,7 @@ impl<'a> Lowerer<'a> {
             e = inner;
         }
         let Some(root) = (match e {
-            Expr::AddrOf(lv) => root_var(lv),
+            Expr::AddrOf(lv) => lv.root_var(),
             _ => None,
         }) else {
             self.incomplete(what("with a pointer into memory of unknown extent"), span);
