@@ -3,7 +3,7 @@
 //! every node with its rule and the source lines of its facts. The same edges are marked on
 //! the data-flow graph ([`culprits`]).
 
-use super::escape;
+use super::{escape, place_link};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -148,11 +148,8 @@ impl Places<'_> {
 
     /// A `file:line` as a link to its line on the page when it is shown, else as text.
     fn link(&self, at: &str) -> String {
-        let target = at.rsplit_once(':').and_then(|(f, l)| (self.anchor)(f, l.parse().ok()?));
-        match target {
-            Some(id) => format!("<a href=\"#{}\">{}</a>", escape(&id), escape(&self.short(at))),
-            None => format!("<span>{}</span>", escape(at)),
-        }
+        let place = at.rsplit_once(':').and_then(|(f, l)| Some((f, l.parse().ok()?)));
+        place_link(self.anchor, place, &self.short(at))
     }
 }
 

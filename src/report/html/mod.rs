@@ -40,6 +40,15 @@ pub(crate) fn escape(s: &str) -> String {
     out
 }
 
+/// `text` as a link to the source line `place` (`file`, `line`) where the page shows it
+/// (`anchor` gives the line's id), else as plain text.
+pub(crate) fn place_link(anchor: &dyn Fn(&str, u32) -> Option<String>, place: Option<(&str, u32)>, text: &str) -> String {
+    match place.and_then(|(f, l)| anchor(f, l)) {
+        Some(id) => format!("<a href=\"#{}\">{}</a>", escape(&id), escape(text)),
+        None => escape(text),
+    }
+}
+
 /// The SV-COMP results of a run, as the `svcomp` command computed them (the report does not
 /// score answers itself).
 #[derive(Clone, Debug, Default)]

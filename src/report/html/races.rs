@@ -3,7 +3,7 @@
 //! source line, read or write, locks held, thread template), with the replayed interleaving
 //! of a `race`.
 
-use super::escape;
+use super::{escape, place_link};
 use crate::verdict::races::{RaceAccess, RaceStatus, RaceVerdict};
 use std::fmt::Write;
 
@@ -47,10 +47,7 @@ pub(crate) fn section(verdicts: &[RaceVerdict], anchor: &dyn Fn(&str, u32) -> Op
 
 /// One side of a pair: its place (a link when the page shows that line), kind, locks, thread.
 fn access(a: &RaceAccess, anchor: &dyn Fn(&str, u32) -> Option<String>) -> String {
-    let place = match parse_place(&a.at).and_then(|(f, l)| anchor(f, l)) {
-        Some(id) => format!("<a href=\"#{}\">{}</a>", escape(&id), escape(&a.at)),
-        None => escape(&a.at),
-    };
+    let place = place_link(anchor, parse_place(&a.at), &a.at);
     let locks = if a.locks.is_empty() { "no lock".to_string() } else { a.locks.iter().map(|l| escape(l)).collect::<Vec<_>>().join(", ") };
     format!(
         "<div class=\"race-access {}\"><div class=\"place\">{place}</div><div><strong>{}</strong> by <code>{}</code></div><div class=\"locks\">holding {locks}</div></div>",
